@@ -1,0 +1,85 @@
+"""The pure rules engine of Bid Euchre: no I/O, no clock, no global random.
+
+Public API: cards and trump (``cards``), the rules object and presets, bids,
+events, the ``Game`` state machine and the per-seat ``SeatView``.
+"""
+
+from referee.engine.bids import PASS, Bid, bid_rank, enabled_specials, tricks_needed
+from referee.engine.cards import (
+    Card,
+    Trump,
+    card_power,
+    card_str,
+    cards_str,
+    deck_cards,
+    effective_suit,
+    is_trump,
+    parse_card,
+    parse_cards,
+    sort_hand,
+    winning_index,
+)
+from referee.engine.errors import EngineError, IllegalActionError, InvalidActionError, RulesError
+from referee.engine.events import (
+    BidEvent,
+    ContractEvent,
+    DealEvent,
+    Event,
+    ExchangeEvent,
+    GameEndEvent,
+    HandEndEvent,
+    PlayEvent,
+    TrickEvent,
+    visible_to,
+)
+from referee.engine.game import Contract, Decision, DecisionKind, Game, Phase
+from referee.engine.presets import DEFAULT_PRESET, PRESETS, preset, rules_for
+from referee.engine.rules import OPTION_NAMES, Rules
+from referee.engine.view import SeatView, seat_view
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "OPTION_NAMES",
+    "PASS",
+    "PRESETS",
+    "Bid",
+    "BidEvent",
+    "Card",
+    "Contract",
+    "ContractEvent",
+    "DealEvent",
+    "Decision",
+    "DecisionKind",
+    "EngineError",
+    "Event",
+    "ExchangeEvent",
+    "Game",
+    "GameEndEvent",
+    "HandEndEvent",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Phase",
+    "PlayEvent",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "TrickEvent",
+    "Trump",
+    "bid_rank",
+    "card_power",
+    "card_str",
+    "cards_str",
+    "deck_cards",
+    "effective_suit",
+    "enabled_specials",
+    "is_trump",
+    "parse_card",
+    "parse_cards",
+    "preset",
+    "rules_for",
+    "seat_view",
+    "sort_hand",
+    "tricks_needed",
+    "visible_to",
+    "winning_index",
+]

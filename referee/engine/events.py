@@ -1,0 +1,93 @@
+"""The events of a game, as the engine records them.
+
+Every change of a game is one event. The full list is the omniscient record
+(the referee writes it to the game log); ``visible_to`` gives the copy one seat
+may see: other players' dealt cards are hidden, and so are the cards of an
+exchange the seat took no part in (its size stays public).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.engine.bids import Bid
+from referee.engine.cards import Card, Trump
+
+
+@dataclass(frozen=True, slots=True)
+class DealEvent:
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...] | None, ...]  # per seat; None where hidden
+
+
+@dataclass(frozen=True, slots=True)
+class BidEvent:
+    hand: int
+    seat: int
+    bid: Bid
+
+
+@dataclass(frozen=True, slots=True)
+class ContractEvent:
+    hand: int
+    declarer: int
+    bid: Bid
+    trump: Trump
+    alone: bool
+    active: tuple[int, ...]  # seats that play the tricks
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeEvent:
+    hand: int
+    from_seat: int
+    to_seat: int | None  # None: a discard
+    cards: tuple[Card, ...] | None  # None where hidden
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent:
+    hand: int
+    trick: int
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickEvent:
+    hand: int
+    trick: int
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEndEvent:
+    hand: int
+    tricks: tuple[int, ...]  # per team, this hand
+    points: tuple[int, ...]  # per team, this hand
+    scores: tuple[int, ...]  # per team, running totals
+    passed_out: bool
+    declarer: int | None
+    made: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameEndEvent:
+    scores: tuple[int, ...]
+    winner: int | None  # team, or None for a draw or when every team lost
+    reason: str  # target, hands, mercy, hand-limit, forfeit
+    detail: str = ""
+
+
+Event = DealEvent | BidEvent | ContractEvent | ExchangeEvent | PlayEvent | TrickEvent | HandEndEvent | GameEndEvent
+
+
+def visible_to(event: Event, seat: int) -> Event:
+    """The event as ``seat`` may see it."""
+    if isinstance(event, DealEvent):
+        return replace(event, hands=tuple(h if i == seat else None for i, h in enumerate(event.hands)))
+    if isinstance(event, ExchangeEvent) and seat != event.from_seat and seat != event.to_seat:
+        return replace(event, cards=None)
+    return event

@@ -1,0 +1,150 @@
+"""The named rule systems (see docs/rules.md for where each comes from).
+
+A preset is a ``Rules`` value; ``preset(name)`` raises on unknown names and
+``rules_for(name, overrides)`` applies ``name=value`` overrides on top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from referee.engine.errors import RulesError
+from referee.engine.rules import Rules
+
+DEFAULT_PRESET = "neuralplay"
+
+_SINGLE_DECK = Rules(
+    deck="single-24",
+    deal_packets=(3, 3),
+    trump_timing="after-bid",
+    special_trump_timing="after-bid",
+    notrump="none",
+    min_bid=3,
+    min_notrump_bid=3,
+    special_bids=("call1", "moon"),
+    value_call1=12,
+    value_moon=24,
+    game_points=32,
+)
+
+_DOUBLE_DECK = Rules(
+    deck="double-48",
+    deal_packets=(1, 1, 2, 3, 5),
+    trump_timing="after-bid",
+    special_trump_timing="after-bid",
+    notrump="high-low",
+    min_bid=6,
+    min_notrump_bid=6,
+    special_bids=(),
+    stick_the_dealer=True,
+    stuck_dealer_min_bid=6,
+    defenders_score=False,
+    made_bonus=2,
+    game_points=50,
+    tie_rule="declarers",
+    mercy_loss=-50,
+    mercy_all_below=-25,
+)
+
+PRESETS: dict[str, Rules] = {
+    # NeuralPlay's default rules.
+    "neuralplay": Rules(),
+    "indiana": Rules(
+        deck="double-48",
+        deal_packets=(4, 4, 4),
+        bidding_rounds="multiple",
+        min_bid=3,
+        min_notrump_bid=3,
+        special_bids=(),
+        notrump_ranks_lower=True,
+        overtricks=False,
+        game_points=50,
+        tie_rule="bidders",
+    ),
+    "bid-euchre-project": Rules(
+        right_bower_to_open=True,
+        game_over="hands",
+        game_hands=48,
+    ),
+    "single-deck": _SINGLE_DECK,
+    "single-deck-hilo": replace(_SINGLE_DECK, notrump="high-low"),
+    "pepper": Rules(
+        deck="single-24",
+        deal_packets=(3, 3),
+        bidding_rounds="multiple",
+        trump_timing="after-bid",
+        special_trump_timing="after-bid",
+        special_bids=("pepper",),
+        stick_the_dealer=False,
+        set_penalty=6,
+        value_little_pepper=6,
+        value_big_pepper=12,
+        game_points=30,
+    ),
+    "triple-deck": Rules(
+        deck="triple-60",
+        deal_packets=(5, 5, 5),
+        bidding_rounds="multiple",
+        notrump="high-low",
+        min_bid=3,
+        min_notrump_bid=3,
+        special_bids=("call3", "moon"),
+        value_call3=15,
+        value_moon=30,
+        game_over="hands",
+        game_hands=8,
+        tie_rule="last-made",
+    ),
+    "double-deck": _DOUBLE_DECK,
+    "double-deck-3p": replace(_DOUBLE_DECK, players=3, teams=3, deal_packets=(1, 2, 3, 5, 5)),
+    "bloomington": Rules(
+        players=6,
+        teams=2,
+        deck="double-48",
+        deal_packets=(3, 3, 2),
+        notrump="high-low",
+        special_bids=("best",),
+        stick_the_dealer=False,
+        value_best=16,
+        game_points=54,
+        tie_rule="bidders",
+        mercy_loss=-54,
+    ),
+    "hammerwalt": Rules(
+        deck="double-48",
+        deal_packets=(4, 4, 4),
+        bidding_rounds="two",
+        trump_timing="after-bid",
+        special_trump_timing="after-bid",
+        notrump="high-low",
+        min_bid=6,
+        min_notrump_bid=6,
+        special_bids=("alone",),
+        stuck_dealer_min_bid=5,
+        alone_exchange_cards=3,
+        value_alone=24,
+        game_points=64,
+        tie_rule="declarers",
+        mercy_loss=-64,
+    ),
+    "pagat": Rules(
+        min_bid=3,
+        min_notrump_bid=3,
+        call_exchange_order="discard-first",
+        stick_the_dealer=False,
+    ),
+}
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+
+
+def rules_for(name: str, overrides: Mapping[str, str] | Iterable[str] = ()) -> Rules:
+    """A preset with ``name=value`` overrides applied (errors name the bad part)."""
+    base = preset(name)
+    return base.with_overrides(overrides) if overrides else base

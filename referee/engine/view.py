@@ -1,0 +1,142 @@
+"""What one seat may know: the only way hidden information leaves the engine.
+
+``seat_view(game, seat)`` builds a ``SeatView``; the referee serialises only
+this. Bots (through the SDK) rebuild the same type from the wire, so the
+helpers below (contract, current trick, tricks won, who is winning) are the
+same code on both sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine import cards as C
+from referee.engine.bids import Bid
+from referee.engine.cards import Card, Trump
+from referee.engine.events import (
+    BidEvent,
+    ContractEvent,
+    DealEvent,
+    Event,
+    ExchangeEvent,
+    HandEndEvent,
+    PlayEvent,
+    TrickEvent,
+    visible_to,
+)
+from referee.engine.game import Contract, Decision, Game
+from referee.engine.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything ``seat`` may know at one moment of a game."""
+
+    rules: Rules
+    seat: int
+    hand_number: int  # 1-based; 0 before the first deal
+    dealer: int
+    scores: tuple[int, ...]  # per team, running totals
+    hand: tuple[Card, ...]  # cards held now, sorted
+    events: tuple[Event, ...]  # this hand so far, as this seat may see them
+    decision: Decision | None  # set when it is this seat's turn
+
+    @property
+    def team(self) -> int:
+        return self.rules.team_of(self.seat)
+
+    @property
+    def partners(self) -> tuple[int, ...]:
+        return self.rules.partners(self.seat)
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        """The cards this seat was dealt (before any exchange)."""
+        for ev in self.events:
+            if isinstance(ev, DealEvent):
+                dealt = ev.hands[self.seat]
+                return dealt if dealt is not None else ()
+        return ()
+
+    @property
+    def bids(self) -> tuple[tuple[int, Bid], ...]:
+        return tuple((ev.seat, ev.bid) for ev in self.events if isinstance(ev, BidEvent))
+
+    @property
+    def contract(self) -> Contract | None:
+        for ev in self.events:
+            if isinstance(ev, ContractEvent):
+                return Contract(ev.declarer, ev.bid, ev.trump, ev.alone, ev.active)
+        return None
+
+    @property
+    def trump(self) -> Trump | None:
+        contract = self.contract
+        return None if contract is None else contract.trump
+
+    @property
+    def exchanges(self) -> tuple[ExchangeEvent, ...]:
+        return tuple(ev for ev in self.events if isinstance(ev, ExchangeEvent))
+
+    @property
+    def plays(self) -> tuple[PlayEvent, ...]:
+        return tuple(ev for ev in self.events if isinstance(ev, PlayEvent))
+
+    @property
+    def trick_number(self) -> int:
+        """The trick being played (1-based), or 0 before play starts."""
+        if self.contract is None:
+            return 0
+        done = sum(1 for ev in self.events if isinstance(ev, TrickEvent))
+        return min(done + 1, self.rules.cards_each)
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) of the trick in progress, in play order."""
+        current: list[tuple[int, Card]] = []
+        for ev in self.events:
+            if isinstance(ev, PlayEvent):
+                current.append((ev.seat, ev.card))
+            elif isinstance(ev, TrickEvent):
+                current = []
+        return tuple(current)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        won = [0] * self.rules.teams
+        for ev in self.events:
+            if isinstance(ev, TrickEvent):
+                won[self.rules.team_of(ev.winner)] += 1
+        return tuple(won)
+
+    @property
+    def hand_result(self) -> HandEndEvent | None:
+        for ev in self.events:
+            if isinstance(ev, HandEndEvent):
+                return ev
+        return None
+
+    def winning_seat(self) -> int | None:
+        """Who is winning the trick in progress, or None if nothing is played yet."""
+        trick = self.current_trick
+        trump = self.trump
+        if not trick or trump is None:
+            return None
+        return trick[C.winning_index([c for _, c in trick], trump)][0]
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    """The view of ``seat`` of ``game`` now."""
+    if not 0 <= seat < game.n:
+        raise ValueError(f"seat {seat} is not a seat of a {game.n}-player game")
+    decision = game.decision()
+    return SeatView(
+        rules=game.rules,
+        seat=seat,
+        hand_number=game.hand_number,
+        dealer=game.dealer,
+        scores=tuple(game.scores),
+        hand=tuple(C.sort_hand(game.hands[seat])),
+        events=tuple(visible_to(ev, seat) for ev in game.hand_events),
+        decision=decision if decision is not None and decision.seat == seat else None,
+    )
