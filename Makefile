@@ -7,6 +7,8 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench proto clean
 
+PROTO_SRC := proto/bideuchre/v1/arena.proto
+
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (found " + sys.version.split()[0] + "); set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +24,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
+# pyproject.toml; tests/protocol fails when the committed code is stale).
+proto: $(STAMP)
+	$(BIN)/python -m grpc_tools.protoc -Ireferee/protocol=proto --python_out=. --pyi_out=. --grpc_python_out=. $(PROTO_SRC)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

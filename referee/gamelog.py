@@ -1,0 +1,231 @@
+"""The JSONL game log: one JSON object per line, flushed as it happens.
+
+Record shapes (every record has ``event``; see docs/logs.md):
+
+- ``match_start``: log_version, preset, rules (every option), seats, seed, ...
+- ``game_start``: game, game_id, first_dealer, seats (seat, team, bot), seed
+- ``deal``: hand, dealer, hands (per seat, card text)
+- ``bid``: hand, seat, bid (text: ``pass``, ``4``, ``4 S``, ``call2 H`` ...)
+- ``contract``: hand, declarer, bid, trump (S H D C high low), alone, active
+- ``exchange``: hand, from, to (null for a discard), cards
+- ``play``: hand, trick, seat, card
+- ``trick``: hand, trick, winner
+- ``hand_end``: hand, tricks, points, scores (per team), passed_out, declarer, made
+- ``violation``: game, hand, seat, kind (timeout, illegal, malformed, crash, protocol), detail
+- ``game_end``: game, scores, winner (team or null), reason, detail
+- ``match_end``: games, results
+
+No clock values go in: the same seed and the same actions give the same
+bytes. A log cut off by a crash is valid up to its last complete line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from referee.engine.bids import Bid
+from referee.engine.cards import Trump, card_str, cards_str, parse_card, parse_cards
+from referee.engine.errors import InvalidActionError
+from referee.engine.events import (
+    BidEvent,
+    ContractEvent,
+    DealEvent,
+    Event,
+    ExchangeEvent,
+    GameEndEvent,
+    HandEndEvent,
+    PlayEvent,
+    TrickEvent,
+)
+
+LOG_VERSION = 1
+
+
+class LogError(ValueError):
+    """A log line that cannot be read; the message names the file and line."""
+
+
+def event_record(event: Event, game: int | None = None) -> dict[str, Any]:
+    """The log record of an engine event (the omniscient version)."""
+    if isinstance(event, PlayEvent):
+        return {"event": "play", "hand": event.hand, "trick": event.trick, "seat": event.seat, "card": card_str(event.card)}
+    if isinstance(event, TrickEvent):
+        return {"event": "trick", "hand": event.hand, "trick": event.trick, "winner": event.winner}
+    if isinstance(event, BidEvent):
+        return {"event": "bid", "hand": event.hand, "seat": event.seat, "bid": event.bid.text()}
+    if isinstance(event, DealEvent):
+        hands = [cards_str(h) if h is not None else None for h in event.hands]
+        return {"event": "deal", "hand": event.hand, "dealer": event.dealer, "hands": hands}
+    if isinstance(event, ContractEvent):
+        return {
+            "event": "contract",
+            "hand": event.hand,
+            "declarer": event.declarer,
+            "bid": event.bid.text(),
+            "trump": event.trump.text(),
+            "alone": event.alone,
+            "active": list(event.active),
+        }
+    if isinstance(event, ExchangeEvent):
+        return {
+            "event": "exchange",
+            "hand": event.hand,
+            "from": event.from_seat,
+            "to": event.to_seat,
+            "cards": cards_str(event.cards) if event.cards is not None else None,
+            "count": event.count,
+        }
+    if isinstance(event, HandEndEvent):
+        return {
+            "event": "hand_end",
+            "hand": event.hand,
+            "tricks": list(event.tricks),
+            "points": list(event.points),
+            "scores": list(event.scores),
+            "passed_out": event.passed_out,
+            "declarer": event.declarer,
+            "made": event.made,
+        }
+    if isinstance(event, GameEndEvent):
+        rec: dict[str, Any] = {
+            "event": "game_end",
+            "scores": list(event.scores),
+            "winner": event.winner,
+            "reason": event.reason,
+            "detail": event.detail,
+        }
+        if game is not None:
+            rec["game"] = game
+        return rec
+    raise TypeError(f"not an engine event: {event!r}")
+
+
+def event_from_record(rec: dict[str, Any]) -> Event:
+    """The engine event of a log record; raises KeyError/ValueError on a bad record."""
+    kind = rec["event"]
+    if kind == "play":
+        return PlayEvent(rec["hand"], rec["trick"], rec["seat"], parse_card(rec["card"]))
+    if kind == "trick":
+        return TrickEvent(rec["hand"], rec["trick"], rec["winner"])
+    if kind == "bid":
+        return BidEvent(rec["hand"], rec["seat"], Bid.parse(rec["bid"]))
+    if kind == "deal":
+        hands = tuple(tuple(parse_cards(h)) if h is not None else None for h in rec["hands"])
+        return DealEvent(rec["hand"], rec["dealer"], hands)
+    if kind == "contract":
+        return ContractEvent(
+            rec["hand"],
+            rec["declarer"],
+            Bid.parse(rec["bid"]),
+            Trump.parse(rec["trump"]),
+            rec["alone"],
+            tuple(rec["active"]),
+        )
+    if kind == "exchange":
+        cards = tuple(parse_cards(rec["cards"])) if rec["cards"] is not None else None
+        return ExchangeEvent(rec["hand"], rec["from"], rec["to"], cards, rec["count"])
+    if kind == "hand_end":
+        return HandEndEvent(
+            rec["hand"],
+            tuple(rec["tricks"]),
+            tuple(rec["points"]),
+            tuple(rec["scores"]),
+            rec["passed_out"],
+            rec["declarer"],
+            rec["made"],
+        )
+    if kind == "game_end":
+        return GameEndEvent(tuple(rec["scores"]), rec["winner"], rec["reason"], rec.get("detail", ""))
+    raise ValueError(f"{kind!r} is not an engine event")
+
+
+ENGINE_EVENTS = frozenset({"deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end"})
+KNOWN_EVENTS = ENGINE_EVENTS | {"match_start", "game_start", "violation", "match_end"}
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One log line (no newline): compact, keys in insertion order."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+
+class LogWriter:
+    """Appends records to a JSONL file, one flushed line each."""
+
+    def __init__(self, path: Path, *, append: bool = False) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: TextIO = path.open("a" if append else "x", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._file.write(dumps(record) + "\n")
+        self._file.flush()
+
+    def write_event(self, event: Event, game: int | None = None) -> None:
+        self.write(event_record(event, game))
+
+    def sync(self) -> None:
+        """Flush to disk (fsync), for records that must survive a power cut or kill -9."""
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) for each complete line; errors name the line.
+
+    A final line without a newline (a log cut off mid-write) is ignored: the
+    log is valid up to its last complete line. Callers can tell from
+    ``truncated_tail(path)``.
+    """
+    with path.open("r", encoding="utf-8", errors="strict") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.endswith("\n"):
+                return
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise LogError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+            if not isinstance(record, dict) or not isinstance(record.get("event"), str):
+                raise LogError(f"{path}:{number}: a log line must be a JSON object with an 'event' field")
+            if record["event"] not in KNOWN_EVENTS:
+                raise LogError(f"{path}:{number}: unknown event {record['event']!r}")
+            if record["event"] == "match_start" and record.get("log_version", 0) > LOG_VERSION:
+                raise LogError(
+                    f"{path}:{number}: log version {record['log_version']} is newer than this arena reads "
+                    f"({LOG_VERSION}); upgrade the arena"
+                )
+            yield number, record
+
+
+def truncated_tail(path: Path) -> bool:
+    """True when the file ends in a partial line (cut off mid-write)."""
+    with path.open("rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"
+
+
+def parse_event_record(path: Path, number: int, record: dict[str, Any]) -> Event:
+    """``event_from_record`` with an error that names the file and line."""
+    try:
+        return event_from_record(record)
+    except (KeyError, TypeError, ValueError, InvalidActionError) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise LogError(f"{path}:{number}: bad {record.get('event')} record: {what}") from None

@@ -1,0 +1,401 @@
+"""The one module that converts between engine types and protocol messages.
+
+Generated protobuf types stop here: the referee builds its messages with the
+``*_to_pb`` functions and reads bot actions with ``action_from_pb``; the SDK
+does the reverse (``action_to_pb``, ``event_from_pb``, ``view_from_request``).
+A malformed message raises ``InvalidActionError`` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from referee.engine.bids import PASS, Bid
+from referee.engine.cards import Card, Trump, card_str, parse_card, sort_hand
+from referee.engine.errors import InvalidActionError
+from referee.engine.events import (
+    BidEvent,
+    ContractEvent,
+    DealEvent,
+    Event,
+    ExchangeEvent,
+    GameEndEvent,
+    HandEndEvent,
+    PlayEvent,
+    TrickEvent,
+)
+from referee.engine.game import Contract, Decision, DecisionKind, Game
+from referee.engine.rules import Rules
+from referee.engine.view import SeatView
+from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+
+PROTOCOL_VERSION = 1
+
+CARD_TEXT = tuple(card_str(c) for c in range(32))
+
+# engine Trump <-> wire enum (the wire reserves 0 for "unspecified")
+_TRUMP_TO_PB = (pb.TRUMP_SPADES, pb.TRUMP_HEARTS, pb.TRUMP_DIAMONDS, pb.TRUMP_CLUBS, pb.TRUMP_HIGH, pb.TRUMP_LOW)
+_TRUMP_FROM_PB = {v: Trump(i) for i, v in enumerate(_TRUMP_TO_PB)}
+
+_BID_KIND_TO_PB = {
+    "pass": pb.BID_KIND_PASS,
+    "level": pb.BID_KIND_LEVEL,
+    "call3": pb.BID_KIND_CALL3,
+    "call2": pb.BID_KIND_CALL2,
+    "call1": pb.BID_KIND_CALL1,
+    "best": pb.BID_KIND_BEST,
+    "moon": pb.BID_KIND_MOON,
+    "alone": pb.BID_KIND_ALONE,
+    "little-pepper": pb.BID_KIND_LITTLE_PEPPER,
+    "big-pepper": pb.BID_KIND_BIG_PEPPER,
+}
+_BID_KIND_FROM_PB = {v: k for k, v in _BID_KIND_TO_PB.items()}
+
+_DECISION_TO_PB = {
+    DecisionKind.BID: pb.DECISION_KIND_BID,
+    DecisionKind.TRUMP: pb.DECISION_KIND_TRUMP,
+    DecisionKind.GIVE: pb.DECISION_KIND_GIVE,
+    DecisionKind.DISCARD: pb.DECISION_KIND_DISCARD,
+    DecisionKind.PLAY: pb.DECISION_KIND_PLAY,
+}
+_DECISION_FROM_PB = {v: k for k, v in _DECISION_TO_PB.items()}
+
+# which Action field answers which decision kind
+_ANSWER_FIELD = {
+    DecisionKind.BID: "bid",
+    DecisionKind.TRUMP: "trump",
+    DecisionKind.GIVE: "cards",
+    DecisionKind.DISCARD: "cards",
+    DecisionKind.PLAY: "card",
+}
+
+
+# --------------------------------------------------------------------- values
+
+
+def trump_to_pb(trump: Trump) -> int:
+    return _TRUMP_TO_PB[trump]
+
+
+def trump_from_pb(value: int) -> Trump:
+    try:
+        return _TRUMP_FROM_PB[value]
+    except KeyError:
+        raise InvalidActionError(f"bad trump value {value}: expected one of TRUMP_SPADES..TRUMP_LOW") from None
+
+
+def bid_to_pb(bid: Bid, out: pb.Bid | None = None) -> pb.Bid:
+    msg = pb.Bid() if out is None else out
+    msg.kind = _BID_KIND_TO_PB[bid.kind]
+    msg.level = bid.level
+    if bid.trump is not None:
+        msg.trump = _TRUMP_TO_PB[bid.trump]
+    msg.text = bid.text()
+    return msg
+
+
+def bid_from_pb(msg: pb.Bid) -> Bid:
+    kind = _BID_KIND_FROM_PB.get(msg.kind)
+    if kind is None:
+        raise InvalidActionError(f"bad bid: kind {msg.kind} is not a BidKind (BID_KIND_UNSPECIFIED is not a bid)")
+    trump = None if msg.trump == pb.TRUMP_UNSPECIFIED else trump_from_pb(msg.trump)
+    if kind == "pass":
+        if msg.level or trump is not None:
+            raise InvalidActionError("bad bid: a pass has no level and no trump")
+        return PASS
+    if kind == "level":
+        if msg.level < 1:
+            raise InvalidActionError("bad bid: BID_KIND_LEVEL needs a level of at least 1")
+        return Bid("level", msg.level, trump)
+    if msg.level:
+        raise InvalidActionError(f"bad bid: special bid {kind} takes no level")
+    return Bid(kind, 0, trump)
+
+
+def cards_from_text(texts: Iterable[str]) -> list[Card]:
+    return [parse_card(t) for t in texts]
+
+
+def rules_to_pb(rules: Rules) -> dict[str, str]:
+    """The rules as name -> text, exactly as ``arena presets`` prints them."""
+    return {name: value for name, value, _ in rules.describe()}
+
+
+def rules_from_pb(values: Mapping[str, str]) -> Rules:
+    return Rules().with_overrides(dict(values))
+
+
+# --------------------------------------------------------------------- events
+
+
+def event_to_pb(event: Event, out: pb.Event) -> pb.Event:
+    """Fill ``out`` with ``event`` (already filtered for the receiving seat)."""
+    if isinstance(event, PlayEvent):
+        out.hand = event.hand
+        p = out.play
+        p.trick, p.seat, p.card = event.trick, event.seat, CARD_TEXT[event.card]
+    elif isinstance(event, TrickEvent):
+        out.hand = event.hand
+        out.trick.trick, out.trick.winner = event.trick, event.winner
+    elif isinstance(event, BidEvent):
+        out.hand = event.hand
+        out.bid.seat = event.seat
+        bid_to_pb(event.bid, out.bid.bid)
+    elif isinstance(event, DealEvent):
+        out.hand = event.hand
+        out.deal.dealer = event.dealer
+        own = next((h for h in event.hands if h is not None), ())
+        out.deal.cards.extend(CARD_TEXT[c] for c in own)
+    elif isinstance(event, ContractEvent):
+        out.hand = event.hand
+        contract_to_pb(Contract(event.declarer, event.bid, event.trump, event.alone, event.active), out.contract)
+    elif isinstance(event, ExchangeEvent):
+        out.hand = event.hand
+        ex = out.exchange
+        ex.from_seat = event.from_seat
+        ex.discard = event.to_seat is None
+        ex.to_seat = event.to_seat or 0
+        ex.count = event.count
+        if event.cards is not None:
+            ex.cards.extend(CARD_TEXT[c] for c in event.cards)
+    elif isinstance(event, HandEndEvent):
+        out.hand = event.hand
+        h = out.hand_end
+        h.tricks.extend(event.tricks)
+        h.points.extend(event.points)
+        h.scores.extend(event.scores)
+        h.passed_out = event.passed_out
+        h.declarer = event.declarer or 0
+        h.made = bool(event.made)
+    elif isinstance(event, GameEndEvent):
+        g = out.game_end
+        g.scores.extend(event.scores)
+        g.has_winner = event.winner is not None
+        g.winner_team = event.winner or 0
+        g.reason = event.reason
+        g.detail = event.detail
+    else:  # pragma: no cover - the event union is closed
+        raise TypeError(f"not an event: {event!r}")
+    return out
+
+
+def contract_to_pb(contract: Contract, out: pb.Contract) -> pb.Contract:
+    out.declarer = contract.declarer
+    bid_to_pb(contract.bid, out.bid)
+    out.trump = _TRUMP_TO_PB[contract.trump]
+    out.alone = contract.alone
+    out.active_seats.extend(contract.active)
+    return out
+
+
+def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event:
+    """The engine event for a wire event received by ``seat``."""
+    which = msg.WhichOneof("event")
+    hand = msg.hand
+    if which == "play":
+        return PlayEvent(hand, msg.play.trick, msg.play.seat, parse_card(msg.play.card))
+    if which == "trick":
+        return TrickEvent(hand, msg.trick.trick, msg.trick.winner)
+    if which == "bid":
+        return BidEvent(hand, msg.bid.seat, bid_from_pb(msg.bid.bid))
+    if which == "deal":
+        own = tuple(cards_from_text(msg.deal.cards))
+        return DealEvent(hand, msg.deal.dealer, tuple(own if s == seat else None for s in range(players)))
+    if which == "contract":
+        c = msg.contract
+        return ContractEvent(
+            hand, c.declarer, bid_from_pb(c.bid), trump_from_pb(c.trump), c.alone, tuple(c.active_seats)
+        )
+    if which == "exchange":
+        ex = msg.exchange
+        cards = tuple(cards_from_text(ex.cards)) if ex.cards else None
+        return ExchangeEvent(hand, ex.from_seat, None if ex.discard else ex.to_seat, cards, ex.count)
+    if which == "hand_end":
+        h = msg.hand_end
+        return HandEndEvent(
+            hand,
+            tuple(h.tricks),
+            tuple(h.points),
+            tuple(h.scores),
+            h.passed_out,
+            None if h.passed_out else h.declarer,
+            None if h.passed_out else h.made,
+        )
+    if which == "game_end":
+        g = msg.game_end
+        return GameEndEvent(tuple(g.scores), g.winner_team if g.has_winner else None, g.reason, g.detail)
+    raise InvalidActionError(f"event with no known kind (hand {hand})")
+
+
+# ------------------------------------------------------------ referee -> bot
+
+
+def game_start_to_pb(
+    *,
+    game_id: str,
+    preset: str,
+    rules: Rules,
+    seat: int,
+    seat_names: Sequence[str],
+    move_time_ms: int,
+    first_dealer: int,
+) -> pb.RefereeMessage:
+    msg = pb.RefereeMessage()
+    gs = msg.game_start
+    gs.game_id = game_id
+    gs.preset = preset
+    gs.rules.update(rules_to_pb(rules))
+    gs.seat = seat
+    gs.players = rules.players
+    gs.teams = rules.teams
+    gs.cards_each = rules.cards_each
+    gs.seat_names.extend(seat_names)
+    gs.move_time_ms = move_time_ms
+    gs.first_dealer = first_dealer
+    return msg
+
+
+def decision_to_pb(
+    game: Game,
+    decision: Decision,
+    *,
+    request_id: int,
+    game_id: str,
+    events: Iterable[Event],
+    time_limit_ms: int,
+) -> pb.RefereeMessage:
+    """The DecisionRequest for ``decision``; ``events`` are the seat's untold events, already filtered."""
+    msg = pb.RefereeMessage()
+    req = msg.decision
+    seat = decision.seat
+    req.request_id = request_id
+    req.game_id = game_id
+    req.kind = _DECISION_TO_PB[decision.kind]
+    req.seat = seat
+    add = req.events.add
+    for ev in events:
+        event_to_pb(ev, add())
+    req.hand_number = game.hand_number
+    req.dealer = game.dealer
+    req.scores.extend(game.scores)
+    req.hand.extend(CARD_TEXT[c] for c in sort_hand(game.hands[seat]))
+    if game.contract is not None:
+        contract_to_pb(game.contract, req.contract)
+        trick = game.trick_number
+        for s, c in zip(game.trick_seats, game.trick_cards, strict=True):
+            p = req.current_trick.add()
+            p.trick, p.seat, p.card = trick, s, CARD_TEXT[c]
+        req.tricks_won.extend(game.tricks_won)
+    kind = decision.kind
+    if kind is DecisionKind.PLAY:
+        req.legal_cards.extend(CARD_TEXT[c] for c in decision.options)
+    elif kind is DecisionKind.BID:
+        add_bid = req.legal_bids.add
+        for bid in decision.options:
+            bid_to_pb(bid, add_bid())
+    elif kind is DecisionKind.TRUMP:
+        req.legal_trumps.extend(_TRUMP_TO_PB[t] for t in decision.options)
+    else:
+        req.count = decision.count
+        if decision.to is not None:
+            req.to_seat = decision.to
+    req.time_limit_ms = time_limit_ms
+    return msg
+
+
+def game_over_to_pb(game_id: str, end: GameEndEvent, events: Iterable[Event]) -> pb.RefereeMessage:
+    msg = pb.RefereeMessage()
+    go = msg.game_over
+    go.game_id = game_id
+    add = go.events.add
+    for ev in events:
+        event_to_pb(ev, add())
+    go.scores.extend(end.scores)
+    go.has_winner = end.winner is not None
+    go.winner_team = end.winner or 0
+    go.reason = end.reason
+    return msg
+
+
+def error_to_pb(code: int, message: str, request_id: int = 0, fatal: bool = False) -> pb.RefereeMessage:
+    msg = pb.RefereeMessage()
+    msg.error.code = code
+    msg.error.message = message
+    msg.error.request_id = request_id
+    msg.error.fatal = fatal
+    return msg
+
+
+def action_from_pb(action: pb.Action, decision: Decision) -> object:
+    """The engine action in ``action`` for ``decision``; raises InvalidActionError if malformed.
+
+    Legality is the engine's business: this only checks the shape.
+    """
+    which = action.WhichOneof("choice")
+    expected = _ANSWER_FIELD[decision.kind]
+    if which != expected:
+        got = "no choice" if which is None else f"Action.{which}"
+        raise InvalidActionError(f"a {decision.kind} decision is answered with Action.{expected}, got {got}")
+    if which == "card":
+        return parse_card(action.card)
+    if which == "bid":
+        return bid_from_pb(action.bid)
+    if which == "trump":
+        return trump_from_pb(action.trump)
+    return cards_from_text(action.cards.cards)
+
+
+# ------------------------------------------------------------ bot -> referee
+
+
+def hello_to_pb(token: str, bot_name: str, bot_version: str) -> pb.BotMessage:
+    msg = pb.BotMessage()
+    msg.hello.token = token
+    msg.hello.bot_name = bot_name
+    msg.hello.bot_version = bot_version
+    msg.hello.protocol_version = PROTOCOL_VERSION
+    return msg
+
+
+def action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
+    msg = pb.BotMessage()
+    a = msg.action
+    a.request_id = request_id
+    if kind is DecisionKind.PLAY:
+        a.card = CARD_TEXT[action]  # type: ignore[index]
+    elif kind is DecisionKind.BID:
+        bid_to_pb(action, a.bid)  # type: ignore[arg-type]
+    elif kind is DecisionKind.TRUMP:
+        a.trump = _TRUMP_TO_PB[action]  # type: ignore[index]
+    else:
+        a.cards.cards.extend(CARD_TEXT[c] for c in action)  # type: ignore[attr-defined]
+    return msg
+
+
+def decision_from_pb(req: pb.DecisionRequest) -> Decision:
+    kind = _DECISION_FROM_PB.get(req.kind)
+    if kind is None:
+        raise InvalidActionError(f"decision request with unknown kind {req.kind}")
+    if kind is DecisionKind.PLAY:
+        return Decision(kind, req.seat, tuple(cards_from_text(req.legal_cards)))
+    if kind is DecisionKind.BID:
+        return Decision(kind, req.seat, tuple(bid_from_pb(b) for b in req.legal_bids))
+    if kind is DecisionKind.TRUMP:
+        return Decision(kind, req.seat, tuple(trump_from_pb(t) for t in req.legal_trumps))
+    to = req.to_seat if kind is DecisionKind.GIVE else None
+    return Decision(kind, req.seat, tuple(sorted(cards_from_text(req.hand))), req.count, to)
+
+
+def view_from_request(req: pb.DecisionRequest, rules: Rules, hand_events: Sequence[Event]) -> SeatView:
+    """The seat's view at a request; ``hand_events`` are the events of the current hand so far."""
+    return SeatView(
+        rules=rules,
+        seat=req.seat,
+        hand_number=req.hand_number,
+        dealer=req.dealer,
+        scores=tuple(req.scores),
+        hand=tuple(cards_from_text(req.hand)),
+        events=tuple(hand_events),
+        decision=decision_from_pb(req),
+    )
+

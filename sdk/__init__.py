@@ -1,0 +1,64 @@
+"""The Python SDK for Bid Euchre arena bots.
+
+``Bot`` is the base class (one method per decision kind); ``run(bot)``
+connects it to a referee. The card and trick helpers are the engine's own,
+re-exported here so a bot needs only ``sdk``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.engine.bids import PASS, Bid
+from referee.engine.cards import (
+    Card,
+    Trump,
+    card_power,
+    card_rank,
+    card_str,
+    card_suit,
+    cards_str,
+    effective_suit,
+    is_trump,
+    parse_card,
+    parse_cards,
+    sort_hand,
+    winning_index,
+)
+from referee.engine.game import Contract, Decision, DecisionKind
+from referee.engine.rules import Rules
+from referee.engine.view import SeatView
+from sdk.bot import Bot
+
+
+def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
+    """Connect ``bot`` to the referee (ARENA_ADDRESS / ARENA_TOKEN, or --address / --token) and play."""
+    from sdk.runner import run as _run
+
+    _run(bot, argv)
+
+
+__all__ = [
+    "PASS",
+    "Bid",
+    "Bot",
+    "Card",
+    "Contract",
+    "Decision",
+    "DecisionKind",
+    "Rules",
+    "SeatView",
+    "Trump",
+    "card_power",
+    "card_rank",
+    "card_str",
+    "card_suit",
+    "cards_str",
+    "effective_suit",
+    "is_trump",
+    "parse_card",
+    "parse_cards",
+    "run",
+    "sort_hand",
+    "winning_index",
+]

@@ -1,0 +1,82 @@
+"""The Bot base class: one method per decision kind.
+
+Subclass it and override what you care about; every method has a default that
+returns a legal action, so a minimal bot is a few lines::
+
+    from sdk import Bot, run
+
+    class Lowest(Bot):
+        def play(self, view, legal):
+            return min(legal, key=lambda c: card_power(c, view.trump))
+
+    run(Lowest())
+
+Each method receives the seat's ``SeatView`` (hand, events of the hand so far,
+contract, current trick, scores, rules) and the legal choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.engine.bids import Bid
+from referee.engine.cards import Card, Trump, card_power
+from referee.engine.game import DecisionKind
+from referee.engine.view import SeatView
+
+
+class Bot:
+    """Override ``bid``, ``trump``, ``give``, ``discard`` and ``play`` as needed."""
+
+    name: str = "bot"
+    version: str = "0"
+
+    def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
+        """Bid or pass. Default: pass when allowed, else the lowest legal bid."""
+        return next((b for b in legal if b.is_pass), legal[0])
+
+    def trump(self, view: SeatView, legal: Sequence[Trump]) -> Trump:
+        """Name trump after winning the auction. Default: the first choice."""
+        return legal[0]
+
+    def give(self, view: SeatView, count: int, to: int) -> list[Card]:
+        """Choose ``count`` cards from ``view.hand`` to give to seat ``to``. Default: the weakest."""
+        return self._weakest(view, count)
+
+    def discard(self, view: SeatView, count: int) -> list[Card]:
+        """Choose ``count`` cards from ``view.hand`` to discard. Default: the weakest."""
+        return self._weakest(view, count)
+
+    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
+        """Play a card. Default: the first legal card."""
+        return legal[0]
+
+    def game_start(self, view: SeatView) -> None:
+        """Called when a game starts (``view`` has the rules and the seat, no cards yet)."""
+
+    def game_over(self, view: SeatView, winner: int | None, reason: str) -> None:
+        """Called when a game ends, with the events of its last hand."""
+
+    # ------------------------------------------------------------------ dispatch
+
+    def decide(self, view: SeatView) -> object:
+        """The action for ``view.decision``: calls the method for its kind."""
+        decision = view.decision
+        if decision is None:
+            raise ValueError("the view has no decision to take")
+        kind = decision.kind
+        if kind is DecisionKind.PLAY:
+            return self.play(view, decision.options)
+        if kind is DecisionKind.BID:
+            return self.bid(view, decision.options)
+        if kind is DecisionKind.TRUMP:
+            return self.trump(view, decision.options)
+        if kind is DecisionKind.GIVE:
+            assert decision.to is not None
+            return list(self.give(view, decision.count, decision.to))
+        return list(self.discard(view, decision.count))
+
+    @staticmethod
+    def _weakest(view: SeatView, count: int) -> list[Card]:
+        trump = view.trump if view.trump is not None else Trump.HIGH
+        return sorted(view.hand, key=lambda c: card_power(c, trump))[:count]
