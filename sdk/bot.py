@@ -17,6 +17,7 @@ contract, current trick, scores, rules) and the legal choices.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from referee.engine.bids import Bid
@@ -30,6 +31,14 @@ class Bot:
 
     name: str = "bot"
     version: str = "0"
+
+    def __init__(self, seed: int | None = None) -> None:
+        # Randomness for bots that want it. The runner reseeds it from
+        # ARENA_SEED when the referee gives one, so matches replay exactly.
+        self.rng = random.Random(seed)
+        # Time allowed for the current decision, in milliseconds; the runner
+        # and the simulator set it before each call.
+        self.time_limit_ms = 1000
 
     def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
         """Bid or pass. Default: pass when allowed, else the lowest legal bid."""
