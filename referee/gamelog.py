@@ -2,8 +2,9 @@
 
 Record shapes (every record has ``event``; see docs/logs.md):
 
-- ``match_start``: log_version, preset, rules (every option), seats, seed, ...
-- ``game_start``: game, game_id, first_dealer, seats (seat, team, bot), seed
+- ``match_start``: log_version, preset, rules (every option), seats (seat, team,
+  bot), seed, games, move_time_ms, on_fault
+- ``game_start``: game (1-based), game_id, seed, first_dealer, seats
 - ``deal``: hand, dealer, hands (per seat, card text)
 - ``bid``: hand, seat, bid (text: ``pass``, ``4``, ``4 S``, ``call2 H`` ...)
 - ``contract``: hand, declarer, bid, trump (S H D C high low), alone, active
@@ -11,9 +12,15 @@ Record shapes (every record has ``event``; see docs/logs.md):
 - ``play``: hand, trick, seat, card
 - ``trick``: hand, trick, winner
 - ``hand_end``: hand, tricks, points, scores (per team), passed_out, declarer, made
-- ``violation``: game, hand, seat, kind (timeout, illegal, malformed, crash, protocol), detail
+- ``violation``: game, hand, seat, kind (timeout, illegal, malformed, crash,
+  protocol), detail, penalty (forfeit, default-action, none). Under the
+  default-action policy the action played for the bot follows as a normal
+  record; under forfeit the game_end (reason ``forfeit``) follows.
 - ``game_end``: game, scores, winner (team or null), reason, detail
-- ``match_end``: games, results
+- ``match_end``: games, results (per game: winner, scores, reason)
+
+Every record after match_start that belongs to a game carries the game number
+(``game``) as well when the log holds several games.
 
 No clock values go in: the same seed and the same actions give the same
 bytes. A log cut off by a crash is valid up to its last complete line.
@@ -23,13 +30,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str, parse_card, parse_cards
 from referee.engine.errors import InvalidActionError
+from referee.engine.rules import Rules
 from referee.engine.events import (
     BidEvent,
     ContractEvent,
@@ -50,7 +58,15 @@ class LogError(ValueError):
 
 
 def event_record(event: Event, game: int | None = None) -> dict[str, Any]:
-    """The log record of an engine event (the omniscient version)."""
+    """The log record of an engine event (the omniscient version), tagged with ``game`` if given."""
+    rec = _event_fields(event)
+    if game is None:
+        return rec
+    kind = rec.pop("event")
+    return {"event": kind, "game": game, **rec}
+
+
+def _event_fields(event: Event) -> dict[str, Any]:
     if isinstance(event, PlayEvent):
         return {"event": "play", "hand": event.hand, "trick": event.trick, "seat": event.seat, "card": card_str(event.card)}
     if isinstance(event, TrickEvent):
@@ -91,16 +107,13 @@ def event_record(event: Event, game: int | None = None) -> dict[str, Any]:
             "made": event.made,
         }
     if isinstance(event, GameEndEvent):
-        rec: dict[str, Any] = {
+        return {
             "event": "game_end",
             "scores": list(event.scores),
             "winner": event.winner,
             "reason": event.reason,
             "detail": event.detail,
         }
-        if game is not None:
-            rec["game"] = game
-        return rec
     raise TypeError(f"not an engine event: {event!r}")
 
 
@@ -141,6 +154,66 @@ def event_from_record(rec: dict[str, Any]) -> Event:
     if kind == "game_end":
         return GameEndEvent(tuple(rec["scores"]), rec["winner"], rec["reason"], rec.get("detail", ""))
     raise ValueError(f"{kind!r} is not an engine event")
+
+
+def seats_record(rules: Rules, bot_names: Sequence[str]) -> list[dict[str, Any]]:
+    """``[{seat, team, bot}]`` for a game's seating (bot name per seat)."""
+    return [{"seat": s, "team": rules.team_of(s), "bot": name} for s, name in enumerate(bot_names)]
+
+
+def match_start_record(
+    *,
+    preset: str,
+    rules: Rules,
+    bot_names: Sequence[str],
+    seed: int,
+    games: int,
+    move_time_ms: int,
+    on_fault: str,
+) -> dict[str, Any]:
+    """The first line of every log. ``bot_names`` is the seating of the first game."""
+    return {
+        "event": "match_start",
+        "log_version": LOG_VERSION,
+        "preset": preset,
+        "rules": rules.as_dict(),
+        "seats": seats_record(rules, bot_names),
+        "seed": seed,
+        "games": games,
+        "move_time_ms": move_time_ms,
+        "on_fault": on_fault,
+    }
+
+
+def game_start_record(
+    *, game: int, game_id: str, seed: int, first_dealer: int, rules: Rules, bot_names: Sequence[str]
+) -> dict[str, Any]:
+    """Opens one game (1-based ``game`` within the log); its seating may differ from the match's."""
+    return {
+        "event": "game_start",
+        "game": game,
+        "game_id": game_id,
+        "seed": seed,
+        "first_dealer": first_dealer,
+        "seats": seats_record(rules, bot_names),
+    }
+
+
+VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol")
+
+
+def violation_record(
+    *, game: int | None, hand: int | None, seat: int, kind: str, detail: str, penalty: str
+) -> dict[str, Any]:
+    """A fault by the bot in ``seat``; ``penalty`` is ``forfeit``, ``default-action`` or ``none``."""
+    if kind not in VIOLATION_KINDS:
+        raise ValueError(f"unknown violation kind {kind!r}")
+    return {"event": "violation", "game": game, "hand": hand, "seat": seat, "kind": kind, "detail": detail, "penalty": penalty}
+
+
+def match_end_record(*, games: int, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last line: one result per game (winner team or null, scores, reason)."""
+    return {"event": "match_end", "games": games, "results": results}
 
 
 ENGINE_EVENTS = frozenset({"deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end"})
