@@ -263,21 +263,30 @@ def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     log is valid up to its last complete line. Callers can tell from
     ``truncated_tail(path)``.
     """
-    with path.open("r", encoding="utf-8", errors="strict") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.endswith("\n"):
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):
                 return
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise LogError(f"{path}:{number}: not UTF-8 text") from None
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise LogError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+            except RecursionError:
+                raise LogError(f"{path}:{number}: JSON nested too deeply") from None
             if not isinstance(record, dict) or not isinstance(record.get("event"), str):
                 raise LogError(f"{path}:{number}: a log line must be a JSON object with an 'event' field")
             if record["event"] not in KNOWN_EVENTS:
                 raise LogError(f"{path}:{number}: unknown event {record['event']!r}")
-            if record["event"] == "match_start" and record.get("log_version", 0) > LOG_VERSION:
+            version = record.get("log_version", 0) if record["event"] == "match_start" else 0
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise LogError(f"{path}:{number}: log_version must be a whole number, got {version!r}")
+            if version > LOG_VERSION:
                 raise LogError(
                     f"{path}:{number}: log version {record['log_version']} is newer than this arena reads "
                     f"({LOG_VERSION}); upgrade the arena"
@@ -299,6 +308,6 @@ def parse_event_record(path: Path, number: int, record: dict[str, Any]) -> Event
     """``event_from_record`` with an error that names the file and line."""
     try:
         return event_from_record(record)
-    except (KeyError, TypeError, ValueError, InvalidActionError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, InvalidActionError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise LogError(f"{path}:{number}: bad {record.get('event')} record: {what}") from None
