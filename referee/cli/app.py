@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 app = typer.Typer(
     name="arena",
@@ -22,7 +23,8 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print a one-line error and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    # escape: messages quote user input and engine text like "[rule: follow-suit]", which is not markup
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
