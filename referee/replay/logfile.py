@@ -1,0 +1,173 @@
+"""A game log split into its match and its games, each record with its line number.
+
+``load_log(path)`` reads the whole file (``gamelog.read_records`` does the
+line-level checks) and checks the frame around the game records: the log opens
+with ``match_start``, each game with ``game_start`` (numbered 1, 2, ...), game
+records carry their game's number when they carry one, and nothing follows
+``match_end``. The game records themselves are checked by replaying them
+(``referee.replay.steps``). Every error is a ``LogError`` naming the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.engine.errors import RulesError
+from referee.engine.rules import Rules
+from referee.gamelog import LogError, read_records, truncated_tail
+
+Record = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One record of the log and the line it is on."""
+
+    line: int
+    record: Record
+
+    @property
+    def event(self) -> str:
+        return self.record["event"]
+
+
+@dataclass
+class LoggedGame:
+    """One game: its ``game_start`` and the records after it, up to the next game."""
+
+    number: int  # 1-based within the log
+    start: Entry
+    entries: list[Entry] = field(default_factory=list)
+    last: bool = False  # nothing follows it in the file (no next game, no match_end)
+
+    @property
+    def game_id(self) -> str:
+        return str(self.start.record.get("game_id", f"g{self.number}"))
+
+    @property
+    def first_dealer(self) -> int:
+        return self.start.record["first_dealer"]
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [s["bot"] for s in self.start.record["seats"]]
+
+    @property
+    def has_end(self) -> bool:
+        return any(e.event == "game_end" for e in self.entries)
+
+
+@dataclass
+class MatchLog:
+    """A whole log file."""
+
+    path: Path
+    start: Entry  # match_start
+    rules: Rules
+    games: list[LoggedGame]
+    violations: list[Entry]  # violations outside the game they follow (for example a bot that never connected)
+    end: Entry | None  # match_end, absent when the log was cut off
+    last_line: int  # the last complete line read
+    partial_tail: bool  # the file ends in a partial line (cut off mid-write)
+
+    @property
+    def preset(self) -> str:
+        return str(self.start.record.get("preset", "?"))
+
+    @property
+    def cut_off(self) -> bool:
+        """The match did not finish writing its log."""
+        return self.end is None
+
+    def where(self, line: int) -> str:
+        return f"{self.path}:{line}"
+
+    def game(self, number: int) -> LoggedGame:
+        if not 1 <= number <= len(self.games):
+            held = f"{len(self.games)} game" + ("" if len(self.games) == 1 else "s")
+            raise LogError(f"{self.path} holds {held}; there is no game {number}")
+        return self.games[number - 1]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_seats(path: Path, entry: Entry, rules: Rules) -> None:
+    seats = entry.record.get("seats")
+    ok = isinstance(seats, list) and len(seats) == rules.players
+    ok = ok and all(isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("bot"), str) for i, s in enumerate(seats))
+    if not ok:
+        raise LogError(
+            f"{path}:{entry.line}: {entry.event} needs 'seats': one {{seat, team, bot}} per seat, "
+            f"seats 0..{rules.players - 1} in order"
+        )
+
+
+def _match_rules(path: Path, entry: Entry) -> Rules:
+    rules = entry.record.get("rules")
+    if not isinstance(rules, dict):
+        raise LogError(f"{path}:{entry.line}: match_start needs 'rules' (every rule option)")
+    try:
+        return Rules.from_dict(rules)
+    except (RulesError, TypeError, ValueError) as exc:
+        raise LogError(f"{path}:{entry.line}: bad rules in match_start: {exc}") from None
+
+
+def load_log(path: Path) -> MatchLog:
+    """Read and frame a whole log; raises ``LogError`` naming the first bad line."""
+    records = [Entry(n, r) for n, r in read_records(path)]
+    if not records:
+        raise LogError(f"{path}: the log is empty (not one complete line)")
+    first = records[0]
+    if first.event != "match_start":
+        raise LogError(f"{path}:{first.line}: a log starts with a match_start record, not {first.event}")
+    rules = _match_rules(path, first)
+    _check_seats(path, first, rules)
+    games: list[LoggedGame] = []
+    loose: list[Entry] = []
+    end: Entry | None = None
+    for entry in records[1:]:
+        rec = entry.record
+        kind = entry.event
+        if end is not None:
+            raise LogError(f"{path}:{entry.line}: {kind} record after match_end")
+        if kind == "match_start":
+            raise LogError(f"{path}:{entry.line}: a second match_start (one log holds one match)")
+        if kind == "match_end":
+            end = entry
+            continue
+        if kind == "game_start":
+            number = rec.get("game")
+            if number != len(games) + 1:
+                raise LogError(f"{path}:{entry.line}: game_start of game {number!r}; expected game {len(games) + 1}")
+            first_dealer = rec.get("first_dealer")
+            if not _is_int(first_dealer) or not 0 <= first_dealer < rules.players:
+                raise LogError(f"{path}:{entry.line}: game_start needs 'first_dealer', a seat 0..{rules.players - 1}")
+            _check_seats(path, entry, rules)
+            games.append(LoggedGame(number, entry))
+            continue
+        tag = rec.get("game")
+        if kind == "violation" and (tag is None or not games or tag != games[-1].number):
+            loose.append(entry)
+            continue
+        if not games:
+            raise LogError(f"{path}:{entry.line}: {kind} record before any game_start")
+        current = games[-1]
+        if tag is not None and tag != current.number:
+            raise LogError(f"{path}:{entry.line}: {kind} record of game {tag!r} inside game {current.number}")
+        current.entries.append(entry)
+    if games and end is None:
+        games[-1].last = True
+    return MatchLog(
+        path=path,
+        start=first,
+        rules=rules,
+        games=games,
+        violations=loose,
+        end=end,
+        last_line=records[-1].line,
+        partial_tail=truncated_tail(path),
+    )
