@@ -98,7 +98,9 @@ def _is_int(value: object) -> bool:
 def _check_seats(path: Path, entry: Entry, rules: Rules) -> None:
     seats = entry.record.get("seats")
     ok = isinstance(seats, list) and len(seats) == rules.players
-    ok = ok and all(isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("bot"), str) for i, s in enumerate(seats))
+    ok = ok and all(
+        isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("bot"), str) for i, s in enumerate(seats)
+    )
     if not ok:
         raise LogError(
             f"{path}:{entry.line}: {entry.event} needs 'seats': one {{seat, team, bot}} per seat, "

@@ -228,8 +228,12 @@ class GameReplay:
             return
         tail = self.logged.entries[-1] if self.logged.entries else self.logged.start
         if pending:
-            raise self._mismatch(tail, f"game {self.logged.number} stops here; expected the {describe_event(pending[0])} next")
-        raise self._mismatch(tail, f"game {self.logged.number} stops here without a game_end record ({self._where_now()})")
+            raise self._mismatch(
+                tail, f"game {self.logged.number} stops here; expected the {describe_event(pending[0])} next"
+            )
+        raise self._mismatch(
+            tail, f"game {self.logged.number} stops here without a game_end record ({self._where_now()})"
+        )
 
     # ------------------------------------------------------------ helpers
 
@@ -277,7 +281,8 @@ class GameReplay:
         if entry.event != "game_end":
             assert fault is not None
             raise self._mismatch(
-                entry, f"the violation on line {fault.line} forfeits the game, so game_end should follow, not {entry.event}"
+                entry,
+                f"the violation on line {fault.line} forfeits the game, so game_end should follow, not {entry.event}",
             )
         if fault is None:
             raise self._mismatch(entry, "game_end says forfeit, but no violation with penalty forfeit comes before it")
@@ -296,7 +301,9 @@ class GameReplay:
             deck = deck_for_hands(self.rules, deal.dealer, deal.hands)  # type: ignore[arg-type]
             return game.deal(deck)
         except (ValueError, EngineError) as exc:
-            raise self._mismatch(entry, f"the hands of the deal of hand {game.hand_number + 1} are not a deal: {exc}") from None
+            raise self._mismatch(
+                entry, f"the hands of the deal of hand {game.hand_number + 1} are not a deal: {exc}"
+            ) from None
 
     def _action(self, decision: Decision, entry: Entry) -> object:
         wanted = _ACTION_RECORD[decision.kind]

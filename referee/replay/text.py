@@ -200,7 +200,9 @@ class GameText:
         seats = ", ".join(f"{self.seat(s)} (team {rules.team_of(s)})" for s in range(rules.players))
         lines = [title, Text(f"Seats: {seats}")]
         if self.sel.seat is not None:
-            lines.append(Text(f"Seen from seat {self.seat(self.sel.seat)}: only what it knew at each point", style="bold"))
+            lines.append(
+                Text(f"Seen from seat {self.seat(self.sel.seat)}: only what it knew at each point", style="bold")
+            )
         return Group(*lines)
 
     # ---------------------------------------------------------------- walk
@@ -250,7 +252,9 @@ class GameText:
         if replay.cut_off is not None:
             if current is not None and current.end is None:
                 yield from self._flush(current)
-            yield Text(f"The log is cut off here: game {self.logged.number} stops {replay.cut_off}.", style="bold yellow")
+            yield Text(
+                f"The log is cut off here: game {self.logged.number} stops {replay.cut_off}.", style="bold yellow"
+            )
 
     def _shown(self, step: Step) -> Event:
         """The event as the chosen seat saw it (the engine's view), or as it happened."""
@@ -321,7 +325,11 @@ class GameText:
         table.add_column()
         table.add_column()
         for s, cards in enumerate(deal.hands):
-            shown = Text(f"({self.rules.cards_each} cards, hidden)", style="dim") if cards is None else self.cards.cards(sort_hand(cards))
+            shown = (
+                Text(f"({self.rules.cards_each} cards, hidden)", style="dim")
+                if cards is None
+                else self.cards.cards(sort_hand(cards))
+            )
             table.add_row(Text(f"  {self.seat(s)}"), shown)
         return Group(Text("Deal:"), table)
 
@@ -372,6 +380,7 @@ class GameText:
         text = self.words.game_end(end)
         return Group(Rule(), text) if self.cards.fancy else Group(Text(), text)
 
+
 def render_match(console: Console, match: MatchLog, selection: Selection, *, fancy: bool) -> None:
     """Print the selected games of ``match``; raises ``LogError``/``Mismatch`` after printing what came before."""
     cards = Cards(fancy)
@@ -388,6 +397,8 @@ def render_match(console: Console, match: MatchLog, selection: Selection, *, fan
         console.print()
     for entry in match.violations:
         rec = entry.record
-        console.print(Text(f"! line {entry.line}: seat {rec.get('seat')} {rec.get('kind')}: {rec.get('detail')}", style="yellow"))
+        console.print(
+            Text(f"! line {entry.line}: seat {rec.get('seat')} {rec.get('kind')}: {rec.get('detail')}", style="yellow")
+        )
     if match.cut_off and games[-1] is match.games[-1] and games[-1].has_end:
         console.print(Text(f"The log is cut off after game {len(match.games)}: no match_end.", style="bold yellow"))

@@ -59,7 +59,13 @@ def write_log(
     with LogWriter(path) as log:
         log.write(
             match_start_record(
-                preset=preset, rules=rules, bot_names=names, seed=seed, games=games, move_time_ms=1000, on_fault=on_fault
+                preset=preset,
+                rules=rules,
+                bot_names=names,
+                seed=seed,
+                games=games,
+                move_time_ms=1000,
+                on_fault=on_fault,
             )
         )
         for number in range(1, games + 1):

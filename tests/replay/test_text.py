@@ -17,9 +17,7 @@ def hand_block(out: str, hand: int) -> list[str]:
     """The lines printed for one hand: from its heading to the next hand or the game's end."""
     lines = out.splitlines()
     start = next(k for k, line in enumerate(lines) if line.startswith(f"Hand {hand}:"))
-    end = next(
-        (k for k in range(start + 1, len(lines)) if lines[k].startswith(("Hand ", "Game over"))), len(lines)
-    )
+    end = next((k for k in range(start + 1, len(lines)) if lines[k].startswith(("Hand ", "Game over"))), len(lines))
     return lines[start:end]
 
 
@@ -111,7 +109,9 @@ def test_symbols_and_colour_on_a_terminal(make_log) -> None:
     assert heart is not None
     # a red suit: the rank and the symbol in red (ANSI 31)
     assert f"\x1b[31m{heart[0]}" in done.stdout and "♥" in done.stdout
-    plain = subprocess.run([arena, "replay", log, "--hand", "1"], check=False, capture_output=True, text=True, timeout=60)
+    plain = subprocess.run(
+        [arena, "replay", log, "--hand", "1"], check=False, capture_output=True, text=True, timeout=60
+    )
     assert "\x1b[" not in plain.stdout and not SUIT_SYMBOLS & set(plain.stdout)
 
 
@@ -224,7 +224,10 @@ def test_a_forfeit_ends_the_game(make_log) -> None:
 
 def test_bad_positions_are_one_line_errors(make_log) -> None:
     log = make_log("bloomington", seed=30)
-    assert one_line_error(*run("replay", log, "--trick", "2")) == "error: --trick needs --hand (the hand the trick belongs to)"
+    assert (
+        one_line_error(*run("replay", log, "--trick", "2"))
+        == "error: --trick needs --hand (the hand the trick belongs to)"
+    )
     assert one_line_error(*run("replay", log, "--hand", "1", "--trick", "9")) == "error: --trick must be 1..8, got 9"
     assert one_line_error(*run("replay", log, "--seat", "6")) == "error: --seat must be 0..5, got 6"
     assert one_line_error(*run("replay", log, "--seat", "x")) == "error: --seat needs a whole number, got 'x'"

@@ -37,7 +37,13 @@ def _trump_decisions(log: Path) -> int:
 
 @pytest.mark.parametrize(
     ("preset", "kind"),
-    [("neuralplay", "call2"), ("neuralplay", "moon"), ("hammerwalt", "alone"), ("bloomington", "best"), ("pagat", "call1")],
+    [
+        ("neuralplay", "call2"),
+        ("neuralplay", "moon"),
+        ("hammerwalt", "alone"),
+        ("bloomington", "best"),
+        ("pagat", "call1"),
+    ],
 )
 def test_lone_hands_verify(make_log, preset: str, kind: str) -> None:
     log = make_log(preset, seed=3, lone=0.5, overrides=("hand_limit=12",))
@@ -95,7 +101,10 @@ def test_wrong_hand_result_is_named(make_log, field: str) -> None:
     wrong = [right[0] + 1, *right[1:]]
     recs[k][field] = wrong
     write_records(log, recs)
-    assert _mismatch(log) == f"error: {log}:{k + 1}: end of hand {recs[k]['hand']}: expected {field} {right}, recorded {wrong}"
+    assert (
+        _mismatch(log)
+        == f"error: {log}:{k + 1}: end of hand {recs[k]['hand']}: expected {field} {right}, recorded {wrong}"
+    )
 
 
 def test_wrong_game_result_is_named(make_log) -> None:
@@ -175,7 +184,9 @@ def test_a_wrong_dealer_is_named(make_log) -> None:
     right = recs[k]["dealer"]
     recs[k]["dealer"] = (right + 2) % 4
     write_records(log, recs)
-    assert _mismatch(log) == f"error: {log}:{k + 1}: deal of hand 3: expected dealer {right}, recorded {(right + 2) % 4}"
+    assert (
+        _mismatch(log) == f"error: {log}:{k + 1}: deal of hand 3: expected dealer {right}, recorded {(right + 2) % 4}"
+    )
 
 
 def test_a_bid_out_of_turn_is_named(make_log) -> None:
@@ -265,4 +276,4 @@ def test_card_text_must_be_the_logs_own(make_log) -> None:
     recs[k]["card"] = recs[k]["card"].lower()
     write_records(log, recs)
     message = _mismatch(log)
-    assert f"expected card \"{recs[k]['card'].upper()}\", recorded \"{recs[k]['card']}\"" in message
+    assert f'expected card "{recs[k]["card"].upper()}", recorded "{recs[k]["card"]}"' in message
