@@ -19,8 +19,19 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/arena demo
 
-test: $(STAMP)
+# The replay viewer's tests drive Debian's Chromium through Playwright (pip's
+# playwright package, with the system browser: its own download is not used).
+# Installed here when missing; CI runs as root, elsewhere sudo asks.
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
+
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -q
+
+$(CHROMIUM):
+	@command -v apt-get >/dev/null || { echo "the browser tests need Chromium at $(CHROMIUM) (Debian package chromium)"; exit 1; }
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

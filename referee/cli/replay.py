@@ -14,6 +14,7 @@ from rich.console import Console
 
 from referee.cli.app import app, console, fail, user_errors
 from referee.gamelog import LogError
+from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
 from referee.replay.text import Selection, render_match
 from referee.replay.verify import verify_log
@@ -63,8 +64,17 @@ def replay_command(
     verify: Annotated[
         bool, typer.Option("--verify", help="Re-run the engine over the log and check every record.")
     ] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            metavar="OUT.html",
+            help="Write a self-contained page that steps through the game on a card table "
+            "(--hand and --seat choose where it opens).",
+        ),
+    ] = None,
 ) -> None:
-    """Show a logged game hand by hand, or check it against the engine (--verify)."""
+    """Show a logged game hand by hand, check it against the engine (--verify), or write it as a web page (--html)."""
     with user_errors(LogError, OSError):
         match = _load(log)
         rules = match.rules
@@ -76,10 +86,19 @@ def replay_command(
         )
         if selection.trick is not None and selection.hand is None:
             raise fail("--trick needs --hand (the hand the trick belongs to)")
+        if verify and html is not None:
+            raise fail("choose one of --verify and --html")
         if verify:
             if selection.hand is not None or selection.seat is not None:
                 raise fail("--verify checks whole games: drop --hand, --trick and --seat")
             console.print(verify_log(match, selection.game).summary(), highlight=False, soft_wrap=True)
+            return
+        if html is not None:
+            if selection.trick is not None:
+                raise fail("--html opens at the start of a hand: drop --trick")
+            page = viewer_page(match, selection.game, start_hand=selection.hand, start_seat=selection.seat)
+            html.write_text(page, encoding="utf-8")
+            console.print(f"wrote {html}", highlight=False, soft_wrap=True)
             return
         out = _output()
         render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))

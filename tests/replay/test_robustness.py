@@ -60,7 +60,7 @@ def _broken(log: Path, k: int, line: str) -> Path:
     return log
 
 
-@pytest.mark.parametrize("mode", [(), ("--verify",)])
+@pytest.mark.parametrize("mode", [(), ("--verify",), ("--html", "out.html")])
 def test_a_corrupt_line_is_named(make_log, mode, tmp_path) -> None:
     log = _broken(make_log("neuralplay", seed=34), 40, '{"event": "play", "hand": 1, \n')
     args = [a if a != "out.html" else str(tmp_path / a) for a in mode]
@@ -110,7 +110,10 @@ def test_bad_lines_are_named(make_log, line: bytes, message: str) -> None:
     [
         (lambda recs: recs.pop(0), ":1: a log starts with a match_start record, not game_start"),
         (lambda recs: recs[0].update(rules={"players": 5}), ":1: bad rules in match_start: "),
-        (lambda recs: recs[0].update(rules={"colour": "blue"}), ":1: bad rules in match_start: unknown rule option 'colour'"),
+        (
+            lambda recs: recs[0].update(rules={"colour": "blue"}),
+            ":1: bad rules in match_start: unknown rule option 'colour'",
+        ),
         (lambda recs: recs[1].update(game=2), ":2: game_start of game 2; expected game 1"),
         (lambda recs: recs[1].update(first_dealer=9), ":2: game_start needs 'first_dealer', a seat 0..3"),
         (lambda recs: recs[2].update(game=3), ":3: deal record of game 3 inside game 1"),

@@ -1,0 +1,147 @@
+"""``--html``: one self-contained page that steps through logged games on a card table.
+
+The page is ``viewer.html`` (inline CSS and JavaScript, cards drawn with CSS,
+no network, no external files) with the replay embedded as JSON. There is one
+step per checked event; each step carries what every seat holds then (each
+seat's own hand, from the engine's ``seat_view``), the trick on the table, the
+contract, the auction so far, tricks and scores, and the event's text as a
+whole and as each seat saw it (from the seat's view, so the cards of an
+exchange it took no part in stay hidden). The script in the page only shows
+steps: no rule is decided in the browser.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from referee.engine.cards import card_str
+from referee.engine.events import (
+    BidEvent,
+    ContractEvent,
+    DealEvent,
+    GameEndEvent,
+    HandEndEvent,
+    PlayEvent,
+    TrickEvent,
+)
+from referee.gamelog import LogError
+from referee.replay.logfile import LoggedGame, MatchLog
+from referee.replay.steps import GameReplay, Step, Violation
+from referee.replay.text import Cards, Words
+
+_DATA_MARK = "/*REPLAY-DATA*/null"
+
+
+def _holding(cards: tuple[int, ...]) -> str:
+    """A holding as one string of two-letter cards (the page splits it)."""
+    return "".join(card_str(c) for c in cards)
+
+
+def game_data(match: MatchLog, logged: LoggedGame) -> dict[str, Any]:
+    """One game's steps for the page. A mismatch with the engine ends the steps and is kept in ``error``."""
+    rules = match.rules
+    words = Words(Cards(fancy=True), rules, logged.seat_names)
+    replay = GameReplay(match, logged)
+    game = replay.game
+    steps: list[dict[str, Any]] = []
+    notes: list[str] = []
+    table: list[list[Any]] = []  # the trick on the table: [seat, card]
+    winner: int | None = None  # set once the trick on the table is complete
+    contract: dict[str, Any] | None = None
+    auction: list[str] = []
+    tricks = [0] * rules.teams  # tricks won this hand, per team
+    scores = [0] * rules.teams  # running totals, as of the last hand scored
+    error: str | None = None
+    try:
+        for item in replay:
+            if isinstance(item, Violation):
+                notes.append(words.violation(item).plain)
+                continue
+            if not isinstance(item, Step):
+                continue
+            event = item.event
+            text = words.event(event).plain
+            if isinstance(event, DealEvent):
+                table, winner, contract, auction, tricks = [], None, None, [], [0] * rules.teams
+            elif isinstance(event, BidEvent):
+                auction = [*auction, text]
+            elif isinstance(event, ContractEvent):
+                contract = {"declarer": event.declarer, "text": text, "active": list(event.active)}
+            elif isinstance(event, PlayEvent):
+                if winner is not None:
+                    table, winner = [], None
+                table = [*table, [event.seat, card_str(event.card)]]
+            elif isinstance(event, TrickEvent):
+                winner = event.winner
+                tricks = [t + (team == rules.team_of(winner)) for team, t in enumerate(tricks)]
+            elif isinstance(event, HandEndEvent):
+                table, winner, scores = [], None, list(event.scores)
+            elif isinstance(event, GameEndEvent):
+                scores = list(event.scores)
+            holdings, seat_texts = [], {}
+            for s in range(rules.players):
+                view, seen = replay.seat_view_at(item, s)
+                holdings.append(_holding(view.hand))
+                own_text = words.event(seen[-1]).plain if seen else text
+                if own_text != text:
+                    seat_texts[str(s)] = own_text
+            steps.append(
+                {
+                    "line": item.line,
+                    "actor": item.point.decision.seat if item.point is not None else None,
+                    "hand": game.hand_number,
+                    "dealer": game.dealer,
+                    "text": text,
+                    "seatText": seat_texts,
+                    "notes": notes,
+                    "hands": holdings,
+                    "table": table,
+                    "winner": winner,
+                    "contract": contract,
+                    "auction": auction,
+                    "tricks": tricks,
+                    "scores": scores,
+                }
+            )
+            notes = []
+    except LogError as exc:
+        error = str(exc)
+    return {
+        "number": logged.number,
+        "id": logged.game_id,
+        "seats": [{"name": name, "team": rules.team_of(s)} for s, name in enumerate(logged.seat_names)],
+        "steps": steps,
+        "cutOff": replay.cut_off,
+        "error": error,
+        "notes": notes,
+    }
+
+
+def viewer_page(
+    match: MatchLog, game: int | None = None, *, start_hand: int | None = None, start_seat: int | None = None
+) -> str:
+    """The whole HTML page for the chosen game (None: every game of the log)."""
+    games = match.games if game is None else [match.game(game)]
+    if not games:
+        raise LogError(f"{match.path}: the log holds no game yet (it stops after line {match.last_line})")
+    rules = match.rules
+    data = {
+        "title": f"{match.path.name}: {match.preset}",
+        "preset": match.preset,
+        "players": rules.players,
+        "teams": rules.teams,
+        "games": [game_data(match, logged) for logged in games],
+        "start": {"hand": start_hand, "seat": start_seat},
+        "cutOff": match.cut_off,
+    }
+    if start_hand is not None and not any(s["hand"] == start_hand for s in data["games"][0]["steps"]):
+        raise LogError(f"game {games[0].number} has no hand {start_hand}")
+    # JSON inside a <script> element: escape what could end it or start markup.
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    page = resources.files("referee.replay").joinpath("viewer.html").read_text(encoding="utf-8")
+    if page.count(_DATA_MARK) != 1:
+        raise RuntimeError("viewer.html must hold the data mark exactly once")
+    return page.replace(_DATA_MARK, text)
