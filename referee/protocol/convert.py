@@ -1,14 +1,26 @@
 """The one module that converts between engine types and protocol messages.
 
-Generated protobuf types stop here: the referee builds its messages with the
-``*_to_pb`` functions and reads bot actions with ``action_from_pb``; the SDK
-does the reverse (``action_to_pb``, ``event_from_pb``, ``view_from_request``).
+Generated protobuf types stop here. Code outside this module handles wire
+messages only as opaque values or bytes:
+
+- referee side: builds messages with the ``*_to_pb`` functions, turns them
+  into bytes with ``to_bytes``, reads what a bot sent with
+  ``decode_bot_message`` and the action in it with ``action_from_pb``;
+- bot side (the SDK): ``hello_to_pb`` / ``action_to_pb`` out,
+  ``decode_referee_message`` in, which yields the plain dataclasses below
+  (``WelcomeInfo``, ``GameStartInfo``, ``RequestInfo``, ...), and
+  ``view_from_request`` to rebuild the seat's ``SeatView``.
+
 A malformed message raises ``InvalidActionError`` with a one-line reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from google.protobuf.message import DecodeError
 
 from referee.engine.bids import PASS, Bid
 from referee.engine.cards import Card, Trump, card_str, parse_card, sort_hand
@@ -31,7 +43,29 @@ from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 
 PROTOCOL_VERSION = 1
 
+# The gRPC service and its one method, for servers and clients that move raw
+# bytes (both sides do, so that decoding errors are theirs to report).
+SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["Arena"].full_name
+PLAY_METHOD = f"/{SERVICE_NAME}/Play"
+
 CARD_TEXT = tuple(card_str(c) for c in range(32))
+# Exact card text -> code: the fast path for reading cards the referee wrote.
+_CARD_CODE = {text: code for code, text in enumerate(CARD_TEXT)}
+
+
+class ErrorCode(IntEnum):
+    """The protocol's error codes (values are the wire enum's)."""
+
+    BAD_TOKEN = pb.ERROR_CODE_BAD_TOKEN
+    SEAT_TAKEN = pb.ERROR_CODE_SEAT_TAKEN
+    BAD_HELLO = pb.ERROR_CODE_BAD_HELLO
+    UNSUPPORTED_VERSION = pb.ERROR_CODE_UNSUPPORTED_VERSION
+    OUT_OF_TURN = pb.ERROR_CODE_OUT_OF_TURN
+    STALE_REQUEST = pb.ERROR_CODE_STALE_REQUEST
+    MALFORMED = pb.ERROR_CODE_MALFORMED
+    ILLEGAL = pb.ERROR_CODE_ILLEGAL
+    TIMEOUT = pb.ERROR_CODE_TIMEOUT
+    TOO_LARGE = pb.ERROR_CODE_TOO_LARGE
 
 # engine Trump <-> wire enum (the wire reserves 0 for "unspecified")
 _TRUMP_TO_PB = (pb.TRUMP_SPADES, pb.TRUMP_HEARTS, pb.TRUMP_DIAMONDS, pb.TRUMP_CLUBS, pb.TRUMP_HIGH, pb.TRUMP_LOW)
@@ -94,7 +128,21 @@ def bid_to_pb(bid: Bid, out: pb.Bid | None = None) -> pb.Bid:
     return msg
 
 
+# (kind, level, trump) on the wire -> Bid, for bids already read once.
+_BIDS_READ: dict[tuple[int, int, int], Bid] = {}
+
+
 def bid_from_pb(msg: pb.Bid) -> Bid:
+    key = (msg.kind, msg.level, msg.trump)
+    bid = _BIDS_READ.get(key)
+    if bid is None:
+        bid = _read_bid(msg)
+        if msg.level <= 64:  # bounded: a bot cannot grow the cache with made-up levels
+            _BIDS_READ[key] = bid
+    return bid
+
+
+def _read_bid(msg: pb.Bid) -> Bid:
     kind = _BID_KIND_FROM_PB.get(msg.kind)
     if kind is None:
         raise InvalidActionError(f"bad bid: kind {msg.kind} is not a BidKind (BID_KIND_UNSPECIFIED is not a bid)")
@@ -113,7 +161,8 @@ def bid_from_pb(msg: pb.Bid) -> Bid:
 
 
 def cards_from_text(texts: Iterable[str]) -> list[Card]:
-    return [parse_card(t) for t in texts]
+    code = _CARD_CODE.get
+    return [c if (c := code(t)) is not None else parse_card(t) for t in texts]
 
 
 def rules_to_pb(rules: Rules) -> dict[str, str]:
@@ -193,7 +242,9 @@ def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event:
     which = msg.WhichOneof("event")
     hand = msg.hand
     if which == "play":
-        return PlayEvent(hand, msg.play.trick, msg.play.seat, parse_card(msg.play.card))
+        p = msg.play
+        card = _CARD_CODE.get(p.card)
+        return PlayEvent(hand, p.trick, p.seat, card if card is not None else parse_card(p.card))
     if which == "trick":
         return TrickEvent(hand, msg.trick.trick, msg.trick.winner)
     if which == "bid":
@@ -255,6 +306,107 @@ def game_start_to_pb(
     return msg
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """A length-delimited field (submessage) in wire form."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+_REQ = pb.DecisionRequest.DESCRIPTOR.fields_by_name
+_EVENTS_FIELD = _REQ["events"].number
+_CONTRACT_FIELD = _REQ["contract"].number
+_LEGAL_BIDS_FIELD = _REQ["legal_bids"].number
+_DECISION_FIELD = pb.RefereeMessage.DESCRIPTOR.fields_by_name["decision"].number
+
+# Bid -> its legal_bids entry in wire form (a small closed set: encoded once per process).
+_LEGAL_BID_BYTES: dict[Bid, bytes] = {}
+
+
+class RequestEncoder:
+    """Builds the bytes of DecisionRequests, the referee's hot path.
+
+    Protobuf allows a message's fields in any order and repeated fields in
+    pieces, so the parts that repeat are encoded once and appended as bytes:
+    each event (an event as one seat sees it: keyed by value, so public events
+    are shared by every seat), the contract snapshot, and each legal bid. One
+    encoder serves one game (its caches hold that game's events).
+    """
+
+    def __init__(self) -> None:
+        self._events: dict[Event, bytes] = {}
+        self._contracts: dict[Contract, bytes] = {}
+
+    def event(self, event: Event) -> bytes:
+        data = self._events.get(event)
+        if data is None:
+            data = self._events[event] = _field(_EVENTS_FIELD, event_to_pb(event, pb.Event()).SerializeToString())
+        return data
+
+    def decision(
+        self,
+        game: Game,
+        decision: Decision,
+        *,
+        request_id: int,
+        game_id: str,
+        events: Iterable[Event],
+        time_limit_ms: int,
+    ) -> bytes:
+        """The RefereeMessage for ``decision``; ``events`` are the seat's untold events, already filtered."""
+        req = pb.DecisionRequest()
+        seat = decision.seat
+        req.request_id = request_id
+        req.game_id = game_id
+        req.kind = _DECISION_TO_PB[decision.kind]
+        req.seat = seat
+        req.hand_number = game.hand_number
+        req.dealer = game.dealer
+        req.scores.extend(game.scores)
+        req.hand.extend([CARD_TEXT[c] for c in sort_hand(game.hands[seat])])
+        parts = [b"", *[self.event(ev) for ev in events]]
+        contract = game.contract
+        if contract is not None:
+            data = self._contracts.get(contract)
+            if data is None:
+                data = self._contracts[contract] = _field(
+                    _CONTRACT_FIELD, contract_to_pb(contract, pb.Contract()).SerializeToString()
+                )
+            parts.append(data)
+            trick = game.trick_number
+            add = req.current_trick.add
+            for s, c in zip(game.trick_seats, game.trick_cards, strict=True):
+                add(trick=trick, seat=s, card=CARD_TEXT[c])
+            req.tricks_won.extend(game.tricks_won)
+        kind = decision.kind
+        if kind is DecisionKind.PLAY:
+            req.legal_cards.extend([CARD_TEXT[c] for c in decision.options])
+        elif kind is DecisionKind.BID:
+            cache = _LEGAL_BID_BYTES
+            for bid in decision.options:
+                data = cache.get(bid)
+                if data is None:
+                    data = cache[bid] = _field(_LEGAL_BIDS_FIELD, bid_to_pb(bid).SerializeToString())
+                parts.append(data)
+        elif kind is DecisionKind.TRUMP:
+            req.legal_trumps.extend([_TRUMP_TO_PB[t] for t in decision.options])
+        else:
+            req.count = decision.count
+            if decision.to is not None:
+                req.to_seat = decision.to
+        req.time_limit_ms = time_limit_ms
+        parts[0] = req.SerializeToString()
+        inner = b"".join(parts)
+        return _varint(_DECISION_FIELD << 3 | 2) + _varint(len(inner)) + inner
+
+
 def decision_to_pb(
     game: Game,
     decision: Decision,
@@ -264,43 +416,11 @@ def decision_to_pb(
     events: Iterable[Event],
     time_limit_ms: int,
 ) -> pb.RefereeMessage:
-    """The DecisionRequest for ``decision``; ``events`` are the seat's untold events, already filtered."""
-    msg = pb.RefereeMessage()
-    req = msg.decision
-    seat = decision.seat
-    req.request_id = request_id
-    req.game_id = game_id
-    req.kind = _DECISION_TO_PB[decision.kind]
-    req.seat = seat
-    add = req.events.add
-    for ev in events:
-        event_to_pb(ev, add())
-    req.hand_number = game.hand_number
-    req.dealer = game.dealer
-    req.scores.extend(game.scores)
-    req.hand.extend(CARD_TEXT[c] for c in sort_hand(game.hands[seat]))
-    if game.contract is not None:
-        contract_to_pb(game.contract, req.contract)
-        trick = game.trick_number
-        for s, c in zip(game.trick_seats, game.trick_cards, strict=True):
-            p = req.current_trick.add()
-            p.trick, p.seat, p.card = trick, s, CARD_TEXT[c]
-        req.tricks_won.extend(game.tricks_won)
-    kind = decision.kind
-    if kind is DecisionKind.PLAY:
-        req.legal_cards.extend(CARD_TEXT[c] for c in decision.options)
-    elif kind is DecisionKind.BID:
-        add_bid = req.legal_bids.add
-        for bid in decision.options:
-            bid_to_pb(bid, add_bid())
-    elif kind is DecisionKind.TRUMP:
-        req.legal_trumps.extend(_TRUMP_TO_PB[t] for t in decision.options)
-    else:
-        req.count = decision.count
-        if decision.to is not None:
-            req.to_seat = decision.to
-    req.time_limit_ms = time_limit_ms
-    return msg
+    """The DecisionRequest message (as ``RequestEncoder.decision`` builds it), for tools and tests."""
+    data = RequestEncoder().decision(
+        game, decision, request_id=request_id, game_id=game_id, events=events, time_limit_ms=time_limit_ms
+    )
+    return pb.RefereeMessage.FromString(data)
 
 
 def game_over_to_pb(game_id: str, end: GameEndEvent, events: Iterable[Event]) -> pb.RefereeMessage:
@@ -317,7 +437,26 @@ def game_over_to_pb(game_id: str, end: GameEndEvent, events: Iterable[Event]) ->
     return msg
 
 
-def error_to_pb(code: int, message: str, request_id: int = 0, fatal: bool = False) -> pb.RefereeMessage:
+def welcome_to_pb(player: str, referee_version: str) -> pb.RefereeMessage:
+    msg = pb.RefereeMessage()
+    msg.welcome.protocol_version = PROTOCOL_VERSION
+    msg.welcome.player = player
+    msg.welcome.referee_version = referee_version
+    return msg
+
+
+def shutdown_to_pb(reason: str) -> pb.RefereeMessage:
+    msg = pb.RefereeMessage()
+    msg.shutdown.reason = reason
+    return msg
+
+
+def to_bytes(msg: pb.RefereeMessage | pb.BotMessage) -> bytes:
+    """The wire form of a message built by this module."""
+    return msg.SerializeToString()
+
+
+def error_to_pb(code: ErrorCode, message: str, request_id: int = 0, fatal: bool = False) -> pb.RefereeMessage:
     msg = pb.RefereeMessage()
     msg.error.code = code
     msg.error.message = message
@@ -343,6 +482,39 @@ def action_from_pb(action: pb.Action, decision: Decision) -> object:
     if which == "trump":
         return trump_from_pb(action.trump)
     return cards_from_text(action.cards.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class HelloMsg:
+    """A bot's Hello, as the referee reads it."""
+
+    token: str
+    bot_name: str
+    bot_version: str
+    protocol_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionMsg:
+    """A bot's Action: the request it answers, and the body for ``action_from_pb``."""
+
+    request_id: int
+    body: pb.Action
+
+
+def decode_bot_message(data: bytes) -> HelloMsg | ActionMsg:
+    """Read the bytes of one BotMessage; InvalidActionError says what is wrong."""
+    try:
+        msg = pb.BotMessage.FromString(data)
+    except DecodeError:
+        raise InvalidActionError(f"not a BotMessage: {len(data)} bytes that do not parse as protobuf") from None
+    which = msg.WhichOneof("message")
+    if which == "action":
+        return ActionMsg(msg.action.request_id, msg.action)
+    if which == "hello":
+        h = msg.hello
+        return HelloMsg(h.token, h.bot_name, h.bot_version, h.protocol_version)
+    raise InvalidActionError("empty BotMessage: set hello (first message) or action")
 
 
 # ------------------------------------------------------------ bot -> referee
@@ -386,16 +558,130 @@ def decision_from_pb(req: pb.DecisionRequest) -> Decision:
     return Decision(kind, req.seat, tuple(sorted(cards_from_text(req.hand))), req.count, to)
 
 
-def view_from_request(req: pb.DecisionRequest, rules: Rules, hand_events: Sequence[Event]) -> SeatView:
+def view_from_request(req: RequestInfo, rules: Rules, hand_events: Sequence[Event]) -> SeatView:
     """The seat's view at a request; ``hand_events`` are the events of the current hand so far."""
     return SeatView(
         rules=rules,
         seat=req.seat,
         hand_number=req.hand_number,
         dealer=req.dealer,
-        scores=tuple(req.scores),
-        hand=tuple(cards_from_text(req.hand)),
+        scores=req.scores,
+        hand=req.hand,
         events=tuple(hand_events),
-        decision=decision_from_pb(req),
+        decision=req.decision,
     )
 
+
+# ------------------------------------------------------------ referee -> bot, read by the bot
+
+
+@dataclass(frozen=True, slots=True)
+class WelcomeInfo:
+    protocol_version: int
+    player: str
+    referee_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameStartInfo:
+    game_id: str
+    preset: str
+    rules: Rules
+    seat: int
+    seat_names: tuple[str, ...]
+    move_time_ms: int
+    first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class RequestInfo:
+    """A DecisionRequest: ``events`` are the new ones only (the bot keeps the hand's)."""
+
+    request_id: int
+    game_id: str
+    seat: int
+    events: tuple[Event, ...]
+    hand_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    hand: tuple[Card, ...]
+    decision: Decision
+    time_limit_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOverInfo:
+    game_id: str
+    events: tuple[Event, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorInfo:
+    code: int  # an ErrorCode, or a code this version does not know
+    message: str
+    request_id: int
+    fatal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShutdownInfo:
+    reason: str
+
+
+RefereeInfo = WelcomeInfo | GameStartInfo | RequestInfo | GameOverInfo | ErrorInfo | ShutdownInfo
+
+
+def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeInfo:
+    """Read one RefereeMessage; ``seat`` and ``players`` are those of the current game (for events)."""
+    try:
+        msg = pb.RefereeMessage.FromString(data)
+    except DecodeError:
+        raise InvalidActionError(f"not a RefereeMessage: {len(data)} bytes that do not parse as protobuf") from None
+    which = msg.WhichOneof("message")
+    if which == "decision":
+        req = msg.decision
+        return RequestInfo(
+            request_id=req.request_id,
+            game_id=req.game_id,
+            seat=req.seat,
+            events=tuple([event_from_pb(e, req.seat, players) for e in req.events]),
+            hand_number=req.hand_number,
+            dealer=req.dealer,
+            scores=tuple(req.scores),
+            hand=tuple(cards_from_text(req.hand)),
+            decision=decision_from_pb(req),
+            time_limit_ms=req.time_limit_ms,
+        )
+    if which == "game_start":
+        gs = msg.game_start
+        return GameStartInfo(
+            game_id=gs.game_id,
+            preset=gs.preset,
+            rules=rules_from_pb(gs.rules),
+            seat=gs.seat,
+            seat_names=tuple(gs.seat_names),
+            move_time_ms=gs.move_time_ms,
+            first_dealer=gs.first_dealer,
+        )
+    if which == "game_over":
+        go = msg.game_over
+        return GameOverInfo(
+            game_id=go.game_id,
+            events=tuple([event_from_pb(e, seat, players) for e in go.events]),
+            scores=tuple(go.scores),
+            winner=go.winner_team if go.has_winner else None,
+            reason=go.reason,
+        )
+    if which == "error":
+        e = msg.error
+        code: int = ErrorCode(e.code) if e.code in ErrorCode._value2member_map_ else e.code
+        return ErrorInfo(code, e.message, e.request_id, e.fatal)
+    if which == "welcome":
+        w = msg.welcome
+        return WelcomeInfo(w.protocol_version, w.player, w.referee_version)
+    if which == "shutdown":
+        return ShutdownInfo(msg.shutdown.reason)
+    raise InvalidActionError("empty RefereeMessage: no known message set")

@@ -1,0 +1,209 @@
+"""Referee speed against a bare gRPC round trip, measured side by side in one run.
+
+(a) bare: a grpc.aio server plays strict-turn ping-pong with 4 client
+    processes over one bidirectional stream each (raw bytes, a ping the size
+    of a typical decision request, a tiny pong), the floor any referee pays;
+(b) referee: ``arena``'s own server and match driver with 4 bot processes
+    (example_bots.first_bot: the SDK runner, answering instantly), playing
+    full games and writing the JSONL log.
+
+Prints decisions per second for both, their ratio, and the machine.
+
+    python bench/referee.py [--decisions N] [--preset P]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+import grpc  # noqa: E402
+
+PING_METHOD = "/bench.Bare/Ping"
+PING_BYTES = 160  # about a mid-hand DecisionRequest
+CLIENTS = 4
+
+
+# --------------------------------------------------------------------- bare
+
+
+async def bare_client(address: str) -> None:
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.stream_stream(PING_METHOD)()
+        await call.write(b"hello")
+        pong = b"\x12\x03\x08\x01\x10"
+        while True:
+            data = await call.read()
+            if data is grpc.aio.EOF or data == b"bye":
+                break
+            await call.write(pong)
+        await call.done_writing()
+
+
+class BareServer:
+    def __init__(self) -> None:
+        self.contexts: list[grpc.aio.ServicerContext] = []
+        self.ready = asyncio.Event()
+        self.done = asyncio.Event()
+
+    async def ping(self, _requests: object, context: grpc.aio.ServicerContext) -> None:
+        await context.read()  # hello
+        self.contexts.append(context)
+        if len(self.contexts) == CLIENTS:
+            self.ready.set()
+        await self.done.wait()
+
+
+@dataclass(frozen=True)
+class Figures:
+    per_second: float
+    server_cpu_s: float  # CPU time of the server process per decision
+    clients_cpu_s: float  # CPU time of the client (bot) processes per decision
+
+
+def _children_cpu(pids: list[int]) -> float:
+    """CPU seconds used so far by the given processes (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def bench_bare(decisions: int) -> Figures:
+    bare = BareServer()
+    server = grpc.aio.server()
+    handler = grpc.stream_stream_rpc_method_handler(bare.ping)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Bare", {"Ping": handler}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    procs = [
+        subprocess.Popen([sys.executable, __file__, "--bare-client", f"127.0.0.1:{port}"]) for _ in range(CLIENTS)
+    ]
+    try:
+        await asyncio.wait_for(bare.ready.wait(), 30)
+        ping = bytes(PING_BYTES)
+        ctxs = bare.contexts
+        for ctx in ctxs:  # warm up
+            await ctx.write(ping)
+            await ctx.read()
+        pids = [p.pid for p in procs]
+        start, cpu, ccpu = time.perf_counter(), _cpu(), _children_cpu(pids)
+        for i in range(decisions):
+            ctx = ctxs[i % CLIENTS]
+            await ctx.write(ping)
+            await ctx.read()
+        elapsed, cpu, ccpu = time.perf_counter() - start, _cpu() - cpu, _children_cpu(pids) - ccpu
+        for ctx in ctxs:
+            await ctx.write(b"bye")
+        bare.done.set()
+    finally:
+        for p in procs:
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        await server.stop(0.5)
+    return Figures(decisions / elapsed, cpu / decisions, ccpu / decisions)
+
+
+# ------------------------------------------------------------------ referee
+
+
+async def bench_referee(decisions: int, preset: str) -> tuple[Figures, int]:
+    from referee.bots import BotCommand
+    from referee.engine.presets import rules_for
+    from referee.match import Match, MatchConfig, SeatBot, play_game, seat_bots
+    from referee.gamelog import LogWriter
+    from referee.seeding import derive_seed
+
+    rules = rules_for(preset)
+    bot = BotCommand.parse(f"first={sys.executable} -m example_bots.first_bot")
+    with tempfile.TemporaryDirectory() as tmp:
+        config = MatchConfig(preset=preset, rules=rules, seats=seat_bots(rules, [SeatBot("first", bot)]), log_dir=Path(tmp))
+        async with Match(config) as match:
+            absent = await match.pool.ready(match.players)
+            if absent:
+                raise SystemExit(f"bots did not start: {absent}")
+            done, games = 0, 0
+            with LogWriter(Path(tmp) / "bench.jsonl") as writer:
+                pids = [p.pid for p in (match.pool.process(pl) for pl in match.players) if p is not None]
+                start, cpu, ccpu = time.perf_counter(), _cpu(), _children_cpu(pids)
+                while done < decisions:
+                    games += 1
+                    result = await play_game(
+                        match.players,
+                        rules=rules,
+                        preset=preset,
+                        game=games,
+                        game_id=f"g{games:04d}",
+                        seed=derive_seed(1, "bench", games),
+                        log=writer,
+                    )
+                    done += result.decisions
+                elapsed, cpu, ccpu = time.perf_counter() - start, _cpu() - cpu, _children_cpu(pids) - ccpu
+    return Figures(done / elapsed, cpu / done, ccpu / done), games
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()} ({platform.python_implementation()}), grpcio {grpc.__version__}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--decisions", type=int, default=20000, help="decisions per measurement")
+    parser.add_argument("--preset", default="neuralplay")
+    parser.add_argument("--bare-client", metavar="ADDRESS", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.bare_client:
+        asyncio.run(bare_client(args.bare_client))
+        return
+    from referee.logging import configure
+
+    configure("warning")
+    print(f"machine: {machine()}")
+    bare = asyncio.run(bench_bare(args.decisions))
+    print(
+        f"(a) bare grpc.aio ping-pong, {CLIENTS} client processes: {bare.per_second:8.0f} round trips/s "
+        f"(CPU per round trip: server {bare.server_cpu_s * 1e6:.0f} us, clients {bare.clients_cpu_s * 1e6:.0f} us)"
+    )
+    ref, games = asyncio.run(bench_referee(args.decisions, args.preset))
+    print(
+        f"(b) referee, {CLIENTS} instant bots, {args.preset} ({games} games): {ref.per_second:8.0f} decisions/s "
+        f"(CPU per decision: referee {ref.server_cpu_s * 1e6:.0f} us, bots {ref.clients_cpu_s * 1e6:.0f} us)"
+    )
+    print(f"ratio referee/bare: {ref.per_second / bare.per_second:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Example bots, each runnable as ``python -m example_bots.NAME``."""

@@ -1,0 +1,306 @@
+"""Bot child processes: launch, connect, restart, and never leave one behind.
+
+A bot is given as ``NAME=COMMAND`` (``BotCommand.parse``). ``BotPool`` owns
+the players of a match or tournament: each player is one seat-playing bot
+identity (a token on the server) with at most one child process at a time.
+``await pool.ready(players)`` starts whatever is not running (a crashed bot is
+restarted here, before the next game) and waits for the bots to connect.
+
+A child gets ARENA_ADDRESS, ARENA_TOKEN and ARENA_SEED in its environment,
+runs in its own process group (killed as a group), writes stdout and stderr to
+a file beside the game log, and on Linux is killed by the kernel if the
+referee dies (PR_SET_PDEATHSIG), so no child outlives the referee, even after
+kill -9. ``kill_all`` is also registered with atexit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import ctypes
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import structlog
+
+from referee.protocol import convert
+from referee.seeding import derive_seed
+from referee.server import ArenaServer, Player
+
+log = structlog.get_logger("referee.bots")
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+
+
+class BotSpecError(ValueError):
+    """A NAME=COMMAND argument that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class BotCommand:
+    """A named bot and the command line that starts one process of it."""
+
+    name: str
+    argv: tuple[str, ...]
+
+    @property
+    def command(self) -> str:
+        return shlex.join(self.argv)
+
+    @classmethod
+    def parse(cls, spec: str) -> BotCommand:
+        name, sep, command = spec.partition("=")
+        name = name.strip()
+        if not sep or not name or not command.strip():
+            raise BotSpecError(f"bad bot {spec!r}: expected NAME=COMMAND, like random='python -m example_bots.random_bot'")
+        if not _NAME.match(name):
+            raise BotSpecError(
+                f"bad bot name {name!r}: use up to 32 letters, digits, '_', '-' or '.', starting with a letter or digit"
+            )
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as exc:
+            raise BotSpecError(f"bad command for bot {name!r}: {exc}") from None
+        return cls(name, argv)
+
+    def check_runnable(self) -> None:
+        """Raise BotSpecError when the program cannot be found."""
+        program = self.argv[0]
+        if shutil.which(program, path=child_path()) is None:
+            raise BotSpecError(f"bot {self.name!r}: program {program!r} not found (command: {self.command})")
+
+
+# ---------------------------------------------------------------- processes
+
+def child_path() -> str:
+    """PATH for bot processes: the referee's own interpreter directory first, so that
+    ``python -m mybot`` runs with the packages the arena is installed with (its venv)."""
+    here = os.path.dirname(sys.executable)
+    rest = os.environ.get("PATH", os.defpath)
+    return here if not rest else f"{here}{os.pathsep}{rest}"
+
+
+_PR_SET_PDEATHSIG = 1
+_prctl = None
+if sys.platform.startswith("linux"):
+    with contextlib.suppress(OSError, AttributeError):
+        _prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+
+def _die_with_parent() -> None:
+    """Runs in the child between fork and exec: SIGKILL when the referee's thread ends."""
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+_LIVE: set[BotProcess] = set()
+
+
+class BotProcess:
+    """One running child of a bot command."""
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str], output: Path) -> None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with output.open("ab") as out:
+            out.write(f"--- {shlex.join(argv)}\n".encode())
+            out.flush()
+            # PR_SET_PDEATHSIG fires when the thread that forked exits: the
+            # referee launches from its event loop's (main) thread.
+            self.popen = subprocess.Popen(
+                list(argv),
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,  # own process group; the terminal's Ctrl-C goes to the referee only
+                preexec_fn=_die_with_parent if _prctl is not None else None,
+                close_fds=True,
+            )
+        self.pid = self.popen.pid
+        _LIVE.add(self)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.poll()
+
+    @property
+    def running(self) -> bool:
+        return self.popen.poll() is None
+
+    async def wait_exit(self, timeout_s: float) -> bool:
+        """True when the process has exited within ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while self.popen.poll() is None:
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+    def signal_group(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+
+    async def stop(self, grace_s: float = 2.0) -> None:
+        """SIGTERM the group, then SIGKILL what is left after ``grace_s``."""
+        if self.running:
+            self.signal_group(signal.SIGTERM)
+            await self.wait_exit(grace_s)
+        self.kill()
+
+    def kill(self) -> None:
+        """SIGKILL the whole group now and reap the child."""
+        self.signal_group(signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+        _LIVE.discard(self)
+
+
+def kill_all() -> None:
+    """Kill every child still alive (atexit, and the last resort of a signal handler)."""
+    for proc in list(_LIVE):
+        proc.kill()
+
+
+atexit.register(kill_all)
+
+
+# ---------------------------------------------------------------- the pool
+
+
+@dataclass(eq=False)
+class PoolPlayer:
+    """A player of the pool: the server-side identity and the command that runs it."""
+
+    player: Player
+    bot: BotCommand | None  # None: started by hand (arena serve)
+    seed: int
+    process: BotProcess | None = None
+    starts: int = 0
+    output: Path | None = None
+    failures: list[str] = field(default_factory=list)
+
+
+class BotPool:
+    """The players of a match or tournament and their processes."""
+
+    def __init__(
+        self,
+        server: ArenaServer,
+        *,
+        output_dir: Path,
+        output_stem: str,
+        seed: int,
+        connect_timeout_s: float = 10.0,
+    ) -> None:
+        self.server = server
+        self.output_dir = output_dir
+        self.output_stem = output_stem
+        self.seed = seed
+        self.connect_timeout_s = connect_timeout_s
+        self._members: dict[Player, PoolPlayer] = {}
+
+    def add(self, player_id: str, bot: BotCommand | None, bot_name: str | None = None) -> Player:
+        """A new player; ``bot`` None means it is started by hand with the printed token."""
+        name = bot.name if bot is not None else (bot_name or player_id)
+        player = self.server.add_player(player_id, name, name_from_hello=bot is None)
+        self._members[player] = PoolPlayer(player, bot, derive_seed(self.seed, "bot", player_id))
+        return player
+
+    @property
+    def players(self) -> list[Player]:
+        return list(self._members)
+
+    def output_path(self, player: Player) -> Path | None:
+        """The file that collects the player's stdout and stderr (None for a bot started by hand)."""
+        return self._members[player].output
+
+    def process(self, player: Player) -> BotProcess | None:
+        return self._members[player].process
+
+    async def ready(self, players: Iterable[Player]) -> dict[Player, str]:
+        """Start what is not running, wait for every bot to connect.
+
+        Returns the players that could not be made ready, with the reason
+        (did not start, exited, or did not connect in time).
+        """
+        members = [self._members[p] for p in players]
+        for m in members:
+            if not m.player.connected:
+                self._launch(m)
+        waits = [self._wait_connected(m) for m in members if not m.player.connected]
+        problems = await asyncio.gather(*waits)
+        return {m.player: why for m, why in problems if why}
+
+    def _launch(self, m: PoolPlayer) -> None:
+        if m.bot is None:
+            return
+        if m.process is not None:
+            if m.process.running:  # alive but not connected: it left its stream; start afresh
+                m.process.kill()
+            log.info("restarting bot", player=m.player.player_id, exit_code=m.process.returncode)
+        m.starts += 1
+        m.output = self.output_dir / f"{self.output_stem}.{m.player.player_id}.stderr"
+        env = dict(os.environ)
+        env.update(
+            ARENA_ADDRESS=self.server.address,
+            ARENA_TOKEN=m.player.token,
+            ARENA_SEED=str(m.seed),
+            PATH=child_path(),
+        )
+        try:
+            m.process = BotProcess(m.bot.argv, env, m.output)
+        except OSError as exc:
+            m.process = None
+            m.failures.append(f"cannot start {m.bot.command!r}: {exc.strerror or exc}")
+
+    async def _wait_connected(self, m: PoolPlayer) -> tuple[PoolPlayer, str]:
+        player = m.player
+        if m.bot is not None and m.process is None:
+            return m, m.failures[-1] if m.failures else "not started"
+        connect = asyncio.ensure_future(player.wait_connected())
+        waiters: set[asyncio.Future[object]] = {connect}
+        exited = None
+        if m.process is not None:
+            exited = asyncio.ensure_future(m.process.wait_exit(self.connect_timeout_s))
+            waiters.add(exited)
+        timeout = self.connect_timeout_s if m.bot is not None else None
+        try:
+            await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waiters:
+                w.cancel()
+        if player.connected:
+            return m, ""
+        if m.process is not None and not m.process.running:
+            why = f"exited with code {m.process.returncode} before connecting"
+        else:
+            why = f"did not connect within {self.connect_timeout_s:g} s"
+            if m.process is not None:
+                m.process.kill()
+        if m.output is not None:
+            why += f" (its output: {m.output})"
+        m.failures.append(why)
+        log.warning("bot not ready", player=player.player_id, reason=why)
+        return m, why
+
+    async def close(self, reason: str = "match finished") -> None:
+        """Shutdown to every connected bot, a moment to exit, then kill what is left."""
+        bye = convert.to_bytes(convert.shutdown_to_pb(reason))
+        members = list(self._members.values())
+        await asyncio.gather(*(m.player.connection.send(bye) for m in members if m.player.connection is not None))
+        procs = [m.process for m in members if m.process is not None]
+        await asyncio.gather(*(p.wait_exit(2.0) for p in procs))
+        for p in procs:
+            await p.stop(grace_s=1.0)
+        for m in members:
+            self.server.remove_player(m.player)

@@ -1,0 +1,126 @@
+"""What ``arena match`` and ``arena serve`` share: options, the async run, the result table."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.table import Table
+
+from referee.cli.app import console, fail
+from referee.engine.presets import DEFAULT_PRESET, rules_for
+from referee.engine.rules import Rules
+from referee.logging import configure
+from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.server import DEFAULT_HOST
+
+T = TypeVar("T")
+
+PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `arena presets`).")]
+RuleOpt = Annotated[
+    list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
+]
+GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the deals (same seed and bots: same games).")]
+MoveTimeOpt = Annotated[
+    int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
+]
+FaultOpt = Annotated[
+    FaultPolicy,
+    typer.Option(
+        "--on-fault",
+        case_sensitive=False,
+        help="A timeout, crash or illegal answer: the team forfeits the game, or a default action is played.",
+    ),
+]
+LogDirOpt = Annotated[Path, typer.Option("--log-dir", file_okay=False, help="Folder for the game log.")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Log the referee's events to stderr.")]
+
+DEFAULTS: dict[str, Any] = {
+    "preset": DEFAULT_PRESET,
+    "games": 1,
+    "seed": 1,
+    "move_time": 1000,
+    "on_fault": FaultPolicy.FORFEIT,
+    "log_dir": Path("logs"),
+}
+
+
+def match_config(
+    *,
+    preset: str,
+    rule: list[str] | None,
+    seats: Callable[[Rules], tuple[SeatBot, ...]],
+    games: int,
+    seed: int,
+    move_time: int,
+    on_fault: FaultPolicy,
+    log_dir: Path,
+    host: str = DEFAULT_HOST,
+    port: int = 0,
+) -> MatchConfig:
+    """The match the options describe; bad values raise RulesError / ValueError with a one-line message."""
+    rules = rules_for(preset, rule or [])
+    return MatchConfig(
+        preset=preset,
+        rules=rules,
+        seats=seats(rules),
+        games=games,
+        seed=seed,
+        clock=TimeControl(move_time_ms=move_time),
+        policy=FaultPolicy(on_fault),
+        log_dir=log_dir,
+        host=host,
+        port=port,
+    )
+
+
+def run_async(main: Coroutine[Any, Any, T], verbose: bool) -> T:
+    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), exit status 130."""
+    configure("info" if verbose else "warning")
+
+    async def guarded() -> T:
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        try:
+            return await main
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    try:
+        return asyncio.run(guarded())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        raise fail("interrupted: bots shut down, the log holds every complete game", code=130) from None
+
+
+def game_line(result: GameResult, names: list[str]) -> str:
+    winner = "draw" if result.winner is None else f"team {result.winner} ({names[result.winner]}) wins"
+    faults = f", {len(result.violations)} violation(s)" if result.violations else ""
+    return (
+        f"game {result.game}: {winner}, scores {' / '.join(map(str, result.scores))} "
+        f"({result.reason}, {result.hands} hands{faults})"
+    )
+
+
+def print_result(result: MatchResult) -> None:
+    names = result.team_names()
+    table = Table(title=f"{result.config.preset}: {len(result.games)} game(s), seed {result.config.seed}")
+    for col in ("team", "bot", "wins", "points", "violations"):
+        table.add_column(col, justify="right" if col not in ("bot",) else "left")
+    wins, points = result.wins(), result.points()
+    faults = [0] * len(names)
+    for game in result.games:
+        for v in game.violations:
+            faults[result.config.rules.team_of(v.seat)] += 1
+    for team, name in enumerate(names):
+        table.add_row(str(team), name, str(wins[team]), str(points[team]), str(faults[team]))
+    console.print(table)
+    if result.draws():
+        console.print(f"draws: {result.draws()}")
+    console.print(f"log: {result.log_path}")

@@ -1,0 +1,522 @@
+"""Driving games between connected bots: the match driver, built for reuse.
+
+The unit is one game at one table::
+
+    result = await play_game(players, rules=..., preset=..., game=1, game_id="g0001",
+                             seed=..., clock=TimeControl(), policy=FaultPolicy.FORFEIT, log=writer)
+
+``players`` holds one ``Player`` (see ``referee.server``) per seat; the same
+player may sit at different seats in different games, and several tables may
+run concurrently on one event loop (each ``play_game`` only touches its own
+players). ``play_game`` never starts processes: ``BotPool.ready`` (in
+``referee.bots``) does that before a game, and a seat whose bot is missing is
+handled by the fault policy at its first decision.
+
+Per game: GameStart to every seat, one DecisionRequest per turn carrying the
+events that seat has not been told (filtered by ``visible_to``), GameOver to
+every seat. The log gets the omniscient record of every event, each violation,
+and the game_end.
+
+``Match`` runs ``arena match`` and ``arena serve``: one server, one pool, a
+process per seat, N games, one JSONL log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from referee.bots import BotCommand, BotPool
+from referee.engine.bids import PASS
+from referee.engine.errors import IllegalActionError, InvalidActionError
+from referee.engine.events import GameEndEvent, visible_to
+from referee.engine.game import Decision, DecisionKind, Game, Phase
+from referee.engine.rules import Rules
+from referee.engine.simulate import shuffled_deck
+from referee.gamelog import (
+    LogWriter,
+    event_record,
+    game_start_record,
+    match_end_record,
+    match_start_record,
+    violation_record,
+)
+from referee.protocol import convert
+from referee.protocol.convert import ErrorCode
+from referee.seeding import derive_seed
+from referee.server import ArenaServer, Closed, Limits, Player
+
+log = structlog.get_logger("referee.match")
+
+
+class FaultPolicy(StrEnum):
+    """What a timeout, crash, illegal or malformed answer costs."""
+
+    FORFEIT = "forfeit"  # the offending team loses the game at once
+    DEFAULT = "default"  # a default legal action is played for the bot
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The per-decision limit told to bots, and the grace the referee adds before it calls time."""
+
+    move_time_ms: int = 1000
+    grace_ms: int = 100
+
+    @property
+    def limit_s(self) -> float:
+        return (self.move_time_ms + self.grace_ms) / 1000
+
+    def describe(self) -> str:
+        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace)"
+
+
+@dataclass(frozen=True)
+class Violation:
+    game: int
+    hand: int
+    seat: int
+    kind: str  # timeout, illegal, malformed, crash, protocol
+    detail: str
+    penalty: str  # forfeit, default-action, none
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: int
+    game_id: str
+    seed: int
+    bot_names: tuple[str, ...]  # per seat
+    scores: tuple[int, ...]  # per team
+    winner: int | None  # team, or None
+    reason: str
+    detail: str
+    hands: int
+    decisions: int  # requests answered by bots (default actions not counted)
+    violations: tuple[Violation, ...]
+
+    def record(self) -> dict[str, Any]:
+        return {"game": self.game, "winner": self.winner, "scores": list(self.scores), "reason": self.reason}
+
+
+def default_action(decision: Decision) -> object:
+    """The action played for a bot under the ``default`` policy: pass, else the first legal choice."""
+    kind = decision.kind
+    if kind is DecisionKind.BID:
+        return PASS if PASS in decision.options else decision.options[0]
+    if kind is DecisionKind.GIVE or kind is DecisionKind.DISCARD:
+        return list(decision.options[: decision.count])
+    return decision.options[0]
+
+
+async def play_game(
+    players: Sequence[Player],
+    *,
+    rules: Rules,
+    preset: str,
+    game: int,
+    game_id: str,
+    seed: int,
+    clock: TimeControl | None = None,
+    policy: FaultPolicy = FaultPolicy.FORFEIT,
+    log: LogWriter | None = None,
+    absent: Mapping[Player, str] | None = None,
+) -> GameResult:
+    """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
+
+    ``absent`` names players known not to be connected, with the reason (from
+    ``BotPool.ready``); they are treated as crashed at their first decision.
+    """
+    if len(players) != rules.players:
+        raise ValueError(f"{len(players)} players for a {rules.players}-player game")
+    run = _GameRun(players, rules, preset, game, game_id, seed, clock or TimeControl(), policy, log, absent or {})
+    return await run.play()
+
+
+class _GameRun:
+    def __init__(
+        self,
+        players: Sequence[Player],
+        rules: Rules,
+        preset: str,
+        number: int,
+        game_id: str,
+        seed: int,
+        clock: TimeControl,
+        policy: FaultPolicy,
+        writer: LogWriter | None,
+        absent: Mapping[Player, str],
+    ) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.preset = preset
+        self.number = number
+        self.game_id = game_id
+        self.seed = seed
+        self.clock = clock
+        self.policy = policy
+        self.writer = writer
+        self.absent = absent
+        self.rng = random.Random(seed)
+        self.game = Game(rules, self.rng.randrange(rules.players))
+        n = rules.players
+        self.told = [0] * n  # per seat: events of game.events already sent
+        self.logged = 0  # events of game.events already logged
+        self.gone = [False] * n  # crashed this game (default policy: play for it)
+        self.violations: list[Violation] = []
+        self.decisions = 0
+        self.encoder = convert.RequestEncoder()
+        self.names = tuple(p.bot_name for p in players)
+
+    # ------------------------------------------------------------------ flow
+
+    async def play(self) -> GameResult:
+        g = self.game
+        self._write(
+            game_start_record(
+                game=self.number,
+                game_id=self.game_id,
+                seed=self.seed,
+                first_dealer=g.first_dealer,
+                rules=self.rules,
+                bot_names=self.names,
+            )
+        )
+        hooks = []
+        for seat, player in enumerate(self.players):
+            hook = functools.partial(self._reported, seat)
+            player.on_violation = hook
+            hooks.append(hook)
+        try:
+            await self._announce()
+            rng, rules = self.rng, self.rules
+            while not g.is_over:
+                if g.phase is Phase.DEAL:
+                    g.deal(shuffled_deck(rules, rng))
+                    self._log_events()
+                    continue
+                decision = g.decision()
+                assert decision is not None
+                await self._turn(decision)
+            await self._game_over()
+        finally:
+            for player, hook in zip(self.players, hooks, strict=True):
+                if player.on_violation is hook:
+                    player.on_violation = None
+        end = g.events[-1]
+        assert isinstance(end, GameEndEvent)
+        return GameResult(
+            game=self.number,
+            game_id=self.game_id,
+            seed=self.seed,
+            bot_names=self.names,
+            scores=tuple(g.scores),
+            winner=g.winner,
+            reason=end.reason,
+            detail=end.detail,
+            hands=g.hand_number,
+            decisions=self.decisions,
+            violations=tuple(self.violations),
+        )
+
+    async def _announce(self) -> None:
+        g, rules = self.game, self.rules
+        sends = []
+        for seat, player in enumerate(self.players):
+            conn = player.connection
+            if conn is None:
+                continue
+            msg = convert.game_start_to_pb(
+                game_id=self.game_id,
+                preset=self.preset,
+                rules=rules,
+                seat=seat,
+                seat_names=self.names,
+                move_time_ms=self.clock.move_time_ms,
+                first_dealer=g.first_dealer,
+            )
+            sends.append(conn.send(convert.to_bytes(msg)))
+        await asyncio.gather(*sends)
+
+    async def _turn(self, decision: Decision) -> None:
+        g = self.game
+        seat = decision.seat
+        player = self.players[seat]
+        conn = player.connection
+        if self.gone[seat]:
+            self._apply_default(decision)
+            return
+        if conn is None or conn.closed:
+            why = self.absent.get(player) or "the bot is not connected"
+            await self._fault(decision, "crash", why, None, 0)
+            return
+        told = self.told[seat]
+        events = g.events
+        new = [visible_to(ev, seat) for ev in events[told:]] if told < len(events) else ()
+        self.told[seat] = len(events)
+        rid = player.next_request_id()
+        data = self.encoder.decision(
+            g, decision, request_id=rid, game_id=self.game_id, events=new, time_limit_ms=self.clock.move_time_ms
+        )
+        answer = await conn.ask(data, rid, self.clock.limit_s)
+        if answer is Closed.TIMEOUT:
+            await self._fault(decision, "timeout", f"no answer within {self.clock.describe()}", ErrorCode.TIMEOUT, rid)
+            return
+        if answer is Closed.DISCONNECTED:
+            await self._fault(decision, "crash", "the bot's connection closed", None, rid)
+            return
+        self.decisions += 1
+        try:
+            g.apply(convert.action_from_pb(answer.body, decision))
+        except IllegalActionError as exc:
+            await self._fault(decision, "illegal", str(exc), ErrorCode.ILLEGAL, rid)
+            return
+        except InvalidActionError as exc:
+            await self._fault(decision, "malformed", str(exc), ErrorCode.MALFORMED, rid)
+            return
+        self._log_events()
+
+    async def _game_over(self) -> None:
+        g = self.game
+        end = g.events[-1]
+        assert isinstance(end, GameEndEvent)
+        events = g.events
+        sends = []
+        for seat, player in enumerate(self.players):
+            conn = player.connection
+            told = self.told[seat]
+            self.told[seat] = len(events)
+            if conn is None:
+                continue
+            msg = convert.game_over_to_pb(self.game_id, end, [visible_to(ev, seat) for ev in events[told:]])
+            sends.append(conn.send(convert.to_bytes(msg)))
+        await asyncio.gather(*sends)
+
+    # ---------------------------------------------------------------- faults
+
+    async def _fault(self, decision: Decision, kind: str, detail: str, code: ErrorCode | None, rid: int) -> None:
+        """A timeout, crash, illegal or malformed answer by the seat to act: apply the policy."""
+        seat = decision.seat
+        player = self.players[seat]
+        forfeit = self.policy is FaultPolicy.FORFEIT
+        penalty = "forfeit" if forfeit else "default-action"
+        self._violation(seat, kind, detail, penalty)
+        if code is not None and player.connection is not None:
+            consequence = "your team forfeits the game" if forfeit else "a default action was played for you"
+            msg = convert.error_to_pb(code, f"{detail}: {consequence}", rid)
+            await player.connection.send(convert.to_bytes(msg))
+        if forfeit:
+            team = self.rules.team_of(seat)
+            self.game.forfeit(team, f"seat {seat} ({player.bot_name}) {kind}: {detail}")
+            self._log_events()
+            return
+        if kind == "crash":
+            self.gone[seat] = True
+        self._apply_default(decision)
+
+    def _apply_default(self, decision: Decision) -> None:
+        self.game.apply(default_action(decision))
+        self._log_events()
+
+    def _reported(self, seat: int, kind: str, detail: str) -> None:
+        """A protocol fault the server saw from a seated bot (out of turn, stale answer ...)."""
+        self._violation(seat, kind, detail, "none")
+
+    def _violation(self, seat: int, kind: str, detail: str, penalty: str) -> None:
+        hand = self.game.hand_number
+        self.violations.append(Violation(self.number, hand, seat, kind, detail, penalty))
+        log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
+        self._log_events()  # what happened before it comes first
+        self._write(
+            violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=penalty)
+        )
+
+    # ------------------------------------------------------------------- log
+
+    def _write(self, record: dict[str, Any]) -> None:
+        if self.writer is not None:
+            self.writer.write(record)
+
+    def _log_events(self) -> None:
+        events = self.game.events
+        if self.logged < len(events):
+            writer = self.writer
+            if writer is not None:
+                number = self.number
+                for ev in events[self.logged :]:
+                    writer.write(event_record(ev, number))
+            self.logged = len(events)
+
+
+# ---------------------------------------------------------------- matches
+
+
+@dataclass(frozen=True)
+class SeatBot:
+    """Who plays a seat: a command to launch, or (command None) a bot started by hand."""
+
+    name: str
+    command: BotCommand | None = None
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    preset: str
+    rules: Rules
+    seats: tuple[SeatBot, ...]  # one per seat
+    games: int = 1
+    seed: int = 1
+    clock: TimeControl = field(default_factory=TimeControl)
+    policy: FaultPolicy = FaultPolicy.FORFEIT
+    log_dir: Path = Path("logs")
+    host: str = "127.0.0.1"
+    port: int = 0
+    connect_timeout_s: float = 10.0
+    limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.rules.players:
+            raise ValueError(f"{len(self.seats)} seats given for a {self.rules.players}-player game")
+        if self.games < 1:
+            raise ValueError(f"games must be at least 1, got {self.games}")
+
+
+def seat_bots(rules: Rules, team_bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]:
+    """Bots fill the teams in order (team t gets the t-th); a single bot plays every team."""
+    if len(team_bots) == 1:
+        team_bots = list(team_bots) * rules.teams
+    if len(team_bots) != rules.teams:
+        raise ValueError(
+            f"{len(team_bots)} bots for {rules.teams} teams: give one bot per team (or one bot for all teams)"
+        )
+    return tuple(team_bots[rules.team_of(seat)] for seat in range(rules.players))
+
+
+@dataclass
+class MatchResult:
+    log_path: Path
+    config: MatchConfig
+    games: list[GameResult]
+    seat_names: list[str]
+
+    def team_names(self) -> list[str]:
+        """The bot of each team (seat t is on team t)."""
+        return self.seat_names[: self.config.rules.teams]
+
+    def wins(self) -> list[int]:
+        wins = [0] * self.config.rules.teams
+        for r in self.games:
+            if r.winner is not None:
+                wins[r.winner] += 1
+        return wins
+
+    def draws(self) -> int:
+        return sum(1 for r in self.games if r.winner is None)
+
+    def points(self) -> list[int]:
+        totals = [0] * self.config.rules.teams
+        for r in self.games:
+            for t, s in enumerate(r.scores):
+                totals[t] += s
+        return totals
+
+
+def new_log_path(log_dir: Path, preset: str, seed: int) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = f"match-{stamp}-{preset}-seed{seed}"
+    path = log_dir / f"{base}.jsonl"
+    k = 1
+    while path.exists():
+        k += 1
+        path = log_dir / f"{base}-{k}.jsonl"
+    return path
+
+
+class Match:
+    """One match: ``async with Match(config) as m: result = await m.play()``.
+
+    Entering starts the server and registers a player (token) per seat;
+    ``players`` and ``server.address`` are then known (``arena serve`` prints
+    them). Leaving shuts the bots down and stops the server, also on errors
+    and cancellation.
+    """
+
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.server = ArenaServer(config.host, config.port, config.limits)
+        config.log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_path = new_log_path(config.log_dir, config.preset, config.seed)
+        self.pool = BotPool(
+            self.server,
+            output_dir=config.log_dir,
+            output_stem=self.log_path.stem,
+            seed=config.seed,
+            connect_timeout_s=config.connect_timeout_s,
+        )
+        self.players: list[Player] = []
+        self._writer: LogWriter | None = None
+
+    async def __aenter__(self) -> Match:
+        await self.server.start()
+        for seat, bot in enumerate(self.config.seats):
+            self.players.append(self.pool.add(f"seat{seat}-{bot.name}", bot.command, bot.name))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.pool.close("match finished" if exc[0] is None else "match interrupted")
+        finally:
+            await self.server.stop(0.5)
+            if self._writer is not None:
+                self._writer.close()
+
+    async def play(self, on_game: Callable[[GameResult], None] | None = None) -> MatchResult:
+        cfg = self.config
+        # first every bot connects (a bot started by hand is named by its Hello)
+        absent = await self.pool.ready(self.players)
+        names = [p.bot_name for p in self.players]
+        self._writer = writer = LogWriter(self.log_path)
+        writer.write(
+            match_start_record(
+                preset=cfg.preset,
+                rules=cfg.rules,
+                bot_names=names,
+                seed=cfg.seed,
+                games=cfg.games,
+                move_time_ms=cfg.clock.move_time_ms,
+                on_fault=cfg.policy.value,
+            )
+        )
+        results: list[GameResult] = []
+        for number in range(1, cfg.games + 1):
+            if number > 1:  # restart what crashed in the last game
+                absent = await self.pool.ready(self.players)
+            result = await play_game(
+                self.players,
+                rules=cfg.rules,
+                preset=cfg.preset,
+                game=number,
+                game_id=f"g{number:04d}",
+                seed=derive_seed(cfg.seed, "game", number),
+                clock=cfg.clock,
+                policy=cfg.policy,
+                log=writer,
+                absent=absent,
+            )
+            results.append(result)
+            log.info(
+                "game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason
+            )
+            if on_game is not None:
+                on_game(result)
+        writer.write(match_end_record(games=len(results), results=[r.record() for r in results]))
+        return MatchResult(self.log_path, cfg, results, names)

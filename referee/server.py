@@ -1,0 +1,430 @@
+"""The referee's gRPC server: seat tokens, bot connections, health and reflection.
+
+``ArenaServer`` binds (127.0.0.1 by default, port 0 = any free port) and
+serves ``Arena.Play``. Each bot identity the referee expects is a ``Player``
+with a secret token; a stream that presents the token in its Hello becomes the
+player's ``Connection``. The match driver then talks to the player through
+``Connection.send`` and ``Connection.ask`` (one request, one answer, with a
+time limit); everything a bot sends out of turn is answered here with an
+Error and reported through ``Player.report``, so a hostile bot never reaches
+the game.
+
+Messages move as raw bytes in both directions: decoding is done by
+``referee.protocol.convert`` so that a malformed or oversized message is
+answered with a clear Error instead of killing the stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import itertools
+import os
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# Bot processes are forked and exec'ed at once: gRPC's fork handlers are not
+# needed (and log noise about other threads). Read when grpc is first imported.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+import grpc  # noqa: E402
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from referee import __version__
+from referee.engine.errors import InvalidActionError
+from referee.protocol import convert
+from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg
+
+log = structlog.get_logger("referee.server")
+
+DEFAULT_HOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the server tolerates from a bot."""
+
+    # A message larger than this gets Error TOO_LARGE (and is ignored).
+    max_message_bytes: int = 64 * 1024
+    # gRPC's own cap: a larger message cuts the stream (a bot cannot make the
+    # referee buffer more than this).
+    hard_message_bytes: int = 1024 * 1024
+    # A stream must say Hello within this time.
+    hello_timeout_s: float = 10.0
+    # A write the bot does not take within this time (it stopped reading)
+    # closes its stream.
+    write_timeout_s: float = 10.0
+    # More errors than this within flood_window_s disconnects the bot.
+    flood_errors: int = 20
+    flood_window_s: float = 10.0
+    # Event-loop lag above this, seen when a deadline fires, is given back to
+    # the bot: the referee, not the bot, was late (see Connection.ask).
+    lag_slack_s: float = 0.02
+
+
+class Closed(enum.Enum):
+    """Why ``Connection.ask`` got no answer."""
+
+    TIMEOUT = "timeout"
+    DISCONNECTED = "disconnected"
+
+
+Violation = Callable[[str, str], None]
+
+
+class Player:
+    """One bot identity the referee expects: a token, and the stream using it now (if any).
+
+    The match binds ``on_violation`` while the player sits in a game, so
+    protocol faults the server sees are recorded against its seat.
+    """
+
+    def __init__(self, player_id: str, bot_name: str, token: str | None = None, *, name_from_hello: bool = False) -> None:
+        self.player_id = player_id
+        self.bot_name = bot_name
+        # a bot started by hand is known by the name in its Hello
+        self.name_from_hello = name_from_hello
+        self.token = token or secrets.token_urlsafe(18)
+        self.connection: Connection | None = None
+        self.hello: HelloMsg | None = None
+        self.on_violation: Violation | None = None
+        self._connected = asyncio.Event()
+        self._request_ids = itertools.count(1)
+
+    def __repr__(self) -> str:
+        return f"Player({self.player_id!r})"
+
+    @property
+    def connected(self) -> bool:
+        return self.connection is not None and not self.connection.closed
+
+    async def wait_connected(self) -> None:
+        await self._connected.wait()
+
+    def next_request_id(self) -> int:
+        return next(self._request_ids)
+
+    def report(self, kind: str, detail: str) -> None:
+        """A fault by this player's bot outside the game's own flow (out of turn, flooding ...)."""
+        log.warning("bot fault", player=self.player_id, kind=kind, detail=detail)
+        if self.on_violation is not None:
+            self.on_violation(kind, detail)
+
+    def _attach(self, conn: Connection, hello: HelloMsg) -> None:
+        self.connection = conn
+        self.hello = hello
+        if self.name_from_hello and hello.bot_name.strip():
+            self.bot_name = hello.bot_name.strip()[:64]
+        self._connected.set()
+
+    def _detach(self, conn: Connection) -> None:
+        if self.connection is conn:
+            self.connection = None
+            self._connected.clear()
+
+
+class Connection:
+    """One bot's stream. The match writes and asks; the stream's own task reads."""
+
+    def __init__(self, player: Player, context: grpc.aio.ServicerContext, limits: Limits) -> None:
+        self.player = player
+        self.closed = False
+        self._context = context
+        self._limits = limits
+        self._task = asyncio.current_task()
+        self._write_lock = asyncio.Lock()
+        self._pending: asyncio.Future[ActionMsg | Closed] | None = None
+        self._pending_id = 0
+        self._last_issued = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._writing = False
+        self._errors: deque[float] = deque()
+
+    # ----------------------------------------------------------- match side
+
+    async def send(self, data: bytes) -> bool:
+        """Write one message; False when the stream is gone (or stopped taking messages)."""
+        if self.closed:
+            return False
+        try:
+            async with self._write_lock:
+                async with asyncio.timeout(self._limits.write_timeout_s):
+                    await self._context.write(data)
+            return True
+        except TimeoutError:
+            self.player.report("protocol", f"stopped reading its stream (a write waited {self._limits.write_timeout_s:g} s)")
+            self.close()
+            return False
+        except Exception as exc:  # the RPC ended under us: the bot is gone
+            log.debug("write failed", player=self.player.player_id, error=repr(exc))
+            return False
+
+    async def ask(self, data: bytes, request_id: int, limit_s: float) -> ActionMsg | Closed:
+        """Send a request and wait for the Action naming ``request_id``.
+
+        The clock starts as the request is handed to gRPC, and a deadline that
+        fires late because the event loop was busy gives the bot the lag back:
+        under load the referee must not charge its own delays to the bot.
+        """
+        if self.closed:
+            return Closed.DISCONNECTED
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[ActionMsg | Closed] = loop.create_future()
+        self._pending, self._pending_id, self._last_issued = fut, request_id, request_id
+        due = loop.time() + limit_s
+        self._timer = loop.call_at(due, self._deadline, fut, due, limit_s)
+        try:
+            self._writing = True
+            async with self._write_lock:
+                await self._context.write(data)
+        except asyncio.CancelledError:
+            self._timer.cancel()
+            raise
+        except Exception as exc:  # the RPC ended under us: the bot is gone (or was cut off at the deadline)
+            log.debug("write failed", player=self.player.player_id, error=repr(exc))
+            self.closed = True
+            if not fut.done():
+                fut.set_result(Closed.DISCONNECTED)
+        finally:
+            self._writing = False
+        try:
+            return await fut
+        finally:
+            self._pending = None
+            self._timer.cancel()
+
+    def _deadline(self, fut: asyncio.Future[ActionMsg | Closed], due: float, budget: float) -> None:
+        if fut.done():
+            return
+        loop = asyncio.get_running_loop()
+        late = loop.time() - due
+        if late > self._limits.lag_slack_s and budget > 0:
+            # The loop was stalled; an answer that came in time may still be
+            # waiting to be read. Give the lag back (at most one more limit).
+            extra = min(late, budget)
+            again = loop.time() + extra
+            self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra)
+            return
+        fut.set_result(Closed.TIMEOUT)
+        if self._writing:
+            # the request is still not taken: the bot stopped reading its stream
+            self.player.report("protocol", "stopped reading its stream (a request could not be delivered in time)")
+            self.close()
+
+    def close(self) -> None:
+        """Drop the stream now (the bot sees it cancelled)."""
+        if not self.closed and self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+        self.closed = True
+
+    # ------------------------------------------------------------ reader side
+
+    async def read_loop(self) -> None:
+        """Read until the stream ends; deliver answers, answer everything else with an Error."""
+        ctx = self._context
+        limits = self._limits
+        try:
+            while True:
+                data = await ctx.read()
+                if data is grpc.aio.EOF:
+                    return
+                if len(data) > limits.max_message_bytes:
+                    detail = f"a message of {len(data)} bytes is over the limit of {limits.max_message_bytes} bytes"
+                    if not await self._fault(ErrorCode.TOO_LARGE, "malformed", detail):
+                        return
+                    continue
+                try:
+                    msg = convert.decode_bot_message(data)
+                except InvalidActionError as exc:
+                    if not await self._fault(ErrorCode.MALFORMED, "malformed", str(exc)):
+                        return
+                    continue
+                if isinstance(msg, ActionMsg):
+                    fut = self._pending
+                    rid = msg.request_id
+                    if fut is not None and rid == self._pending_id and not fut.done():
+                        fut.set_result(msg)
+                        continue
+                    ok = await self._fault(*self._misplaced(rid, fut is not None and not fut.done()), request_id=rid)
+                else:
+                    ok = await self._fault(ErrorCode.BAD_HELLO, "protocol", "a second Hello on the same stream")
+                if not ok:
+                    return
+        finally:
+            self.closed = True
+            if self._pending is not None and not self._pending.done():
+                self._pending.set_result(Closed.DISCONNECTED)
+
+    def _misplaced(self, rid: int, open_now: bool) -> tuple[ErrorCode, str, str]:
+        if rid and rid <= self._last_issued:
+            state = f"the open request is {self._pending_id}" if open_now else "no request is open"
+            return ErrorCode.STALE_REQUEST, "protocol", f"an answer to request {rid}, which is closed ({state})"
+        if open_now:
+            return (
+                ErrorCode.STALE_REQUEST,
+                "protocol",
+                f"an answer naming request {rid}, which was never sent (the open request is {self._pending_id})",
+            )
+        return ErrorCode.OUT_OF_TURN, "protocol", f"an Action (request {rid}) while no request is open"
+
+    async def _fault(self, code: ErrorCode, kind: str, detail: str, request_id: int = 0) -> bool:
+        """Tell the bot, report it; False when the bot is flooding and is now disconnected."""
+        now = time.monotonic()
+        errors = self._errors
+        errors.append(now)
+        while errors and errors[0] < now - self._limits.flood_window_s:
+            errors.popleft()
+        if len(errors) > self._limits.flood_errors:
+            detail = (
+                f"disconnected after {len(errors)} errors within {self._limits.flood_window_s:g} s "
+                f"(last: {detail})"
+            )
+            self.player.report("protocol", detail)
+            await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id, fatal=True)))
+            return False
+        self.player.report(kind, detail)
+        await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id)))
+        return True
+
+
+class ArenaServer:
+    """The gRPC server and its token registry. ``await start()``, then ``address``."""
+
+    def __init__(self, host: str = DEFAULT_HOST, port: int = 0, limits: Limits | None = None) -> None:
+        self.host = host
+        self.port = port
+        self.limits = limits or Limits()
+        self._players: dict[str, Player] = {}
+        self._server: grpc.aio.Server | None = None
+        self._health = health.aio.HealthServicer()
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    # ------------------------------------------------------------- registry
+
+    def add_player(self, player_id: str, bot_name: str, *, name_from_hello: bool = False) -> Player:
+        """A new expected bot with a fresh secret token."""
+        player = Player(player_id, bot_name, name_from_hello=name_from_hello)
+        self._players[player.token] = player
+        return player
+
+    def remove_player(self, player: Player) -> None:
+        self._players.pop(player.token, None)
+        if player.connection is not None:
+            player.connection.close()
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        limits = self.limits
+        server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", limits.hard_message_bytes),
+                ("grpc.max_send_message_length", limits.hard_message_bytes),
+                # a busy fixed port must be an error, not a silently shared one
+                ("grpc.so_reuseport", 0),
+            ]
+        )
+        play = grpc.stream_stream_rpc_method_handler(self._play)  # raw bytes both ways
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(convert.SERVICE_NAME, {"Play": play}),))
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
+        reflection.enable_server_reflection(
+            (convert.SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        )
+        try:
+            port = server.add_insecure_port(f"{self._bind_host()}:{self.port}")
+        except RuntimeError as exc:
+            raise OSError(f"cannot listen on {self.address}: {exc}") from None
+        if port == 0:
+            raise OSError(f"cannot listen on {self.address} (address in use, or not an address of this machine)")
+        self.port = port
+        await server.start()
+        self._server = server
+        for service in ("", convert.SERVICE_NAME):
+            await self._health.set(service, health_pb2.HealthCheckResponse.SERVING)
+        log.debug("listening", address=self.address)
+
+    def _bind_host(self) -> str:
+        return f"[{self.host}]" if ":" in self.host else self.host
+
+    async def stop(self, grace_s: float = 1.0) -> None:
+        if self._server is not None:
+            await self._health.enter_graceful_shutdown()
+            await self._server.stop(grace_s)
+            self._server = None
+
+    async def __aenter__(self) -> ArenaServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # ----------------------------------------------------------------- Play
+
+    async def _play(self, _requests: object, context: grpc.aio.ServicerContext) -> None:
+        limits = self.limits
+        try:
+            async with asyncio.timeout(limits.hello_timeout_s):
+                data = await context.read()
+        except TimeoutError:
+            await _reject(context, ErrorCode.BAD_HELLO, f"no Hello within {limits.hello_timeout_s:g} s")
+            return
+        if data is grpc.aio.EOF:
+            return
+        if len(data) > limits.max_message_bytes:
+            await _reject(
+                context, ErrorCode.TOO_LARGE, f"a Hello of {len(data)} bytes is over the limit of {limits.max_message_bytes}"
+            )
+            return
+        try:
+            hello = convert.decode_bot_message(data)
+        except InvalidActionError as exc:
+            await _reject(context, ErrorCode.MALFORMED, str(exc))
+            return
+        if not isinstance(hello, HelloMsg):
+            await _reject(context, ErrorCode.BAD_HELLO, "the first message on a stream must be a Hello")
+            return
+        if hello.protocol_version != convert.PROTOCOL_VERSION:
+            await _reject(
+                context,
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"protocol version {hello.protocol_version} is not supported (this referee speaks "
+                f"{convert.PROTOCOL_VERSION})",
+            )
+            return
+        player = self._players.get(hello.token)
+        if player is None:
+            log.warning("unknown token", peer=context.peer(), bot=hello.bot_name[:64])
+            await _reject(context, ErrorCode.BAD_TOKEN, "unknown token: use the ARENA_TOKEN the referee gave you")
+            return
+        if player.connected:
+            player.report("protocol", "a second connection presented this seat's token (refused)")
+            await _reject(context, ErrorCode.SEAT_TAKEN, f"another stream is already connected as {player.player_id}")
+            return
+        conn = Connection(player, context, limits)
+        if not await conn.send(convert.to_bytes(convert.welcome_to_pb(player.player_id, __version__))):
+            return
+        player._attach(conn, hello)
+        log.debug("bot connected", player=player.player_id, bot=hello.bot_name[:64], version=hello.bot_version[:64])
+        try:
+            await conn.read_loop()
+        finally:
+            player._detach(conn)
+            log.debug("bot disconnected", player=player.player_id)
+
+
+async def _reject(context: grpc.aio.ServicerContext, code: ErrorCode, message: str) -> None:
+    """A fatal Error to a stream that is not (or not yet) a player's, then the stream ends."""
+    try:
+        await context.write(convert.to_bytes(convert.error_to_pb(code, message, fatal=True)))
+    except Exception as exc:  # the bot already left
+        log.debug("reject not delivered", error=repr(exc))
