@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from referee.cli.app import app, console, fail, user_errors
+from referee.engine.game import Decision, DecisionKind
 from referee.gamelog import LogError
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
@@ -64,6 +65,32 @@ def replay_command(
     verify: Annotated[
         bool, typer.Option("--verify", help="Re-run the engine over the log and check every record.")
     ] = False,
+    ask: Annotated[
+        str | None,
+        typer.Option(
+            "--ask",
+            metavar="COMMAND",
+            help="Start this bot (COMMAND, or NAME=COMMAND as for `arena match --bot`), serve it the request "
+            "logged at --at and print its answer beside the logged one.",
+        ),
+    ] = None,
+    at: Annotated[
+        str | None,
+        typer.Option(
+            "--at",
+            metavar="ADDRESS",
+            help="With --ask, the decision: HAND.TRICK.SEAT (a play), HAND.bid.SEAT[.TURN], HAND.trump, "
+            "HAND.give.SEAT, HAND.discard, or #N (the game's N-th decision).",
+        ),
+    ] = None,
+    prime: Annotated[
+        str,
+        typer.Option(
+            "--prime",
+            metavar="game|hand|none",
+            help="With --ask: first serve the seat's earlier requests of the whole game, of the hand only, or none.",
+        ),
+    ] = "game",
     html: Annotated[
         Path | None,
         typer.Option(
@@ -74,7 +101,8 @@ def replay_command(
         ),
     ] = None,
 ) -> None:
-    """Show a logged game hand by hand, check it against the engine (--verify), or write it as a web page (--html)."""
+    """Show a logged game hand by hand, check it against the engine (--verify), write it as a web page (--html),
+    or re-ask a bot one of its decisions (--ask with --at)."""
     with user_errors(LogError, OSError):
         match = _load(log)
         rules = match.rules
@@ -86,8 +114,12 @@ def replay_command(
         )
         if selection.trick is not None and selection.hand is None:
             raise fail("--trick needs --hand (the hand the trick belongs to)")
-        if verify and html is not None:
-            raise fail("choose one of --verify and --html")
+        modes = [name for name, on in (("--verify", verify), ("--html", html is not None), ("--ask", ask)) if on]
+        if len(modes) > 1:
+            raise fail(f"choose one of {' and '.join(modes)}")
+        if ask is not None or at is not None:
+            _ask(match, selection, ask, at, prime)
+            return
         if verify:
             if selection.hand is not None or selection.seat is not None:
                 raise fail("--verify checks whole games: drop --hand, --trick and --seat")
@@ -102,3 +134,81 @@ def replay_command(
             return
         out = _output()
         render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
+
+
+def _ask(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:
+    # imported here: only --ask needs the referee's server (and grpc)
+    from referee.bots import BotSpecError
+    from referee.replay.ask import AskError
+
+    with user_errors(AskError, BotSpecError):
+        _ask_bot(match, selection, command, at, prime)
+
+
+def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:
+    from referee.replay.ask import PRIMING, Address, action_text, bot_command, find_request, run_ask, same_action
+
+    if command is None or at is None:
+        raise fail("--ask COMMAND and --at ADDRESS go together")
+    if selection.hand is not None or selection.trick is not None or selection.seat is not None:
+        raise fail("--at names the decision: drop --hand, --trick and --seat")
+    address = Address.parse(at)
+    if prime not in PRIMING:
+        raise fail(f"--prime must be one of {', '.join(PRIMING)}, got {prime!r}")
+    bot = bot_command(command)
+    bot.check_runnable()
+    game = selection.game
+    if game is None:
+        if len(match.games) != 1:
+            raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game")
+        game = 1
+    request = find_request(match, game, address, prime)
+    point, decision = request.point, request.decision
+    names = request.replay.logged.seat_names
+    where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
+    console.print(
+        f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} "
+        f"({names[decision.seat]}) to {_VERBS.get(decision.kind, decision.kind.value)}, log line {point.line}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    console.print(f"  legal: {_choices(decision)}", highlight=False, soft_wrap=True)
+    earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
+    console.print(
+        f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
+        f"{earlier}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    logged = action_text(decision.kind, point.action)
+    faults = "; ".join(f"{v.kind}: {v.detail}" for v in point.violations)
+    if not request.was_asked:
+        logged += " (played by the referee: the bot had crashed and was not asked)"
+    elif faults:
+        logged += f" (played by the referee after {faults})"
+    console.print(f"  logged: {logged}", highlight=False, soft_wrap=True)
+    answer = run_ask(match, request, bot, match.path.parent)
+    if answer.action is None:
+        console.print("  asked:  no answer", highlight=False)
+        raise fail(f"bot {bot.name!r}: {answer.problem}")
+    text = action_text(decision.kind, answer.action)
+    if not answer.legal:
+        console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
+        raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}")
+    same = "same as the log" if same_action(decision.kind, answer.action, point.action) else "differs from the log"
+    console.print(f"  asked:  {text} ({same})", highlight=False, soft_wrap=True)
+
+
+_VERBS = {DecisionKind.TRUMP: "name trump"}
+
+
+def _choices(decision: Decision) -> str:
+    """The legal choices of a decision, in the log's notation."""
+    from referee.replay.ask import action_text
+
+    if decision.kind is DecisionKind.GIVE or decision.kind is DecisionKind.DISCARD:
+        to = f" to seat {decision.to}" if decision.to is not None else ""
+        return f"any {decision.count} of {action_text(decision.kind, decision.options)}{to}"
+    shown = [action_text(decision.kind, option) for option in decision.options]
+    more = f" ... ({len(shown)} in all)" if len(shown) > 24 else ""
+    return ", ".join(shown[:24]) + more

@@ -1,15 +1,24 @@
-"""Logs for the replay tests, written the way the referee writes them.
+"""Logs for the replay tests, and the browser.
 
 ``make_log`` plays random in-process games with the engine and writes every
-record with the ``referee.gamelog`` builders: match_start, game_start, each
-engine event tagged with its game, violations, game_end and match_end. It can
-force lone bids and inject faults under either fault policy.
+record with the ``referee.gamelog`` builders, the way the referee writes them:
+match_start, game_start, each engine event tagged with its game, violations,
+game_end and match_end. It can force lone bids and inject faults under either
+fault policy. It is quick, so most tests use it.
+
+``real_logs`` runs real ``arena match`` processes (the referee, a process per
+seat) once per test session, for the tests that must hold on what the referee
+itself writes. ``browser`` is Debian's Chromium driven by Playwright.
 """
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -65,7 +74,7 @@ def write_log(
                 seed=seed,
                 games=games,
                 move_time_ms=1000,
-                on_fault=on_fault,
+                on_fault="forfeit" if on_fault == "forfeit" else "default",
             )
         )
         for number in range(1, games + 1):
@@ -127,3 +136,111 @@ def make_log(tmp_path: Path) -> MakeLog:
         return write_log(tmp_path / f"{preset}-{next(counter)}.jsonl", preset, **options)  # type: ignore[arg-type]
 
     return make
+
+
+# ---------------------------------------------------------------- real matches
+
+DIGEST_BOT = Path(__file__).parent / "bots" / "digest_bot.py"
+DIGEST = f"d=python {DIGEST_BOT}"
+RANDOM = "r=python -m example_bots.random_bot"
+
+
+@dataclass(frozen=True)
+class RealMatch:
+    """An ``arena match`` to run: its preset and options; ``log`` is set once it has run."""
+
+    preset: str
+    args: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+
+
+REAL_MATCHES = {
+    # lone bids with exchanges (call2 / call1: partner gives, declarer discards), two games
+    "neuralplay": RealMatch(
+        "neuralplay", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=4", "-n", "2", "--seed", "11")
+    ),
+    # two bidding rounds, trump named after the auction, going alone (3 cards each way)
+    "hammerwalt": RealMatch("hammerwalt", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=3", "--seed", "12")),
+    # six players in two teams of three, best bids (both partners give one card)
+    "bloomington": RealMatch("bloomington", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=3", "--seed", "13")),
+    # three players, each alone
+    "double-deck-3p": RealMatch("double-deck-3p", ("-b", DIGEST, "-r", "hand_limit=3", "--seed", "14")),
+    # timeouts under the default-action policy (each digest process stalls at its 5th decision)
+    "pagat-default": RealMatch(
+        "pagat",
+        (
+            "-b",
+            DIGEST,
+            "-b",
+            RANDOM,
+            "-r",
+            "hand_limit=2",
+            "--seed",
+            "15",
+            "--on-fault",
+            "default",
+            "--move-time",
+            "200",
+        ),
+        (("REPLAY_TEST_STALL", "5"),),
+    ),
+    # a timeout under the forfeit policy
+    "single-deck-forfeit": RealMatch(
+        "single-deck",
+        ("-b", DIGEST, "-b", RANDOM, "--seed", "16", "--on-fault", "forfeit", "--move-time", "200"),
+        (("REPLAY_TEST_STALL", "3"),),
+    ),
+}
+
+
+@pytest.fixture(scope="session")
+def real_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Run every match of ``REAL_MATCHES`` (two at a time) and return each log's path."""
+    arena = Path(sys.executable).with_name("arena")
+    root = tmp_path_factory.mktemp("real-logs")
+    logs: dict[str, Path] = {}
+    names = list(REAL_MATCHES)
+    for batch in (names[k : k + 2] for k in range(0, len(names), 2)):
+        running = {}
+        for name in batch:
+            m = REAL_MATCHES[name]
+            folder = root / name
+            env = {**os.environ, **dict(m.env)}
+            argv = [str(arena), "match", "--preset", m.preset, *m.args, "--log-dir", str(folder)]
+            running[name] = (
+                folder,
+                subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+            )
+        for name, (folder, proc) in running.items():
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, f"arena match for {name} failed: {err or out}"
+            (log,) = folder.glob("*.jsonl")
+            logs[name] = log
+    return logs
+
+
+# ---------------------------------------------------------------- the browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Chromium (Debian's, installed by ``make test``) under Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -1,40 +1,17 @@
 """``arena replay LOG --html OUT.html``: the page, clicked through in a real headless Chromium.
 
-The browser is Debian's ``chromium`` (``make test`` installs it when missing),
-driven by Playwright with the system executable.
+The browser (the ``browser`` fixture) is Debian's ``chromium``, which ``make
+test`` installs when missing, driven by Playwright with the system executable.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from replay_helpers import Record, records, run
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def open_page(browser: Browser, html: Path) -> tuple[Page, list[str]]:
@@ -120,7 +97,7 @@ def test_the_page_is_self_contained(make_log, tmp_path, browser) -> None:
     assert not re.search(r"""(src|href)\s*=|url\(|@import|<link|<iframe|fetch\(|XMLHttpRequest""", text, re.IGNORECASE)
     page, problems = open_page(browser, html)
     assert page.title() == f"Replay: {log.name}: neuralplay"
-    for _ in range(30):
+    for _ in range(12):
         page.click("#next")
     assert problems == []
 

@@ -1,0 +1,338 @@
+"""``--ask COMMAND --at ADDRESS``: serve one logged decision request again to a bot.
+
+The log is replayed through the engine up to the decision at ADDRESS, which
+then stands exactly where the seat was asked. The request is rebuilt the way
+the referee builds it (``convert.RequestEncoder``, the events the seat had not
+been told since its previous request, the snapshot, the legal choices, the
+request id and time limit); a bot is started as a child process on a referee
+server (``referee.server`` and ``referee.bots``, as ``arena match`` does),
+told the game's start, asked, and shut down. Its answer is shown beside the
+logged one, and applied to the engine to say whether it is legal.
+
+A bot may keep state between requests (the SDK keeps the events of the hand
+and reseeds its rng at each game start), so before the decision the bot is
+served the seat's earlier requests of the game, byte for byte as the referee
+sent them, and its answers to those are read and dropped (``prime``: the whole
+game, the same hand only, or none). The bot also gets the ARENA_SEED it had in
+the match. A seeded bot then stands exactly where it stood.
+
+Addresses (game from ``--game``; hands, tricks and decisions count from 1):
+
+- ``H.T.S``: seat S's card in trick T of hand H;
+- ``H.bid.S`` or ``H.bid.S.K``: seat S's bid in hand H (its K-th turn, for
+  rules with more than one bidding round; default 1);
+- ``H.trump``: the declarer naming trump after the auction of hand H
+  (``H.trump.S`` also, S being the declarer);
+- ``H.give.S``: the cards seat S gives in hand H (a partner of a call or best
+  bid, or either side of a lone exchange);
+- ``H.discard``: the declarer's discard in hand H (``H.discard.S`` also);
+- ``#N``: the N-th decision of the game, counting every kind.
+
+A seat's requests are numbered across the match and carry the events since
+its previous request, so both are worked out from every decision before: a
+seat the referee stopped asking (its bot had crashed, under the default-action
+policy) is not counted, and a crashed request is assumed never to have been
+sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.bots import BotCommand, BotPool
+from referee.engine.bids import Bid
+from referee.engine.cards import Trump, card_str
+from referee.engine.errors import EngineError
+from referee.engine.events import Event, visible_to
+from referee.engine.game import Decision, DecisionKind
+from referee.gamelog import LogError
+from referee.logging import configure
+from referee.match import TimeControl
+from referee.protocol import convert
+from referee.replay.logfile import LoggedGame, MatchLog
+from referee.replay.steps import DecisionPoint, GameReplay
+from referee.server import ArenaServer, Closed
+
+ADDRESS_FORMS = "HAND.TRICK.SEAT, HAND.bid.SEAT[.TURN], HAND.trump, HAND.give.SEAT, HAND.discard or #N"
+
+_FORMS = {
+    "play": re.compile(r"^(\d+)\.(\d+)\.(\d+)$"),
+    "bid": re.compile(r"^(\d+)\.bid\.(\d+)(?:\.(\d+))?$"),
+    "trump": re.compile(r"^(\d+)\.trump(?:\.(\d+))?$"),
+    "give": re.compile(r"^(\d+)\.give\.(\d+)$"),
+    "discard": re.compile(r"^(\d+)\.discard(?:\.(\d+))?$"),
+    "index": re.compile(r"^#(\d+)$"),
+}
+_KINDS = {
+    "play": DecisionKind.PLAY,
+    "bid": DecisionKind.BID,
+    "trump": DecisionKind.TRUMP,
+    "give": DecisionKind.GIVE,
+    "discard": DecisionKind.DISCARD,
+}
+
+
+class AskError(ValueError):
+    """The bot could not be asked, or did not answer; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """Which decision of a game: see the module docstring for the forms."""
+
+    text: str
+    form: str  # play, bid, trump, give, discard, index
+    hand: int = 0
+    trick: int = 0
+    seat: int | None = None
+    turn: int = 1
+    number: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Address:
+        t = text.strip()
+        for form, pattern in _FORMS.items():
+            m = pattern.match(t)
+            if m is None:
+                continue
+            g = [int(x) if x is not None else None for x in m.groups()]
+            if form == "index":
+                address, counts = cls(t, form, number=g[0] or 0), [g[0]]
+            elif form == "play":
+                address, counts = cls(t, form, hand=g[0] or 0, trick=g[1] or 0, seat=g[2]), [g[0], g[1]]
+            elif form == "bid":
+                address, counts = cls(t, form, hand=g[0] or 0, seat=g[1], turn=g[2] or 1), [g[0], g[2]]
+            else:
+                address, counts = cls(t, form, hand=g[0] or 0, seat=g[1]), [g[0]]
+            if 0 in counts:
+                raise AskError(f"bad address {text!r}: hands, tricks, turns and decisions count from 1")
+            return address
+        raise AskError(f"bad address {text!r}: expected {ADDRESS_FORMS}")
+
+    def matches(self, point: DecisionPoint) -> bool:
+        if self.form == "index":
+            return point.number == self.number
+        d = point.decision
+        if d.kind is not _KINDS[self.form] or point.hand != self.hand:
+            return False
+        if self.seat is not None and d.seat != self.seat:
+            return False
+        if self.form == "play":
+            return point.trick == self.trick
+        if self.form == "bid":
+            return point.turn == self.turn
+        return True
+
+
+def action_text(kind: DecisionKind, action: object) -> str:
+    """An engine action in the log's notation."""
+    if kind is DecisionKind.BID:
+        assert isinstance(action, Bid)
+        return action.text()
+    if kind is DecisionKind.TRUMP:
+        return Trump(action).text()  # type: ignore[call-overload]
+    if kind is DecisionKind.PLAY:
+        return card_str(action)  # type: ignore[arg-type]
+    return " ".join(card_str(c) for c in action)  # type: ignore[attr-defined]
+
+
+def same_action(kind: DecisionKind, a: object, b: object) -> bool:
+    """Equal actions; the cards of a give or discard in any order."""
+    if kind is DecisionKind.GIVE or kind is DecisionKind.DISCARD:
+        return Counter(a) == Counter(b)  # type: ignore[arg-type]
+    return a == b
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One request as the referee sent it (bytes on the wire)."""
+
+    request_id: int
+    hand: int
+    data: bytes
+
+
+PRIMING = ("game", "hand", "none")
+
+
+@dataclass
+class Request:
+    """The decision request as the referee sent it, and what the log says came of it."""
+
+    replay: GameReplay  # stands at the decision
+    point: DecisionPoint
+    request_id: int
+    events: tuple[Event, ...]  # untold events, as the seat sees them
+    game_start: bytes
+    data: bytes
+    time_limit_ms: int
+    was_asked: bool  # False: the referee played for a crashed bot without asking
+    earlier: tuple[Sent, ...]  # the seat's earlier requests of the game, to bring a bot's state up to date
+
+    @property
+    def decision(self) -> Decision:
+        return self.point.decision
+
+
+def find_request(match: MatchLog, game_number: int, address: Address, prime: str = "game") -> Request:
+    """Replay up to ``address`` and rebuild the request served there.
+
+    ``prime`` chooses which of the seat's earlier requests come with it: those
+    of the whole game, of the same hand, or none.
+    """
+    if prime not in PRIMING:
+        raise AskError(f"bad priming {prime!r}: expected one of {', '.join(PRIMING)}")
+    logged = match.game(game_number)
+    n = match.rules.players
+    asked = [0] * n
+    for earlier in match.games[: game_number - 1]:
+        _count_requests(match, earlier, asked)
+    replay = GameReplay(match, logged)
+    told = [0] * n
+    gone = [False] * n
+    sent: list[list[Sent]] = [[] for _ in range(n)]
+    move_time_ms = _move_time_ms(match)
+    encoder = convert.RequestEncoder()
+    for item in replay:
+        if not isinstance(item, DecisionPoint):
+            continue
+        seat = item.decision.seat
+        crashed = any(v.kind == "crash" for v in item.violations)
+        was_asked = not gone[seat] and not crashed
+        game = replay.game
+        events = tuple(visible_to(ev, seat) for ev in game.events[told[seat] :])
+        data = encoder.decision(
+            game,
+            item.decision,
+            request_id=asked[seat] + 1,
+            game_id=logged.game_id,
+            events=events,
+            time_limit_ms=move_time_ms,
+        )
+        if address.matches(item):
+            request_id = asked[seat] + 1
+            start = convert.game_start_to_pb(
+                game_id=logged.game_id,
+                preset=match.preset,
+                rules=match.rules,
+                seat=seat,
+                seat_names=logged.seat_names,
+                move_time_ms=move_time_ms,
+                first_dealer=logged.first_dealer,
+            )
+            earlier = [r for r in sent[seat] if prime == "game" or (prime == "hand" and r.hand == item.hand)]
+            return Request(
+                replay,
+                item,
+                request_id,
+                events,
+                convert.to_bytes(start),
+                data,
+                move_time_ms,
+                was_asked,
+                tuple(earlier),
+            )
+        if was_asked:
+            told[seat] = len(game.events)
+            asked[seat] += 1
+            sent[seat].append(Sent(asked[seat], item.hand, data))
+        if crashed and any(v.penalty == "default-action" for v in item.violations):
+            gone[seat] = True
+    where = f" (the log is cut off: game {game_number} stops {replay.cut_off})" if replay.cut_off else ""
+    raise AskError(f"game {game_number} has no decision {address.text}{where}")
+
+
+def _count_requests(match: MatchLog, logged: LoggedGame, asked: list[int]) -> None:
+    """Add the requests each seat was sent in one whole game."""
+    gone = [False] * match.rules.players
+    for item in GameReplay(match, logged):
+        if isinstance(item, DecisionPoint):
+            seat = item.decision.seat
+            crashed = any(v.kind == "crash" for v in item.violations)
+            if not gone[seat] and not crashed:
+                asked[seat] += 1
+            if crashed and any(v.penalty == "default-action" for v in item.violations):
+                gone[seat] = True
+
+
+def _move_time_ms(match: MatchLog) -> int:
+    value = match.start.record.get("move_time_ms", TimeControl.move_time_ms)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise LogError(f"{match.where(match.start.line)}: match_start 'move_time_ms' must be a positive whole number")
+    return value
+
+
+def bot_command(spec: str) -> BotCommand:
+    """``NAME=COMMAND`` as for ``arena match --bot``, or a plain COMMAND (then named ``asked``).
+
+    It is NAME=COMMAND when the text before the first ``=`` is one word.
+    """
+    head, sep, _ = spec.partition("=")
+    if sep and head.strip() and len(head.split()) == 1:
+        return BotCommand.parse(spec)
+    return BotCommand.parse(f"asked={spec}")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the bot said: an engine action, or why there is none."""
+
+    action: object | None
+    problem: str | None  # timeout, disconnect, malformed or illegal: what went wrong
+    legal: bool
+
+
+async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir: Path) -> Answer:
+    """Start ``bot``, serve it the game start and the request, read its answer, shut it down."""
+    logged = request.replay.logged
+    seat = request.decision.seat
+    clock = TimeControl(move_time_ms=request.time_limit_ms)
+    seed = match.start.record.get("seed", 0)
+    async with ArenaServer() as server:
+        pool = BotPool(
+            server,
+            output_dir=output_dir,
+            output_stem=f"{match.path.stem}.ask",
+            seed=seed if isinstance(seed, int) else 0,
+        )
+        # the player id arena match gives the seat, so the bot gets the same ARENA_SEED
+        player = pool.add(f"seat{seat}-{logged.seat_names[seat]}", bot)
+        try:
+            problems = await pool.ready([player])
+            if problems:
+                raise AskError(f"bot {bot.name!r} {problems[player]}")
+            conn = player.connection
+            assert conn is not None
+            await conn.send(request.game_start)
+            for earlier in request.earlier:  # bring the bot's state up to the decision; answers are not used
+                if await conn.ask(earlier.data, earlier.request_id, clock.limit_s) is Closed.DISCONNECTED:
+                    raise AskError(
+                        f"bot {bot.name!r} left while being brought up to the decision (at request "
+                        f"{earlier.request_id}, hand {earlier.hand})"
+                    )
+            reply = await conn.ask(request.data, request.request_id, clock.limit_s)
+        finally:
+            await pool.close("replay: one request asked")
+    if reply is Closed.TIMEOUT:
+        return Answer(None, f"no answer within {clock.describe()}", False)
+    if reply is Closed.DISCONNECTED:
+        return Answer(None, "the bot's connection closed before it answered", False)
+    try:
+        action = convert.action_from_pb(reply.body, request.decision)
+    except EngineError as exc:
+        return Answer(None, f"malformed answer: {exc}", False)
+    try:
+        request.replay.game.apply(action)
+    except EngineError as exc:
+        return Answer(action, f"illegal: {exc}", False)
+    return Answer(action, None, True)
+
+
+def run_ask(match: MatchLog, request: Request, bot: BotCommand, output_dir: Path) -> Answer:
+    """``ask_bot`` on a fresh event loop; the server's and pool's own warnings stay quiet (errors are ours)."""
+    configure("error")
+    return asyncio.run(ask_bot(match, request, bot, output_dir))
