@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page
-from replay_helpers import Record, records, run
+from replay_helpers import Record, records, run, write_records
 
 
 def open_page(browser: Browser, html: Path) -> tuple[Page, list[str]]:
@@ -230,4 +230,17 @@ def test_opening_at_a_hand_and_seat_and_a_cut_off_log(make_log, tmp_path, browse
     page.keyboard.press("End")
     assert page.get_attribute("body", "data-hand") == "3"
     assert "The log is cut off here: the game stops in hand 3, trick 1." in page.text_content("#problem")
+    assert problems == []
+
+
+def test_names_are_text_not_markup(make_log, tmp_path, browser) -> None:
+    log = make_log("pagat", seed=46)
+    recs = records(log)
+    hostile = "</script><img src=x onerror=alert(1)>&amp;"
+    for rec in recs[:2]:  # match_start and game_start
+        rec["seats"][2]["bot"] = hostile
+    write_records(log, recs)
+    page, problems = open_page(browser, write_page(log, tmp_path))
+    assert page.text_content('#seats .seat[data-seat="2"] .name').startswith(f"2 {hostile} · team 0")
+    assert page.locator("img").count() == 0
     assert problems == []

@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from replay_helpers import Record, one_line_error, records, run
+from replay_helpers import Record, one_line_error, records, run, write_records
 
 SUIT_SYMBOLS = set("♠♥♦♣")
 
@@ -236,3 +236,18 @@ def test_bad_positions_are_one_line_errors(make_log) -> None:
     assert one_line_error(*run("replay", log, "--verify", "--seat", "1")) == (
         "error: --verify checks whole games: drop --hand, --trick and --seat"
     )
+
+
+def test_one_game_of_several_and_faults_outside_games(make_log) -> None:
+    log = make_log("double-deck-3p", seed=31, games=3)
+    recs = records(log)
+    loose = {"event": "violation", "game": None, "hand": None, "seat": 1, "kind": "crash", "detail": "never connected"}
+    recs.insert(1, {**loose, "penalty": "none"})
+    write_records(log, recs)
+    code, out, _ = run("replay", log, "--game", "2")
+    assert code == 0
+    assert "Game 2 of 3: double-deck-3p, id g0002" in out and "Game 1 of 3" not in out and "Game 3 of 3" not in out
+    assert out.count("Game over (") == 1
+    assert "! line 2: seat 1 crash: never connected" in out
+    code, out, _ = run("replay", log, "--verify")
+    assert code == 0 and "3 games of double-deck-3p" in out
