@@ -1,0 +1,161 @@
+"""Shared by the referee tests: real matches, the log, what crossed the wire."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from referee.bots import BotCommand
+from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent
+from referee.engine.presets import rules_for
+from referee.gamelog import read_records
+from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, TimeControl, seat_bots
+from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from referee.server import Limits
+from sdk.bot import Bot
+from sdk.runner import play_session
+
+BOTS = Path(__file__).parent / "bots"
+RANDOM = BotCommand("random", (sys.executable, "-m", "example_bots.random_bot"))
+RECORDING = BotCommand("recording", (sys.executable, str(BOTS / "recording_bot.py")))
+
+
+def faulty(mode: str, at: int, marker: Path | None = None) -> BotCommand:
+    args = [sys.executable, str(BOTS / "faulty_bot.py"), mode, str(at)]
+    if marker is not None:
+        args.append(str(marker))
+    return BotCommand("faulty", tuple(args))
+
+
+def in_process(name: str = "inproc") -> SeatBot:
+    """A seat played by an SDK client inside the test process (``run_match`` starts it)."""
+    return SeatBot(name, None)
+
+
+def run_match(
+    log_dir: Path,
+    preset: str,
+    seats: Sequence[SeatBot] | None = None,
+    *,
+    teams: Sequence[BotCommand] | None = None,
+    rules: Iterable[str] = (),
+    games: int = 1,
+    seed: int = 1,
+    policy: FaultPolicy = FaultPolicy.FORFEIT,
+    move_time_ms: int = 1000,
+    grace_ms: int = 100,
+    connect_timeout_s: float = 20.0,
+    limits: Limits | None = None,
+    in_process_bot: Callable[[], Bot] = Bot,
+    during: Callable[[Match], Any] | None = None,
+) -> MatchResult:
+    """Play a match on a real server; ``seats`` (one per seat) or ``teams`` (one bot per team)."""
+    rule_set = rules_for(preset, list(rules))
+    if seats is None:
+        assert teams is not None
+        seats = seat_bots(rule_set, [SeatBot(c.name, c) for c in teams])
+    config = MatchConfig(
+        preset=preset,
+        rules=rule_set,
+        seats=tuple(seats),
+        games=games,
+        seed=seed,
+        clock=TimeControl(move_time_ms, grace_ms),
+        policy=policy,
+        log_dir=log_dir,
+        connect_timeout_s=connect_timeout_s,
+        limits=limits or Limits(),
+    )
+
+    async def go() -> MatchResult:
+        async with Match(config) as match:
+            clients = [
+                asyncio.create_task(play_session(in_process_bot(), match.server.address, player.token))
+                for seat, player in enumerate(match.players)
+                if config.seats[seat].command is None
+            ]
+            if during is not None:
+                during(match)
+            result = await match.play()
+        await asyncio.gather(*clients)
+        return result
+
+    return asyncio.run(go())
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [rec for _, rec in read_records(path)]
+
+
+def of_kind(recs: Iterable[dict[str, Any]], event: str) -> list[dict[str, Any]]:
+    return [r for r in recs if r["event"] == event]
+
+
+# ------------------------------------------------------------ the wire
+
+CARD_TEXT = re.compile(r"^[789TJQKA][SHDC]$")
+
+
+def recorded_messages(record_dir: Path) -> dict[int, list[pb.RefereeMessage]]:
+    """Every message each recording bot process received, by pid, in order."""
+    out = {}
+    for path in sorted(record_dir.glob("*.msgs")):
+        lines = path.read_text(encoding="ascii").split()
+        out[int(path.stem)] = [pb.RefereeMessage.FromString(bytes.fromhex(line)) for line in lines]
+    return out
+
+
+def cards_in(message: Any) -> set[str]:
+    """Every string anywhere in a protobuf message that is a card's text."""
+    found: set[str] = set()
+    for field, value in message.ListFields():
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            continue  # the rules map: option names and values, no cards
+        values = value if field.is_repeated else [value]
+        for v in values:
+            if field.message_type is not None:
+                found |= cards_in(v)
+            elif isinstance(v, str) and CARD_TEXT.match(v):
+                found.add(v)
+    return found
+
+
+def cards_seen(events: Iterable[Event], seat: int) -> set[int]:
+    """Cards appearing in events as ``seat`` may see them (dealt to it, exchanged with it, played)."""
+    seen: set[int] = set()
+    for ev in events:
+        if isinstance(ev, DealEvent):
+            seen.update(ev.hands[seat] or ())
+        elif isinstance(ev, ExchangeEvent) and ev.cards is not None:
+            seen.update(ev.cards)
+        elif isinstance(ev, PlayEvent):
+            seen.add(ev.card)
+    return seen
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def children_of(pid: int) -> list[int]:
+    kids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            kids.append(int(entry))
+    return kids

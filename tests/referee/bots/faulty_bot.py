@@ -1,0 +1,79 @@
+"""A bot that misbehaves on purpose, once: ``python faulty_bot.py MODE N [MARKER]``.
+
+It plays the SDK defaults until its N-th decision of a session, then:
+
+- ``sleep``: sleeps FAULTY_SLEEP seconds (default 2) before answering;
+- ``crash``: exits with status 3 without answering;
+- ``illegal``: answers with a card it does not hold (or an impossible bid);
+- ``malformed``: answers with card text that is not a card.
+
+With MARKER (a file path) it misbehaves only if MARKER does not exist yet,
+and creates it: a restarted process then plays cleanly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import sdk.runner
+from referee.protocol import convert
+from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from sdk import Bid, Bot, DecisionKind, SeatView
+
+MODE = sys.argv[1]
+AT = int(sys.argv[2])
+MARKER = Path(sys.argv[3]) if len(sys.argv) > 3 else None
+ARMED = MARKER is None or not MARKER.exists()
+if MARKER is not None and ARMED:
+    MARKER.write_text("misbehaved once\n")
+
+_MALFORMED = object()
+_encode = convert.action_to_pb
+
+
+def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> object:
+    if action is _MALFORMED:
+        msg = pb.BotMessage()
+        msg.action.request_id = request_id
+        msg.action.card = "ZZ"
+        return msg
+    return _encode(request_id, kind, action)
+
+
+convert.action_to_pb = _action_to_pb  # type: ignore[assignment]
+
+
+class Faulty(Bot):
+    name = "faulty"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions = 0
+
+    def decide(self, view: SeatView) -> object:
+        self.decisions += 1
+        if not ARMED or self.decisions != AT:
+            return super().decide(view)
+        if MODE == "crash":
+            os._exit(3)
+        if MODE == "sleep":
+            time.sleep(float(os.environ.get("FAULTY_SLEEP", "2")))
+            return super().decide(view)
+        if MODE == "malformed":
+            return _MALFORMED
+        if MODE == "illegal":
+            decision = view.decision
+            assert decision is not None
+            if decision.kind is DecisionKind.PLAY:
+                return next(c for c in range(32) if c not in view.hand)
+            if decision.kind is DecisionKind.BID:
+                return Bid("level", 99)
+            return super().decide(view)
+        raise SystemExit(f"unknown mode {MODE!r}")
+
+
+if __name__ == "__main__":
+    sdk.runner.run(Faulty())

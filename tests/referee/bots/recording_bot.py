@@ -1,0 +1,29 @@
+"""The random example bot, recording every message the referee sends it.
+
+Each received message is appended (hex of the wire bytes, one per line) to
+``$RECORD_DIR/<pid>.msgs`` before the SDK reads it, so a test can check
+exactly what crossed the wire to this seat.
+"""
+
+from __future__ import annotations
+
+import os
+
+import sdk.runner
+from example_bots.random_bot import RandomBot
+from referee.protocol import convert
+
+_path = os.path.join(os.environ["RECORD_DIR"], f"{os.getpid()}.msgs")
+_decode = convert.decode_referee_message
+
+
+def _recording_decode(data: bytes, **kwargs: int) -> object:
+    with open(_path, "a", encoding="ascii") as f:
+        f.write(data.hex() + "\n")
+    return _decode(data, **kwargs)
+
+
+convert.decode_referee_message = _recording_decode  # type: ignore[assignment]
+
+if __name__ == "__main__":
+    sdk.runner.run(RandomBot())
