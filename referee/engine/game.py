@@ -22,6 +22,7 @@ from referee.engine import cards as C
 from referee.engine.bids import (
     CALL_CARDS,
     PASS,
+    SPECIALS,
     Bid,
     bid_level_rank,
     bid_rank,
@@ -184,7 +185,7 @@ class Game:
         if self.phase is not Phase.DEAL:
             raise IllegalActionError("deal-out-of-turn", f"cannot deal during the {self.phase} phase")
         deck = list(deck)
-        if sorted(deck) != self._deck:
+        if set(map(type, deck)) != {int} or sorted(deck) != self._deck:
             raise InvalidActionError(
                 f"the deck handed in is not a {self.rules.deck} deck "
                 f"({len(deck)} cards; expected {len(self._deck)} with the right copies)"
@@ -213,10 +214,13 @@ class Game:
         if phase is Phase.PLAY:
             if not isinstance(action, int) or isinstance(action, bool):
                 raise InvalidActionError(f"a play must be a card, got {action!r}")
-            return self._play(action)
+            if not 0 <= action < C.NUM_CODES:
+                raise InvalidActionError(f"a play must be a card, got code {action!r} (cards are 0..31)")
+            return self._play(int(action))
         if phase is Phase.BID:
             if not isinstance(action, Bid):
                 raise InvalidActionError(f"a bid decision needs a Bid, got {action!r}")
+            _check_bid_shape(action)
             return self._bid(action)
         if phase is Phase.TRUMP:
             if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= 5:
@@ -239,7 +243,10 @@ class Game:
         return rules.stick_the_dealer and self.high_bid is None and self._turns + 1 == last_turn
 
     def legal_bids(self) -> tuple[Bid, ...]:
+        """The bids the seat to act may make now (empty outside the auction)."""
         if self._legal_bids is None:
+            if self.phase is not Phase.BID:
+                return ()
             self._legal_bids = tuple(self._generate_bids())
         return self._legal_bids
 
@@ -273,7 +280,8 @@ class Game:
         first = extra = 0
         if high is not None:
             rules = self.rules
-            first = bisect_right(ranks, bid_rank(high, rules))
+            # ``extra`` < ``first`` only when the dealer may steal with an equal special bid.
+            first = extra = bisect_right(ranks, bid_rank(high, rules))
             steal = rules.dealer_can_steal
             if seat == self.dealer and steal != "no":
                 extra = bisect_left(level_ranks, bid_level_rank(high, rules))
@@ -307,7 +315,7 @@ class Game:
         else:
             if bid.kind not in self._specials:
                 return "special-not-allowed", f"special bid {bid.kind!r} is not allowed by these rules"
-            if bid.kind == "big-pepper":
+            if bid.kind == "big-pepper" and (self.high_bid is None or self.high_bid.kind != "little-pepper"):
                 return "big-pepper-needs-little", "big-pepper may only follow a little-pepper"
             named = trump_named_with_bid(bid.kind, rules)
         if named and bid.trump is None:
@@ -445,7 +453,7 @@ class Game:
         for c in chosen:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < C.NUM_CODES:
                 raise InvalidActionError(f"{step.kind} needs cards, got {c!r}")
-        cards: list[Card] = chosen  # type: ignore[assignment]
+        cards: list[Card] = [int(c) for c in chosen]  # type: ignore[call-overload]
         if len(cards) != step.count:
             raise IllegalActionError(
                 f"{step.kind}-count", f"must {step.kind} exactly {step.count} card(s), got {len(cards)}"
@@ -486,9 +494,11 @@ class Game:
         return s
 
     def legal_plays(self) -> tuple[Card, ...]:
-        """Distinct cards the seat to act may play: follow the suit led when able."""
+        """Distinct cards the seat to act may play: follow the suit led when able (empty outside the play)."""
         legal = self._legal_plays
         if legal is None:
+            if self.phase is not Phase.PLAY:
+                return ()
             hand = self.hands[self.to_act]  # type: ignore[index]
             if self.trick_cards:
                 eff = C.EFFECTIVE_SUIT[self.trump]
@@ -505,8 +515,7 @@ class Game:
         assert seat is not None
         if card not in self.legal_plays():
             if card not in self.hands[seat]:
-                msg = f"{card_str(card)}" if 0 <= card < C.NUM_CODES else repr(card)
-                raise IllegalActionError("card-not-in-hand", f"{msg} is not in the hand of seat {seat}")
+                raise IllegalActionError("card-not-in-hand", f"{card_str(card)} is not in the hand of seat {seat}")
             led = card_str(self.trick_cards[0])
             raise IllegalActionError(
                 "follow-suit", f"{card_str(card)} does not follow the suit led ({led}) and the hand can follow"
@@ -589,6 +598,8 @@ class Game:
 
     def forfeit(self, team: int, detail: str) -> GameEndEvent:
         """End the game now: ``team`` loses (the referee's fault policy)."""
+        if not 0 <= team < self.rules.teams:
+            raise ValueError(f"team {team} is not a team of this game (0..{self.rules.teams - 1})")
         if self.is_over:
             raise IllegalActionError("game-over", "the game is over")
         others = [t for t in range(self.rules.teams) if t != team]
@@ -596,22 +607,31 @@ class Game:
 
     # --------------------------------------------------------------- game end
 
+    def _tie_winners(self, tie: str | None) -> set[int]:
+        """The teams a tie rule credits, from the last contract played (see docs/rules.md)."""
+        declaring = self._last_declaring_team
+        if declaring is None:
+            return set()
+        if tie in ("last-contract", "must-bid-or-set"):
+            # The team that made the last contract, or the team(s) that set it.
+            return {declaring} if self._last_made else set(range(self.rules.teams)) - {declaring}
+        if tie == "must-bid":
+            return {declaring} if self._last_made else set()
+        if tie == "last-made":
+            return set() if self._last_made_team is None else {self._last_made_team}
+        if tie in ("declarers", "bidders"):
+            return {declaring}
+        return set()  # draw
+
     def _top(self, teams: list[int], tie: str | None) -> int | None:
-        """The highest-scoring of ``teams``; a tie at the top is broken by rule ``tie``."""
+        """The highest-scoring of ``teams``; a tie at the top is broken by rule ``tie``, else no winner."""
         if not teams:
             return None
         best = max(self.scores[t] for t in teams)
         tied = [t for t in teams if self.scores[t] == best]
         if len(tied) == 1:
             return tied[0]
-        credited: set[int] = set()
-        declaring = self._last_declaring_team
-        if tie == "last-contract" and declaring is not None:
-            credited = {declaring} if self._last_made else set(range(self.rules.teams)) - {declaring}
-        elif tie == "last-made" and self._last_made_team is not None:
-            credited = {self._last_made_team}
-        elif tie in ("declarers", "bidders") and declaring is not None:
-            credited = {declaring}
+        credited = self._tie_winners(tie)
         winners = [t for t in tied if t in credited]
         return winners[0] if len(winners) == 1 else None
 
@@ -650,3 +670,15 @@ class Game:
         if self.hand_number >= rules.hand_limit:
             return self._top(teams, None), "hand-limit"
         return None
+
+
+def _check_bid_shape(bid: Bid) -> None:
+    """A Bid built by hand must still be a bid: a known kind, a sensible level, a Trump or None."""
+    if bid.kind == "pass":
+        ok = bid.level == 0 and bid.trump is None
+    elif bid.kind == "level":
+        ok = type(bid.level) is int and bid.level >= 1
+    else:
+        ok = bid.kind in SPECIALS and bid.level == 0
+    if not ok or not (bid.trump is None or isinstance(bid.trump, Trump)):
+        raise InvalidActionError(f"malformed bid {bid!r}")
