@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engine.bids import PASS, Bid
+from referee.engine.bids import CALL_CARDS, PASS, Bid
 from referee.engine.cards import (
     Card,
     Trump,
@@ -25,7 +25,8 @@ from referee.engine.cards import (
     sort_hand,
     winning_index,
 )
-from referee.engine.game import Contract, Decision, DecisionKind
+from referee.engine.events import Event, HandEndEvent, PlayEvent, TrickEvent
+from referee.engine.game import Contract, Decision, DecisionKind, Game
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
 from sdk.bot import Bot
@@ -39,6 +40,7 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
 
 
 __all__ = [
+    "CALL_CARDS",
     "PASS",
     "Bid",
     "Bot",
@@ -46,8 +48,13 @@ __all__ = [
     "Contract",
     "Decision",
     "DecisionKind",
+    "Event",
+    "Game",
+    "HandEndEvent",
+    "PlayEvent",
     "Rules",
     "SeatView",
+    "TrickEvent",
     "Trump",
     "card_power",
     "card_rank",

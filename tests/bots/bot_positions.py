@@ -1,0 +1,60 @@
+"""Hand-made positions for bot tests, built through the engine itself.
+
+``position("neuralplay", {0: "JS JS ...", 3: "..."}, dealer=3, actions=["4 S", "pass", ..., "QD"])``
+deals the given hands (seats left out get the rest of the deck, in deck order),
+applies the actions as the engine asks for them, and returns the game: its
+``seat_view`` is exactly what a bot would be sent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from referee.engine.bids import Bid
+from referee.engine.cards import Trump, deck_cards, parse_card, parse_cards
+from referee.engine.deal import deck_for_hands
+from referee.engine.game import DecisionKind, Game
+from referee.engine.presets import rules_for
+from referee.engine.view import SeatView, seat_view
+
+
+def position(
+    preset: str, hands: Mapping[int, str], dealer: int = 0, actions: Sequence[str] = (), overrides: Sequence[str] = ()
+) -> Game:
+    rules = rules_for(preset, overrides)
+    given = {seat: parse_cards(text.split()) for seat, text in hands.items()}
+    rest = Counter(deck_cards(rules.deck))
+    for cards in given.values():
+        rest.subtract(cards)
+    if any(n < 0 for n in rest.values()):
+        raise ValueError(f"the hands use cards the {rules.deck} deck does not have: {+(-rest)}")
+    spare = sorted(rest.elements())
+    dealt = []
+    for seat in range(rules.players):
+        if seat in given:
+            dealt.append(given[seat])
+        else:
+            dealt.append(spare[: rules.cards_each])
+            spare = spare[rules.cards_each :]
+    game = Game(rules, dealer)
+    game.deal(deck_for_hands(rules, dealer, dealt))
+    for text in actions:
+        decision = game.decision()
+        assert decision is not None, f"no decision left for action {text!r}"
+        if decision.kind is DecisionKind.BID:
+            game.apply(Bid.parse(text))
+        elif decision.kind is DecisionKind.TRUMP:
+            game.apply(Trump.parse(text))
+        elif decision.kind is DecisionKind.PLAY:
+            game.apply(parse_card(text))
+        else:
+            game.apply(parse_cards(text.split()))
+    return game
+
+
+def view_to_act(game: Game) -> SeatView:
+    """The view of the seat whose decision it is."""
+    decision = game.decision()
+    assert decision is not None
+    return seat_view(game, decision.seat)
