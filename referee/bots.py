@@ -227,6 +227,10 @@ class BotPool:
     def process(self, player: Player) -> BotProcess | None:
         return self._members[player].process
 
+    def starts(self, player: Player) -> int:
+        """How many processes the player has had (2 after one restart)."""
+        return self._members[player].starts
+
     async def ready(self, players: Iterable[Player]) -> dict[Player, str]:
         """Start what is not running, wait for every bot to connect.
 

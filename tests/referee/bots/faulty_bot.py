@@ -76,4 +76,4 @@ class Faulty(Bot):
 
 
 if __name__ == "__main__":
-    sdk.runner.run(Faulty())
+    sdk.runner.run(Faulty(), [])  # its own arguments are not the runner's

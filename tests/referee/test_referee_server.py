@@ -1,0 +1,325 @@
+"""The server against hostile and confused clients: each protocol violation gets a clear Error,
+a seated bot's violation reaches the game log, and the referee keeps serving.
+
+Clients here are raw gRPC streams in the test process, so each test can send
+exactly the bytes it wants; health checking and reflection are checked with
+the standard stubs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import grpc
+import pytest
+from arena_helpers import in_process, of_kind, records, run_match
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from referee.engine.game import DecisionKind
+from referee.match import Match
+from referee.protocol import convert
+from referee.protocol.convert import ErrorCode, ErrorInfo, WelcomeInfo
+from referee.server import ArenaServer, Closed, Limits, Player
+
+
+class Raw:
+    """One bidirectional stream, bytes in and out."""
+
+    def __init__(self, address: str) -> None:
+        self.channel = grpc.aio.insecure_channel(address)
+        self.call = self.channel.stream_stream(convert.PLAY_METHOD)()
+
+    async def send(self, data: bytes) -> None:
+        await self.call.write(data)
+
+    async def hello(self, token: str, version: int = convert.PROTOCOL_VERSION) -> None:
+        msg = convert.hello_to_pb(token, "raw", "1")
+        msg.hello.protocol_version = version
+        await self.send(convert.to_bytes(msg))
+
+    async def action(self, request_id: int, card: int = 0) -> None:
+        await self.send(convert.to_bytes(convert.action_to_pb(request_id, DecisionKind.PLAY, card)))
+
+    async def recv(self) -> object:
+        data = await asyncio.wait_for(self.call.read(), 5)
+        if data is grpc.aio.EOF:
+            return data
+        return convert.decode_referee_message(data, seat=0, players=4)
+
+    async def error(self) -> ErrorInfo:
+        msg = await self.recv()
+        assert isinstance(msg, ErrorInfo), msg
+        return msg
+
+    async def ended(self) -> bool:
+        """True when the referee ended the stream (EOF or a final status)."""
+        try:
+            return await self.recv() is grpc.aio.EOF
+        except grpc.aio.AioRpcError:
+            return True
+
+    async def close(self) -> None:
+        self.call.cancel()
+        await self.channel.close()
+
+
+# what the referee "asks" in these tests: any referee message will do for a raw client
+STAND_IN = convert.to_bytes(convert.welcome_to_pb("stand-in request", "0"))
+
+Scenario = Callable[[ArenaServer, list[tuple[str, str]]], Awaitable[None]]
+
+
+def serve(scenario: Scenario, limits: Limits | None = None) -> list[tuple[str, str, str]]:
+    """Run ``scenario(server, reports)`` against a fresh server; returns what players reported."""
+    reports: list[tuple[str, str, str]] = []
+
+    async def go() -> None:
+        async with ArenaServer(limits=limits) as server:
+            await scenario(server, reports)  # type: ignore[arg-type]
+
+    asyncio.run(go())
+    return reports
+
+
+def watch(player: Player, reports: list) -> None:
+    player.on_violation = lambda kind, detail: reports.append((player.player_id, kind, detail))
+
+
+async def connected(server: ArenaServer, name: str = "p") -> tuple[Player, Raw]:
+    player = server.add_player(name, "raw")
+    raw = Raw(server.address)
+    await raw.hello(player.token)
+    assert isinstance(await raw.recv(), WelcomeInfo)
+    await asyncio.wait_for(player.wait_connected(), 5)
+    return player, raw
+
+
+def test_wrong_token_is_refused_and_the_server_goes_on() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        raw = Raw(server.address)
+        await raw.hello("not-a-token")
+        err = await raw.error()
+        assert err.code is ErrorCode.BAD_TOKEN and err.fatal and "unknown token" in err.message
+        assert await raw.ended()
+        player, good = await connected(server)  # still serving
+        assert player.connected
+        await raw.close()
+        await good.close()
+
+    serve(scenario)
+
+
+@pytest.mark.parametrize(
+    ("first", "code", "words"),
+    [
+        (convert.to_bytes(convert.action_to_pb(1, DecisionKind.PLAY, 0)), ErrorCode.BAD_HELLO, "must be a Hello"),
+        (b"\xff\xff\xff garbage", ErrorCode.MALFORMED, "not a BotMessage"),
+        (b"", ErrorCode.MALFORMED, "empty BotMessage"),
+    ],
+)
+def test_a_stream_must_open_with_a_hello(first: bytes, code: ErrorCode, words: str) -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        raw = Raw(server.address)
+        await raw.send(first)
+        err = await raw.error()
+        assert err.code is code and err.fatal and words in err.message, err
+        assert await raw.ended()
+        await raw.close()
+
+    serve(scenario)
+
+
+def test_unsupported_protocol_version() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player = server.add_player("p", "raw")
+        raw = Raw(server.address)
+        await raw.hello(player.token, version=2)
+        err = await raw.error()
+        assert err.code is ErrorCode.UNSUPPORTED_VERSION and "version 2" in err.message
+        assert not player.connected
+        await raw.close()
+
+    serve(scenario)
+
+
+def test_no_hello_in_time() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        raw = Raw(server.address)
+        await raw.call.wait_for_connection()
+        err = await raw.error()
+        assert err.code is ErrorCode.BAD_HELLO and "no Hello within 0.3 s" in err.message
+        await raw.close()
+
+    serve(scenario, Limits(hello_timeout_s=0.3))
+
+
+def test_second_connection_for_a_seat_is_refused_and_reported() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player, first = await connected(server)
+        watch(player, reports)
+        second = Raw(server.address)
+        await second.hello(player.token)
+        err = await second.error()
+        assert err.code is ErrorCode.SEAT_TAKEN and err.fatal
+        assert player.connection is not None
+        ask = asyncio.create_task(player.connection.ask(STAND_IN, 1, 5))
+        await first.recv()
+        await first.action(1)
+        answer = await ask  # the first stream still plays
+        assert not isinstance(answer, Closed) and answer.request_id == 1
+        await first.close()
+        await second.close()
+
+    reports = serve(scenario)
+    assert reports == [("p", "protocol", "a second connection presented this seat's token (refused)")]
+
+
+def test_out_of_turn_and_stale_answers() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player, raw = await connected(server)
+        watch(player, reports)
+        conn = player.connection
+        assert conn is not None
+        await raw.action(42)  # nothing asked yet
+        err = await raw.error()
+        assert err.code is ErrorCode.OUT_OF_TURN and err.request_id == 42 and not err.fatal
+        # request 1 times out; its late answer is stale
+        assert await conn.ask(STAND_IN, 1, 0.05) is Closed.TIMEOUT
+        await raw.recv()
+        await raw.action(1)
+        err = await raw.error()
+        assert err.code is ErrorCode.STALE_REQUEST and "request 1, which is closed" in err.message
+        # while request 2 is open: a wrong id is refused, the right one is taken
+        ask = asyncio.create_task(conn.ask(STAND_IN, 2, 5))
+        await raw.recv()
+        await raw.action(7)
+        err = await raw.error()
+        assert err.code is ErrorCode.STALE_REQUEST and "never sent (the open request is 2)" in err.message
+        await raw.action(2)
+        answer = await ask
+        assert not isinstance(answer, Closed) and answer.request_id == 2
+        await raw.close()
+
+    reports = serve(scenario)
+    assert [kind for _, kind, _ in reports] == ["protocol", "protocol", "protocol"]
+
+
+def test_malformed_and_oversized_messages_get_errors_and_the_stream_goes_on() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player, raw = await connected(server)
+        watch(player, reports)
+        await raw.send(b"\x08\x96\x01\xff")  # not a BotMessage
+        err = await raw.error()
+        assert err.code is ErrorCode.MALFORMED and not err.fatal
+        await raw.send(convert.to_bytes(convert.hello_to_pb("x" * 70_000, "big", "1")))
+        err = await raw.error()
+        assert err.code is ErrorCode.TOO_LARGE and "over the limit of 65536 bytes" in err.message
+        await raw.hello(player.token)  # a second Hello
+        err = await raw.error()
+        assert err.code is ErrorCode.BAD_HELLO
+        assert player.connection is not None
+        ask = asyncio.create_task(player.connection.ask(STAND_IN, 1, 5))
+        await raw.recv()
+        await raw.action(1)
+        assert not isinstance(await ask, Closed)
+        await raw.close()
+
+    reports = serve(scenario)
+    assert [kind for _, kind, _ in reports] == ["malformed", "malformed", "protocol"]
+
+
+def test_a_huge_message_cuts_only_that_stream() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player, raw = await connected(server)
+        await raw.send(convert.to_bytes(convert.hello_to_pb("x" * 2_000_000, "huge", "1")))
+        assert await raw.ended()
+        await asyncio.sleep(0.1)
+        assert not player.connected
+        other, raw2 = await connected(server, "q")  # the server still serves
+        assert other.connected
+        await raw.close()
+        await raw2.close()
+
+    serve(scenario)
+
+
+def test_a_flooding_bot_is_disconnected() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player, raw = await connected(server)
+        watch(player, reports)
+        for k in range(30):
+            try:
+                await raw.action(1000 + k)
+            except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                break
+        errors = []
+        while True:
+            msg = await raw.recv()
+            if msg is grpc.aio.EOF:
+                break
+            errors.append(msg)
+        assert len(errors) == 21 and errors[-1].fatal and "disconnected after 21 errors" in errors[-1].message
+        await asyncio.sleep(0.1)
+        assert not player.connected
+        await raw.close()
+
+    reports = serve(scenario, Limits(flood_errors=20))
+    assert len(reports) == 21
+
+
+def test_a_seated_bots_violation_is_logged_and_the_game_goes_on(tmp_path: Path) -> None:
+    """While a game runs, seat 0's token is presented by a second stream: refused, and logged for seat 0."""
+    refused: list[ErrorInfo] = []
+
+    def sabotage(match: Match) -> None:
+        async def second_connection() -> None:
+            player = match.players[0]
+            while player.on_violation is None:  # until the game has started
+                await asyncio.sleep(0.001)
+            raw = Raw(match.server.address)
+            await raw.hello(player.token)
+            refused.append(await raw.error())
+            await raw.close()
+
+        asyncio.get_running_loop().create_task(second_connection())
+
+    result = run_match(
+        tmp_path, "neuralplay", [in_process() for _ in range(4)], rules=["hand_limit=6"], during=sabotage
+    )
+    assert [e.code for e in refused] == [ErrorCode.SEAT_TAKEN]
+    (fault,) = of_kind(records(result.log_path), "violation")
+    assert (fault["seat"], fault["kind"], fault["penalty"]) == (0, "protocol", "none")
+    assert result.games[0].reason == "hand-limit"
+
+
+def test_health_and_reflection_answer() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            for service in ("", convert.SERVICE_NAME):
+                reply = await health.Check(health_pb2.HealthCheckRequest(service=service))
+                assert reply.status == health_pb2.HealthCheckResponse.SERVING
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            call = stub.ServerReflectionInfo()
+            await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
+            listed = await call.read()
+            names = {s.name for s in listed.list_services_response.service}
+            assert convert.SERVICE_NAME in names
+            await call.write(reflection_pb2.ServerReflectionRequest(file_containing_symbol=convert.SERVICE_NAME))
+            files = await call.read()
+            assert files.file_descriptor_response.file_descriptor_proto
+            await call.done_writing()
+
+    serve(scenario)
+
+
+def test_binds_loopback_by_default_and_reports_a_busy_port() -> None:
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        assert server.address.startswith("127.0.0.1:") and server.port > 0
+        with pytest.raises(OSError, match="cannot listen on 127.0.0.1"):
+            await ArenaServer(port=server.port).start()
+
+    serve(scenario)
