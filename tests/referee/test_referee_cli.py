@@ -1,0 +1,176 @@
+"""``arena match`` and ``arena serve`` as a user runs them, and no bot process outliving the referee."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from arena_helpers import BOTS, alive, children_of, of_kind, records
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+from referee.replay.logfile import load_log
+from referee.replay.verify import verify_log
+
+ARENA = [str(Path(sys.executable).parent / "arena")]
+SLEEPER = f"sleeper={sys.executable} {BOTS / 'faulty_bot.py'} sleep 1"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bot", "nonsense"], "bad bot 'nonsense': expected NAME=COMMAND"),
+        (["--bot", "x=no-such-program-here"], "program 'no-such-program-here' not found"),
+        (["--bot", "a=python", "--bot", "b=python", "--bot", "c=python"], "3 bots for 2 teams"),
+        (["--preset", "nope"], "unknown preset 'nope'"),
+        (["--rule", "min_bid=lots"], "bad value 'lots' for rule option min_bid"),
+        (["--rule", "nonsense=1"], "unknown rule option 'nonsense'"),
+        (["--bot", "a=python 'unclosed"], "bad command for bot 'a'"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(args: list[str], message: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["match", "--log-dir", str(tmp_path), *args])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
+    assert not list(tmp_path.iterdir())  # nothing started, nothing written
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--move-time", "0"], ["--on-fault", "explode"]])
+def test_out_of_range_options_are_refused(args: list[str]) -> None:
+    result = CliRunner().invoke(app, ["match", *args])
+    assert result.exit_code == 2 and "Invalid value" in result.output
+
+
+def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [*ARENA, "match", "--log-dir", str(tmp_path), "-n", "2", "--seed", "3", "-r", "hand_limit=2",
+         "--bot", f"random={sys.executable} -m example_bots.random_bot"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    (log,) = tmp_path.glob("*.jsonl")
+    assert f"log: {log}" in run.stdout.replace("\n", "")
+    assert "game 1:" in run.stdout and "game 2:" in run.stdout
+    recs = records(log)
+    assert recs[0]["event"] == "match_start" and recs[-1]["event"] == "match_end"
+    assert recs[0]["seed"] == 3 and recs[0]["rules"]["hand_limit"] == 2
+    assert [s["bot"] for s in recs[0]["seats"]] == ["random"] * 4
+    assert verify_log(load_log(log)).games == 2
+    assert len(list(tmp_path.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
+
+
+def test_match_without_bots_plays_the_example_bots(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [*ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1"], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    (log,) = tmp_path.glob("*.jsonl")
+    names = [s["bot"] for s in records(log)[0]["seats"]]
+    assert names[:2] in (["rules", "random"], ["random", "random"])
+
+
+def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
+    serve = subprocess.Popen(
+        [*ARENA, "serve", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "double-deck-3p"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    bots = []
+    try:
+        assert serve.stdout is not None
+        tokens: list[tuple[str, str]] = []
+        while len(tokens) < 3:
+            line = serve.stdout.readline()
+            assert line, serve.stderr.read() if serve.stderr else "no output"
+            found = re.search(r"ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+)", line)
+            if found:
+                tokens.append((found[1], found[2]))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+        for address, token in tokens:  # the way a developer would, with flags
+            bots.append(subprocess.Popen(
+                [sys.executable, "-m", "example_bots.random_bot", "--address", address, "--token", token], env=env
+            ))
+        out, err = serve.communicate(timeout=120)
+        assert serve.returncode == 0, err
+        assert [b.wait(timeout=30) for b in bots] == [0, 0, 0]  # Shutdown: a clean exit
+        (log,) = tmp_path.glob("*.jsonl")
+        assert [s["bot"] for s in records(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
+        assert of_kind(records(log), "game_end")
+    finally:
+        for p in [serve, *bots]:
+            if p.poll() is None:
+                p.kill()
+
+
+def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """``arena match`` whose bots are all asleep in their first decision; returns it and its bot pids."""
+    env = {**os.environ, "FAULTY_SLEEP": "120"}
+    proc = subprocess.Popen(
+        [*ARENA, "match", "--log-dir", str(tmp_path), "--move-time", "600000", "--bot", SLEEPER],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        logs = list(tmp_path.glob("*.jsonl"))
+        if logs and '"event":"deal"' in logs[0].read_text():
+            kids = children_of(proc.pid)
+            if len(kids) == 4:
+                return proc, kids
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"the match did not start: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def all_gone(pids: list[int], within_s: float = 10) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupting_the_referee_stops_every_bot(sig: signal.Signals, tmp_path: Path) -> None:
+    proc, bots = start_stuck_match(tmp_path)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert all_gone(bots)
+    (log,) = tmp_path.glob("*.jsonl")
+    records(log)  # complete lines only, still readable
+
+
+def test_kill_9_of_the_referee_takes_the_bots_down(tmp_path: Path) -> None:
+    proc, bots = start_stuck_match(tmp_path)
+    proc.kill()
+    proc.wait(timeout=10)
+    try:
+        assert all_gone(bots), [p for p in bots if alive(p)]
+    finally:
+        for p in bots:
+            if alive(p):
+                os.kill(p, signal.SIGKILL)
+
+
+def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [*ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "pepper",
+         "--bot", f"random={sys.executable} -m example_bots.random_bot"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    (log,) = tmp_path.glob("*.jsonl")
+    lines = log.read_text().splitlines()
+    assert all(isinstance(json.loads(line)["event"], str) for line in lines)
+    assert {"match_start", "game_start", "deal", "bid", "play", "trick", "hand_end", "game_end", "match_end"} <= {
+        json.loads(line)["event"] for line in lines
+    }
