@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+# A short match of the example bots over the real referee (a process per seat).
 demo: $(STAMP)
-	$(BIN)/arena demo
+	$(BIN)/arena match --games 3
 
 # The replay viewer's tests drive Debian's Chromium through Playwright (pip's
 # playwright package, with the system browser: its own download is not used).
@@ -35,6 +36,7 @@ $(CHROMIUM):
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/referee.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
 # pyproject.toml; tests/protocol fails when the committed code is stale).
