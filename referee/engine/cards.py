@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from functools import cache
 
 from referee.engine.errors import InvalidActionError
 
@@ -123,6 +124,7 @@ def deck_copies(deck: str) -> int:
     return DECKS[deck][1]
 
 
+@cache
 def deck_cards(deck: str) -> tuple[Card, ...]:
     """Every card of the deck in a fixed order (suit, rank, copy): shuffle this."""
     ranks = deck_ranks(deck)

@@ -3,20 +3,26 @@
 ``Game`` is a pure function of (rules, first dealer, decks handed in, actions):
 it owns no randomness, no clock and does no I/O. At every point it says whose
 decision it is and what the legal actions are (``decision()``); ``apply``
-takes one action and returns the events it caused; a bad action raises
-``IllegalActionError`` naming the rule, and leaves the state unchanged.
+takes one action and returns the events it caused. An action of the wrong
+shape raises ``InvalidActionError``; a well-formed action the rules forbid
+raises ``IllegalActionError`` naming the rule. Either way the state is left
+unchanged.
 
 Actions by decision kind: BID -> ``Bid``; TRUMP -> ``Trump``; GIVE and DISCARD
 -> a sequence of exactly ``count`` cards from the hand; PLAY -> a card.
+
+Monte Carlo bots replay thousands of hands per decision, so the trick loop
+works on precomputed tables (``cards.TRICK_KEY``, the next active seat, the
+deal order) and keeps the legal lists of the current turn cached.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from referee.engine import cards as C
 from referee.engine.bids import (
@@ -31,6 +37,7 @@ from referee.engine.bids import (
     trump_named_with_bid,
 )
 from referee.engine.cards import Card, Trump, card_str, deck_cards
+from referee.engine.deal import deal_seats
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import (
     BidEvent,
@@ -61,6 +68,11 @@ class DecisionKind(StrEnum):
     GIVE = "give"
     DISCARD = "discard"
     PLAY = "play"
+
+
+# Enum member lookups cost a descriptor call on Python 3.11: the per-card path uses these.
+_PLAY = Phase.PLAY
+_PLAY_KIND = DecisionKind.PLAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +110,67 @@ class _Step:
     to: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class _BidTable:
+    """Every bid an opener could make, in rank order, with what the auction checks of each."""
+
+    bids: tuple[Bid, ...]
+    ranks: tuple[int, ...]  # bid_rank of each bid (ascending)
+    level_ranks: tuple[int, ...]  # bid_level_rank of each bid (ascending)
+    jacks: tuple[Card | None, ...]  # the jack a right-bower-to-open bid needs, or None
+    index: dict[Bid, int]  # bid -> its position
+
+
+@dataclass(frozen=True, slots=True)
+class _RulesTables:
+    """What a game derives from its rules once; shared by every game under the same rules."""
+
+    deck: tuple[Card, ...]  # every card of the deck, sorted
+    deal_order: tuple[tuple[int, ...], ...]  # per dealer: the seat receiving each deck position
+    specials: tuple[str, ...]
+    bid_tables: tuple[_BidTable, _BidTable]  # openers' bids, and a stuck dealer's
+    max_rank: int  # rank of the highest bid
+
+
+@lru_cache(maxsize=64)
+def _rules_tables(rules: Rules) -> _RulesTables:
+    specials = enabled_specials(rules)
+    tables = (_bid_table(rules, specials, stuck=False), _bid_table(rules, specials, stuck=True))
+    return _RulesTables(
+        deck=tuple(sorted(deck_cards(rules.deck))),
+        deal_order=tuple(tuple(deal_seats(rules, dealer)) for dealer in range(rules.players)),
+        specials=specials,
+        bid_tables=tables,
+        max_rank=tables[False].ranks[-1],
+    )
+
+
+def _bid_table(rules: Rules, specials: tuple[str, ...], stuck: bool) -> _BidTable:
+    # A stuck dealer may bid from the stuck level, in no-trump too.
+    floor = rules.stuck_min if stuck else rules.min_bid
+    nt_floor = min(rules.stuck_min, rules.min_notrump_bid) if stuck else rules.min_notrump_bid
+    trumps = rules.trump_choices
+    bids: list[Bid] = []
+    for level in range(floor, rules.max_level + 1):
+        if trump_named_with_bid("level", rules):
+            bids += [Bid("level", level, t) for t in trumps if t.is_suit or level >= nt_floor]
+        else:
+            bids.append(Bid("level", level))
+    for special in specials:
+        if trump_named_with_bid(special, rules):
+            bids += [Bid(special, 0, t) for t in trumps]
+        else:
+            bids.append(Bid(special))
+    bids.sort(key=lambda b: bid_rank(b, rules))
+    return _BidTable(
+        bids=tuple(bids),
+        ranks=tuple(bid_rank(b, rules) for b in bids),
+        level_ranks=tuple(bid_level_rank(b, rules) for b in bids),
+        jacks=tuple(C.make_card(b.trump, C.JACK) if b.trump is not None and b.trump.is_suit else None for b in bids),
+        index={b: i for i, b in enumerate(bids)},
+    )
+
+
 class Game:
     """One game of Bid Euchre under ``rules``; ``first_dealer`` deals hand 1."""
 
@@ -118,16 +191,27 @@ class Game:
         self._last_declaring_team: int | None = None
         self._last_made: bool | None = None
         self._last_made_team: int | None = None
-        self._deck = sorted(deck_cards(rules.deck))
-        self._specials = enabled_specials(rules)
-        self._bid_tables = (self._bid_table(False), self._bid_table(True))
-        self._max_rank = self._bid_tables[False][0][-1]
+        # Values read on every card: looked up once (they are properties of Rules).
+        self._teams = rules.teams
+        self._cards_each = rules.cards_each
+        tables = _rules_tables(rules)
+        self._deck = tables.deck
+        self._deal_order = tables.deal_order
+        self._specials = tables.specials
+        self._bid_tables = tables.bid_tables
+        self._max_rank = tables.max_rank
+        # Turns in the auction: single round, one each; two rounds, up to two each;
+        # multiple rounds, no limit once someone bids. If all pass, the hand is
+        # thrown in after one round (two, with two rounds).
+        rounds = rules.bidding_rounds
+        self._round_turns = 2 * self.n if rounds == "two" else self.n
+        self._max_turns = {"single": self.n, "two": 2 * self.n, "multiple": None}[rounds]
         self._reset_hand()
 
     # ------------------------------------------------------------------ state
 
     def _reset_hand(self) -> None:
-        self.hands: list[list[Card]] = [[] for _ in range(self.n)]
+        self.hands: list[list[Card]] = [[] for _ in range(self.n)]  # each kept sorted
         self.to_act: int | None = None
         self.contract: Contract | None = None
         # auction
@@ -136,17 +220,27 @@ class Game:
         self.high_bid: Bid | None = None
         self.high_seat: int | None = None
         self._declarer_stuck = False
+        self._high_rank = -1  # bid_rank of the standing bid
         self._legal_bids: tuple[Bid, ...] | None = None
+        self._legal_tail: tuple[_BidTable, int] | None = None  # see _is_legal_bid
         # exchanges
         self._steps: list[_Step] = []
         # tricks
         self.trump: int = Trump.HIGH
         self.active: tuple[int, ...] = tuple(range(self.n))
+        self._next_seat = [(s + 1) % self.n for s in range(self.n)]  # next active seat clockwise
+        self._active_count = self.n
         self.trick_number = 0
         self.trick_seats: list[int] = []
         self.trick_cards: list[Card] = []
-        self.tricks_won: list[int] = [0] * self.rules.teams
+        self.tricks_won: list[int] = [0] * self._teams
         self._legal_plays: tuple[Card, ...] | None = None
+        # the trick in progress: keys of the suit led (cards.TRICK_KEY) and who is winning
+        self._effective_suit: list[int] = C.EFFECTIVE_SUIT[Trump.HIGH]  # of each card under trump
+        self._led_suit = 0
+        self._trick_keys: list[int] = []
+        self._best_key = -1
+        self._best_seat = 0
 
     @property
     def is_over(self) -> bool:
@@ -162,15 +256,15 @@ class Game:
         seat = self.to_act
         if seat is None:
             return None
-        if phase is Phase.PLAY:
-            return Decision(DecisionKind.PLAY, seat, self.legal_plays())
+        if phase is _PLAY:
+            return Decision(_PLAY_KIND, seat, self.legal_plays())
         if phase is Phase.BID:
             return Decision(DecisionKind.BID, seat, self.legal_bids())
         if phase is Phase.TRUMP:
             return Decision(DecisionKind.TRUMP, seat, self._trump_options())
         if phase is Phase.EXCHANGE:
             step = self._steps[0]
-            return Decision(step.kind, seat, tuple(sorted(self.hands[seat])), step.count, step.to)
+            return Decision(step.kind, seat, tuple(self.hands[seat]), step.count, step.to)
         return None
 
     def legal_actions(self) -> tuple:
@@ -185,7 +279,7 @@ class Game:
         if self.phase is not Phase.DEAL:
             raise IllegalActionError("deal-out-of-turn", f"cannot deal during the {self.phase} phase")
         deck = list(deck)
-        if set(map(type, deck)) != {int} or sorted(deck) != self._deck:
+        if set(map(type, deck)) != {int} or tuple(sorted(deck)) != self._deck:
             raise InvalidActionError(
                 f"the deck handed in is not a {self.rules.deck} deck "
                 f"({len(deck)} cards; expected {len(self._deck)} with the right copies)"
@@ -194,16 +288,16 @@ class Game:
             self.dealer = (self.dealer + 1) % self.n
         self.hand_number += 1
         self._reset_hand()
-        n, pos = self.n, 0
-        for packet in self.rules.deal_packets:
-            for k in range(1, n + 1):
-                self.hands[(self.dealer + k) % n].extend(deck[pos : pos + packet])
-                pos += packet
+        hands = self.hands
+        for seat, card in zip(self._deal_order[self.dealer], deck):
+            hands[seat].append(card)
         self.hand_start = len(self.events)
-        ev = DealEvent(self.hand_number, self.dealer, tuple(tuple(h) for h in self.hands))
+        ev = DealEvent(self.hand_number, self.dealer, tuple(tuple(h) for h in hands))
+        for hand in hands:
+            hand.sort()
         self.events.append(ev)
         self.phase = Phase.BID
-        self.to_act = (self.dealer + 1) % n
+        self.to_act = (self.dealer + 1) % self.n
         return [ev]
 
     # ---------------------------------------------------------------- apply
@@ -211,12 +305,14 @@ class Game:
     def apply(self, action: object) -> list[Event]:
         """Apply the action of the seat to act; return the events it caused."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            if not isinstance(action, int) or isinstance(action, bool):
-                raise InvalidActionError(f"a play must be a card, got {action!r}")
+        if phase is _PLAY:
+            if type(action) is not int:
+                if not isinstance(action, int) or isinstance(action, bool):
+                    raise InvalidActionError(f"a play must be a card, got {action!r}")
+                action = int(action)
             if not 0 <= action < C.NUM_CODES:
                 raise InvalidActionError(f"a play must be a card, got code {action!r} (cards are 0..31)")
-            return self._play(int(action))
+            return self._play(action)
         if phase is Phase.BID:
             if not isinstance(action, Bid):
                 raise InvalidActionError(f"a bid decision needs a Bid, got {action!r}")
@@ -238,69 +334,63 @@ class Game:
 
     def _stuck_now(self) -> bool:
         """The seat to act is the dealer, and a pass would throw the hand in."""
-        rules = self.rules
-        last_turn = 2 * self.n if rules.bidding_rounds == "two" else self.n
-        return rules.stick_the_dealer and self.high_bid is None and self._turns + 1 == last_turn
+        return self.rules.stick_the_dealer and self.high_bid is None and self._turns + 1 == self._round_turns
 
     def legal_bids(self) -> tuple[Bid, ...]:
         """The bids the seat to act may make now (empty outside the auction)."""
         if self._legal_bids is None:
             if self.phase is not Phase.BID:
                 return ()
-            self._legal_bids = tuple(self._generate_bids())
+            self._legal_bids = self._generate_bids()
         return self._legal_bids
 
-    def _bid_table(self, stuck: bool) -> tuple[list[int], list[int], list[tuple[Bid, Card | None]]]:
-        """Every bid an opener could make, in rank order: (ranks, level ranks, (bid, jack it needs))."""
-        rules = self.rules
-        floor = rules.stuck_min if stuck else rules.min_bid
-        nt_floor = min(rules.stuck_min, rules.min_notrump_bid) if stuck else rules.min_notrump_bid
-        trumps = rules.trump_choices
-        bids: list[Bid] = []
-        for level in range(floor, rules.max_level + 1):
-            if trump_named_with_bid("level", rules):
-                bids += [Bid("level", level, t) for t in trumps if t.is_suit or level >= nt_floor]
-            else:
-                bids.append(Bid("level", level))
-        for special in self._specials:
-            if trump_named_with_bid(special, rules):
-                bids += [Bid(special, 0, t) for t in trumps]
-            else:
-                bids.append(Bid(special))
-        bids.sort(key=lambda b: bid_rank(b, rules))
-        entries = [(b, C.make_card(b.trump, C.JACK) if b.trump is not None and b.trump.is_suit else None) for b in bids]
-        return [bid_rank(b, rules) for b in bids], [bid_level_rank(b, rules) for b in bids], entries
-
-    def _generate_bids(self) -> list[Bid]:
+    def _generate_bids(self) -> tuple[Bid, ...]:
         seat = self.to_act
         assert seat is not None
+        rules = self.rules
         stuck = self._stuck_now()
-        ranks, level_ranks, entries = self._bid_tables[stuck]
+        table = self._bid_tables[stuck]
         high = self.high_bid
-        first = extra = 0
+        first = 0  # index of the lowest bid that outranks the standing one
+        stolen: list[int] = []  # indexes of equal bids the dealer may steal with
         if high is not None:
-            rules = self.rules
-            # ``extra`` < ``first`` only when the dealer may steal with an equal special bid.
-            first = extra = bisect_right(ranks, bid_rank(high, rules))
+            first = bisect_right(table.ranks, self._high_rank)
             steal = rules.dealer_can_steal
             if seat == self.dealer and steal != "no":
-                extra = bisect_left(level_ranks, bid_level_rank(high, rules))
+                # Dealer can steal: take the contract at the standing bid's level.
+                same_level = bisect_left(table.level_ranks, bid_level_rank(high, rules))
                 if steal == "any":
-                    first, extra = extra, first
-        candidates = entries[first:]
-        if extra < first:  # the dealer may steal with an equal special bid
-            candidates = [e for e in entries[extra:first] if e[0].is_special] + candidates
-        bids = [] if stuck else [PASS]
+                    first = same_level
+                else:  # "special": only with an equal special bid
+                    stolen = [i for i in range(same_level, first) if table.bids[i].is_special]
+        head = () if stuck else (PASS,)
+        # Right bower to open: the 1st and 2nd seats need the jack of a suit they name.
+        bower_rule = rules.right_bower_to_open and (seat - self.dealer) % self.n in (1, 2)
+        # Big pepper only over a standing little pepper.
+        big_pepper_barred = "big-pepper" in self._specials and (high is None or high.kind != "little-pepper")
+        if not (stolen or bower_rule or big_pepper_barred):
+            self._legal_tail = (table, first)
+            return head + table.bids[first:]
+        self._legal_tail = None
         hand = self.hands[seat]
-        bower_rule = self.rules.right_bower_to_open and (seat - self.dealer) % self.n in (1, 2)
-        after_little = high is not None and high.kind == "little-pepper"
-        for bid, jack in candidates:
-            if bower_rule and jack is not None and jack not in hand:
-                continue
-            if bid.kind == "big-pepper" and not after_little:
-                continue
-            bids.append(bid)
-        return bids
+        bids = table.bids
+        jacks = table.jacks
+        return head + tuple(
+            bids[i]
+            for i in [*stolen, *range(first, len(bids))]
+            if not (bower_rule and jacks[i] is not None and jacks[i] not in hand)
+            and not (big_pepper_barred and bids[i].kind == "big-pepper")
+        )
+
+    def _is_legal_bid(self, bid: Bid) -> bool:
+        legal = self.legal_bids()
+        tail = self._legal_tail
+        if tail is None or bid.kind == "pass":
+            return bid in legal
+        # The legal bids are (pass and) every bid of the table from position ``first``:
+        # a dict lookup instead of comparing the bid with each of them.
+        table, first = tail
+        return table.index.get(bid, -1) >= first
 
     def _bid_problem(self, bid: Bid, seat: int) -> tuple[str, str]:
         """Why a bid that is not in the legal list is illegal: (rule, message)."""
@@ -347,7 +437,7 @@ class Game:
     def _bid(self, bid: Bid) -> list[Event]:
         seat = self.to_act
         assert seat is not None
-        if bid not in self.legal_bids():
+        if not self._is_legal_bid(bid):
             raise IllegalActionError(*self._bid_problem(bid, seat))
         n = self.n
         rules = self.rules
@@ -360,20 +450,21 @@ class Game:
             self._passes_since_bid += 1
         else:
             self.high_bid, self.high_seat = bid, seat
+            self._high_rank = bid_rank(bid, rules)
             self._declarer_stuck = stuck
             self._passes_since_bid = 0
             steal_possible = rules.dealer_can_steal == "any" or (
                 rules.dealer_can_steal == "special" and bid.is_special
             )
-            if bid_rank(bid, rules) >= self._max_rank and (not steal_possible or seat == self.dealer):
-                ended = True  # nothing can outrank it
-        max_turns = {"single": n, "two": 2 * n, "multiple": None}[rules.bidding_rounds]
-        if self.high_bid is not None and self._passes_since_bid >= n - 1:
-            ended = True
-        elif self.high_bid is None and self._turns == (2 * n if rules.bidding_rounds == "two" else n):
-            ended = True
-        elif max_turns is not None and self._turns >= max_turns:
-            ended = True
+            # Engine decision: a bid nothing can outrank (or steal) ends the auction at once.
+            if self._high_rank >= self._max_rank and (not steal_possible or seat == self.dealer):
+                ended = True
+        if self.high_bid is not None:
+            # Every other player passed after the last bid, or the turns ran out.
+            if self._passes_since_bid >= n - 1 or self._turns == self._max_turns:
+                ended = True
+        elif self._turns == self._round_turns:
+            ended = True  # everyone passed: the hand is thrown in
         self.events.extend(events)
         if not ended:
             self.to_act = (seat + 1) % n
@@ -397,6 +488,7 @@ class Game:
         rules = self.rules
         bid = self.high_bid
         assert bid is not None
+        # Minimum no-trump bid, for trump named after the auction (a stuck dealer is exempt).
         if bid.kind == "level" and bid.level < rules.min_notrump_bid and not self._declarer_stuck:
             return C.SUIT_TRUMPS
         return rules.trump_choices
@@ -417,10 +509,14 @@ class Game:
         assert bid is not None and declarer is not None
         partners = rules.partners(declarer)
         alone = bid.is_lone
+        # Playing alone: the partners sit out, and tricks have fewer cards.
         active = tuple(s for s in range(self.n) if not (alone and s in partners))
         self.contract = Contract(declarer, bid, trump, alone, active)
         self.trump = trump
         self.active = active
+        self._next_seat = [self._next_active(s) for s in range(self.n)]
+        self._active_count = len(active)
+        self._effective_suit = C.EFFECTIVE_SUIT[trump]
         ev = ContractEvent(self.hand_number, declarer, bid, trump, alone, active)
         self.events.append(ev)
         self._steps = self._exchange_steps(bid, declarer, partners)
@@ -434,13 +530,16 @@ class Game:
         rules = self.rules
         give, discard = DecisionKind.GIVE, DecisionKind.DISCARD
         if bid.kind in CALL_CARDS:
+            # Call k: partner gives k cards, the declarer discards k (or the other way round).
             k = CALL_CARDS[bid.kind]
             partner = partners[0]
             steps = [_Step(give, partner, k, declarer), _Step(discard, declarer, k, None)]
             return steps if rules.call_exchange_order == "give-first" else steps[::-1]
         if bid.kind == "best":
+            # Best: each partner gives one card, then the declarer discards as many.
             return [_Step(give, p, 1, declarer) for p in partners] + [_Step(discard, declarer, len(partners), None)]
         if bid.kind == "alone" and rules.alone_exchange_cards > 0:
+            # Going alone: the declarer gives k cards to partner, who gives k back.
             k = rules.alone_exchange_cards
             return [_Step(give, declarer, k, partners[0]), _Step(give, partners[0], k, declarer)]
         return []
@@ -458,14 +557,16 @@ class Game:
             raise IllegalActionError(
                 f"{step.kind}-count", f"must {step.kind} exactly {step.count} card(s), got {len(cards)}"
             )
-        hand = self.hands[seat]
-        missing = Counter(cards) - Counter(hand)
-        if missing:
-            raise IllegalActionError("card-not-in-hand", f"{card_str(next(iter(missing)))} is not in the hand")
+        hand = list(self.hands[seat])  # a copy: a bad choice leaves the hand as it was
         for c in cards:
+            if c not in hand:
+                raise IllegalActionError("card-not-in-hand", f"{card_str(c)} is not in the hand")
             hand.remove(c)
+        self.hands[seat] = hand
         if step.to is not None:
-            self.hands[step.to].extend(cards)
+            receiver = self.hands[step.to]
+            receiver.extend(cards)
+            receiver.sort()
         ev = ExchangeEvent(self.hand_number, seat, step.to, tuple(cards), len(cards))
         self.events.append(ev)
         self._steps.pop(0)
@@ -494,26 +595,24 @@ class Game:
         return s
 
     def legal_plays(self) -> tuple[Card, ...]:
-        """Distinct cards the seat to act may play: follow the suit led when able (empty outside the play)."""
+        """Distinct cards the seat to act may play, ascending (empty outside the play)."""
         legal = self._legal_plays
         if legal is None:
-            if self.phase is not Phase.PLAY:
+            if self.phase is not _PLAY:
                 return ()
             hand = self.hands[self.to_act]  # type: ignore[index]
             if self.trick_cards:
-                eff = C.EFFECTIVE_SUIT[self.trump]
-                led = eff[self.trick_cards[0]]
-                follow = [c for c in hand if eff[c] == led]
-                legal = tuple(sorted(set(follow or hand)))
-            else:
-                legal = tuple(sorted(set(hand)))
-            self._legal_plays = legal
+                # Follow the suit led when able (by effective suit: the left bower is a trump).
+                eff, led = self._effective_suit, self._led_suit
+                hand = [c for c in hand if eff[c] == led] or hand
+            legal = self._legal_plays = tuple(sorted(set(hand)))
         return legal
 
     def _play(self, card: Card) -> list[Event]:
         seat = self.to_act
         assert seat is not None
-        if card not in self.legal_plays():
+        legal = self._legal_plays or self.legal_plays()
+        if card not in legal:
             if card not in self.hands[seat]:
                 raise IllegalActionError("card-not-in-hand", f"{card_str(card)} is not in the hand of seat {seat}")
             led = card_str(self.trick_cards[0])
@@ -522,20 +621,32 @@ class Game:
             )
         self._legal_plays = None
         self.hands[seat].remove(card)
+        trick_cards = self.trick_cards
+        # Highest trump wins, else the highest card of the suit led; of identical
+        # cards the first played wins (a later card must be strictly higher).
+        if trick_cards:
+            key = self._trick_keys[card]
+            if key > self._best_key:
+                self._best_key, self._best_seat = key, seat
+        else:
+            self._led_suit = led_suit = self._effective_suit[card]
+            self._trick_keys = keys = C.TRICK_KEY[self.trump][led_suit]
+            self._best_key, self._best_seat = keys[card], seat
         self.trick_seats.append(seat)
-        self.trick_cards.append(card)
-        events: list[Event] = [PlayEvent(self.hand_number, self.trick_number, seat, card)]
-        if len(self.trick_cards) < len(self.active):
-            self.to_act = self._next_active(seat)
-            self.events.append(events[0])
-            return events
-        winner = self.trick_seats[C.winning_index(self.trick_cards, self.trump)]
-        events.append(TrickEvent(self.hand_number, self.trick_number, winner))
-        self.tricks_won[winner % self.rules.teams] += 1
+        trick_cards.append(card)
+        play = PlayEvent(self.hand_number, self.trick_number, seat, card)
+        if len(trick_cards) < self._active_count:
+            self.to_act = self._next_seat[seat]
+            self.events.append(play)
+            return [play]
+        winner = self._best_seat
+        trick = TrickEvent(self.hand_number, self.trick_number, winner)
+        self.tricks_won[winner % self._teams] += 1
         self.trick_seats = []
         self.trick_cards = []
+        events: list[Event] = [play, trick]
         self.events.extend(events)
-        if self.trick_number == self.rules.cards_each:
+        if self.trick_number == self._cards_each:
             events.extend(self._end_hand_played())
             return events
         self.trick_number += 1
@@ -573,7 +684,7 @@ class Game:
         return self._after_hand(ev)
 
     def _end_hand_passed_out(self) -> list[Event]:
-        teams = self.rules.teams
+        teams = self._teams
         ev = HandEndEvent(self.hand_number, (0,) * teams, (0,) * teams, tuple(self.scores), True, None, None)
         return self._after_hand(ev)
 
@@ -598,11 +709,11 @@ class Game:
 
     def forfeit(self, team: int, detail: str) -> GameEndEvent:
         """End the game now: ``team`` loses (the referee's fault policy)."""
-        if not 0 <= team < self.rules.teams:
-            raise ValueError(f"team {team} is not a team of this game (0..{self.rules.teams - 1})")
+        if not 0 <= team < self._teams:
+            raise ValueError(f"team {team} is not a team of this game (0..{self._teams - 1})")
         if self.is_over:
             raise IllegalActionError("game-over", "the game is over")
-        others = [t for t in range(self.rules.teams) if t != team]
+        others = [t for t in range(self._teams) if t != team]
         return self._finish(self._top(others, tie=None), "forfeit", detail)
 
     # --------------------------------------------------------------- game end
@@ -614,7 +725,7 @@ class Game:
             return set()
         if tie in ("last-contract", "must-bid-or-set"):
             # The team that made the last contract, or the team(s) that set it.
-            return {declaring} if self._last_made else set(range(self.rules.teams)) - {declaring}
+            return {declaring} if self._last_made else set(range(self._teams)) - {declaring}
         if tie == "must-bid":
             return {declaring} if self._last_made else set()
         if tie == "last-made":
@@ -639,12 +750,14 @@ class Game:
         """(winner, reason) when the hand just scored ends the game, else None."""
         rules = self.rules
         scores = self.scores
-        teams = list(range(rules.teams))
+        teams = list(range(self._teams))
+        # Mercy: every team below the line loses; else a team at or below the loss line loses.
         if rules.mercy_all_below is not None and all(s < rules.mercy_all_below for s in scores):
             return None, "mercy"
         if rules.mercy_loss is not None and any(s <= rules.mercy_loss for s in scores):
             return self._top([t for t in teams if scores[t] > rules.mercy_loss], tie=None), "mercy"
         if rules.game_over == "hands":
+            # Thrown-in hands count as hands dealt.
             if self.hand_number >= rules.game_hands:
                 return self._top(teams, rules.tie_rule), "hands"
         elif not passed_out:
@@ -653,13 +766,16 @@ class Game:
                 declaring = self._last_declaring_team
                 tie = rules.tie_rule
                 if tie == "bidders":
+                    # The declaring team wins if it reached the target, whatever the others scored.
                     if declaring in reached:
                         return declaring, "target"
                     return self._top(reached, None), "target"
                 if tie == "must-bid":
+                    # Only a team that made the last contract can win; others reaching the target play on.
                     if self._last_made and declaring in reached:
                         return declaring, "target"
                 elif tie == "must-bid-or-set":
+                    # A team wins by making the last contract or by setting it.
                     if self._last_made and declaring in reached:
                         return declaring, "target"
                     setters = [t for t in reached if t != declaring]
@@ -667,6 +783,7 @@ class Game:
                         return self._top(setters, None), "target"
                 else:
                     return self._top(teams, tie), "target"
+        # Safety stop.
         if self.hand_number >= rules.hand_limit:
             return self._top(teams, None), "hand-limit"
         return None
