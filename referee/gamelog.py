@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -235,6 +235,11 @@ class LogWriter:
 
     def write(self, record: dict[str, Any]) -> None:
         self._file.write(dumps(record) + "\n")
+        self._file.flush()
+
+    def write_many(self, records: Iterable[dict[str, Any]]) -> None:
+        """Several records that happened at once (the events of one action): whole lines, one flush."""
+        self._file.write("".join([dumps(r) + "\n" for r in records]))
         self._file.flush()
 
     def write_event(self, event: Event, game: int | None = None) -> None:

@@ -349,11 +349,9 @@ class _GameRun:
     def _log_events(self) -> None:
         events = self.game.events
         if self.logged < len(events):
-            writer = self.writer
-            if writer is not None:
+            if self.writer is not None:
                 number = self.number
-                for ev in events[self.logged :]:
-                    writer.write(event_record(ev, number))
+                self.writer.write_many([event_record(ev, number) for ev in events[self.logged :]])
             self.logged = len(events)
 
 
