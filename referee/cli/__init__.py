@@ -1,8 +1,34 @@
 """The ``arena`` command line. Each command lives in its own module."""
 
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import typer
+
 from referee.cli import demo, match, presets, replay, serve  # noqa: F401  (registers the commands)
-from referee.cli.app import app
+from referee.cli.app import app, err_console, fail
+
+try:  # typer >= 0.20 vendors click; older releases depend on it
+    from typer import _click as click
+except ImportError:  # pragma: no cover - depends on the installed typer
+    import click  # type: ignore[no-redef]
 
 
-def main() -> None:
-    app()
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
+    try:
+        code = app(args=list(argv) if argv is not None else None, prog_name="arena", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError:
+        sys.exit(0)  # the help text has been printed
+    except click.exceptions.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "arena"
+        message = exc.format_message().rstrip(".")
+        raise SystemExit(fail(f"{message} (see '{where} --help')", code=2).exit_code) from None
+    except click.exceptions.ClickException as exc:
+        raise SystemExit(fail(exc.format_message(), code=exc.exit_code).exit_code) from None
+    except typer.Abort:
+        err_console.print("aborted", highlight=False)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
