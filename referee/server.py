@@ -210,6 +210,13 @@ class Connection:
             again = loop.time() + extra
             self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra)
             return
+        # An answer gRPC handed over in this same loop iteration is still on
+        # its way to the future: give it one more turn before calling time.
+        loop.call_soon(self._time_up, fut)
+
+    def _time_up(self, fut: asyncio.Future[ActionMsg | Closed]) -> None:
+        if fut.done():
+            return
         fut.set_result(Closed.TIMEOUT)
         if self._writing:
             # the request is still not taken: the bot stopped reading its stream

@@ -6,9 +6,10 @@ import asyncio
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.bots import BotCommand
 from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent
@@ -19,6 +20,8 @@ from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.server import Limits
 from sdk.bot import Bot
 from sdk.runner import play_session
+
+T = TypeVar("T")
 
 BOTS = Path(__file__).parent / "bots"
 RANDOM = BotCommand("random", (sys.executable, "-m", "example_bots.random_bot"))
@@ -85,7 +88,14 @@ def run_match(
         await asyncio.gather(*clients)
         return result
 
-    return asyncio.run(go())
+    return run_async(go())
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: the test session may already hold a running
+    event loop in the main thread (Playwright's sync API, used by the browser tests, keeps one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def records(path: Path) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from arena_helpers import in_process, of_kind, records, run_match
+from arena_helpers import in_process, of_kind, records, run_async, run_match
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -22,7 +22,7 @@ from referee.engine.game import DecisionKind
 from referee.match import Match
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode, ErrorInfo, WelcomeInfo
-from referee.server import ArenaServer, Closed, Limits, Player
+from referee.server import ArenaServer, Closed, Connection, Limits, Player
 
 
 class Raw:
@@ -80,7 +80,7 @@ def serve(scenario: Scenario, limits: Limits | None = None) -> list[tuple[str, s
         async with ArenaServer(limits=limits) as server:
             await scenario(server, reports)  # type: ignore[arg-type]
 
-    asyncio.run(go())
+    run_async(go())
     return reports
 
 
@@ -323,3 +323,76 @@ def test_binds_loopback_by_default_and_reports_a_busy_port() -> None:
             await ArenaServer(port=server.port).start()
 
     serve(scenario)
+
+
+def _stalled_ask(limits: Limits) -> object:
+    """A real bot process answers at once, while the referee's event loop is stalled past the deadline."""
+    import random
+    import subprocess
+    import sys
+    import time
+
+    from referee.engine.game import Game
+    from referee.engine.presets import rules_for
+    from referee.engine.simulate import shuffled_deck
+
+    async def go() -> object:
+        async with ArenaServer(limits=limits) as server:
+            player = server.add_player("p", "first")
+            bot = subprocess.Popen(
+                [sys.executable, "-m", "example_bots.first_bot", "--address", server.address, "--token", player.token]
+            )
+            try:
+                await asyncio.wait_for(player.wait_connected(), 20)
+                conn = player.connection
+                assert conn is not None
+                rules = rules_for("neuralplay")
+                await conn.send(
+                    convert.to_bytes(
+                        convert.game_start_to_pb(
+                            game_id="g1", preset="neuralplay", rules=rules, seat=1, seat_names=["x"] * 4,
+                            move_time_ms=200, first_dealer=0,
+                        )
+                    )
+                )
+                game = Game(rules, 0)
+                game.deal(shuffled_deck(rules, random.Random(1)))
+                decision = game.decision()
+                assert decision is not None and decision.seat == 1
+                request = convert.RequestEncoder().decision(
+                    game, decision, request_id=1, game_id="g1", events=[], time_limit_ms=200
+                )
+                asyncio.get_running_loop().call_soon(time.sleep, 0.8)  # the referee is busy elsewhere
+                return await conn.ask(request, 1, 0.25)
+            finally:
+                bot.kill()
+                bot.wait()
+
+    return run_async(go())
+
+
+def test_an_answer_that_came_in_time_counts_even_if_the_referee_was_busy() -> None:
+    answer = _stalled_ask(Limits())
+    assert not isinstance(answer, Closed) and answer.request_id == 1
+
+
+def test_a_deadline_that_fires_late_gives_the_lag_back() -> None:
+    """When the referee's loop was stalled past a deadline, the bot gets the stall back, at most one more limit."""
+
+    async def go() -> list[object]:
+        loop = asyncio.get_running_loop()
+        conn = Connection(Player("p", "x"), None, Limits(lag_slack_s=0.02))  # type: ignore[arg-type]
+        fut: asyncio.Future[object] = loop.create_future()
+        conn._deadline(fut, loop.time() - 0.3, 1.0)  # fired 0.3 s late
+        seen = [fut.done()]
+        await asyncio.sleep(0.2)
+        seen.append(fut.done())  # still within the 0.3 s given back
+        await asyncio.sleep(0.2)
+        seen.append(fut.done() and fut.result())
+        late_but_small: asyncio.Future[object] = loop.create_future()
+        conn._deadline(late_but_small, loop.time() - 0.005, 1.0)  # within the slack: time is up
+        await asyncio.sleep(0)
+        seen.append(late_but_small.result())
+        return seen
+
+    assert run_async(go()) == [False, False, Closed.TIMEOUT, Closed.TIMEOUT]

@@ -7,11 +7,12 @@ import os
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from referee.engine.presets import rules_for
 from referee.engine.view import SeatView
 from referee.match import Match, MatchConfig, SeatBot, TimeControl
-from referee.engine.presets import rules_for
 from sdk.bot import Bot
 from sdk.runner import play_session
 
@@ -98,7 +99,8 @@ def test_one_session_many_games_hooks_time_limits_and_seeds(tmp_path: Path) -> N
         await asyncio.gather(*sessions)
         return await by_hand.wait(), [len(g.bot_names) for g in result.games]
 
-    code, games = asyncio.run(go())
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own, whatever the session holds (see tests/referee)
+        code, games = pool.submit(asyncio.run, go()).result()
     assert code == 0  # Shutdown ends the process cleanly
     assert games == [4, 4, 4]
     for seat, bot in enumerate(observers, start=1):
