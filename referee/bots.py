@@ -239,7 +239,8 @@ class BotPool:
         """
         members = [self._members[p] for p in players]
         for m in members:
-            if not m.player.connected:
+            exited = m.process is not None and not m.process.running  # its stream may not have noticed yet
+            if not m.player.connected or exited:
                 self._launch(m)
         waits = [self._wait_connected(m) for m in members if not m.player.connected]
         problems = await asyncio.gather(*waits)
@@ -248,6 +249,7 @@ class BotPool:
     def _launch(self, m: PoolPlayer) -> None:
         if m.bot is None:
             return
+        m.player.drop()  # a stream left by a process that is gone: wait for the new one
         if m.process is not None:
             if m.process.running:  # alive but not connected: it left its stream; start afresh
                 m.process.kill()

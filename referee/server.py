@@ -115,6 +115,13 @@ class Player:
         if self.on_violation is not None:
             self.on_violation(kind, detail)
 
+    def drop(self) -> None:
+        """Close the current stream, if any, and forget it (its process is gone)."""
+        conn = self.connection
+        if conn is not None:
+            conn.close()
+            self._detach(conn)
+
     def _attach(self, conn: Connection, hello: HelloMsg) -> None:
         self.connection = conn
         self.hello = hello
