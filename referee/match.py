@@ -138,6 +138,9 @@ async def play_game(
     """
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
+    busy = [p.player_id for p in players if p.on_violation is not None]
+    if busy or len(set(players)) != len(players):
+        raise ValueError(f"a player sits in one game at one seat at a time (already seated: {busy or 'twice here'})")
     run = _GameRun(players, rules, preset, game, game_id, seed, clock or TimeControl(), policy, log, absent or {})
     return await run.play()
 
