@@ -176,12 +176,14 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()} ({platform.python_implementation()}), grpcio {grpc.__version__}"
+    python = f"Python {platform.python_version()} ({platform.python_implementation()})"
+    return f"{cpu}, {os.cpu_count()} CPUs; {python}, grpcio {grpc.__version__}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--decisions", type=int, default=20000, help="decisions per measurement")
+    parser.add_argument("--decisions", type=int, default=10000, help="decisions per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="alternate (a) and (b) this often; medians are shown")
     parser.add_argument("--preset", default="neuralplay")
     parser.add_argument("--bare-client", metavar="ADDRESS", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,18 +193,25 @@ def main() -> None:
     from referee.logging import configure
 
     configure("warning")
-    print(f"machine: {machine()}")
-    bare = asyncio.run(bench_bare(args.decisions))
+    print(f"machine: {machine()}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    bares, refs = [], []
+    games = 0
+    for _ in range(args.rounds):  # alternating, so a change in the machine's load hits both alike
+        bares.append(asyncio.run(bench_bare(args.decisions)))
+        ref, games = asyncio.run(bench_referee(args.decisions, args.preset))
+        refs.append(ref)
+    bare = sorted(bares, key=lambda f: f.per_second)[len(bares) // 2]
+    ref = sorted(refs, key=lambda f: f.per_second)[len(refs) // 2]
     print(
         f"(a) bare grpc.aio ping-pong, {CLIENTS} client processes: {bare.per_second:8.0f} round trips/s "
         f"(CPU per round trip: server {bare.server_cpu_s * 1e6:.0f} us, clients {bare.clients_cpu_s * 1e6:.0f} us)"
     )
-    ref, games = asyncio.run(bench_referee(args.decisions, args.preset))
     print(
         f"(b) referee, {CLIENTS} instant bots, {args.preset} ({games} games): {ref.per_second:8.0f} decisions/s "
         f"(CPU per decision: referee {ref.server_cpu_s * 1e6:.0f} us, bots {ref.clients_cpu_s * 1e6:.0f} us)"
     )
-    print(f"ratio referee/bare: {ref.per_second / bare.per_second:.2f}")
+    print(f"    each round: bare {[round(f.per_second) for f in bares]}, referee {[round(f.per_second) for f in refs]}")
+    print(f"ratio referee/bare (medians of {args.rounds} rounds): {ref.per_second / bare.per_second:.2f}")
 
 
 if __name__ == "__main__":
