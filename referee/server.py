@@ -149,7 +149,9 @@ class Connection:
         self._pending_id = 0
         self._last_issued = 0
         self._timer: asyncio.TimerHandle | None = None
-        self._writing = False
+        self._writing = False  # ask() is handing a request to gRPC
+        self._writer: asyncio.Task[object] | None = None  # the task doing it
+        self._write_cut = False  # _time_up cancelled that write
         self._errors: deque[float] = deque()
 
     # ----------------------------------------------------------- match side
@@ -187,11 +189,16 @@ class Connection:
         self._timer = loop.call_at(due, self._deadline, fut, due, limit_s)
         try:
             self._writing = True
+            self._writer = asyncio.current_task()
             async with self._write_lock:
                 await self._context.write(data)
         except asyncio.CancelledError:
-            self._timer.cancel()
-            raise
+            if not self._write_cut:
+                self._timer.cancel()
+                raise
+            # cut off at the deadline (see _time_up): this request timed out, the stream is closed
+            self._writer.uncancel()  # type: ignore[union-attr]
+            self._write_cut = False
         except Exception as exc:  # the RPC ended under us: the bot is gone (or was cut off at the deadline)
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             self.closed = True
@@ -225,9 +232,11 @@ class Connection:
         if fut.done():
             return
         fut.set_result(Closed.TIMEOUT)
-        if self._writing:
+        if self._writing and self._writer is not None:
             # the request is still not taken: the bot stopped reading its stream
             self.player.report("protocol", "stopped reading its stream (a request could not be delivered in time)")
+            self._write_cut = True
+            self._writer.cancel()
             self.close()
 
     def close(self) -> None:

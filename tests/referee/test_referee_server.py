@@ -396,3 +396,25 @@ def test_a_deadline_that_fires_late_gives_the_lag_back() -> None:
         return seen
 
     assert run_async(go()) == [False, False, Closed.TIMEOUT, Closed.TIMEOUT]
+
+
+def test_a_bot_that_stops_reading_cannot_stall_the_referee() -> None:
+    """Requests pile up unread until gRPC's flow control blocks the write: the deadline cuts the stream."""
+
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        player, raw = await connected(server)
+        watch(player, reports)
+        conn = player.connection
+        assert conn is not None
+        bulky = convert.to_bytes(convert.welcome_to_pb("x" * 500_000, "0"))  # never read by the bot
+        outcomes = []
+        for request_id in range(1, 100):
+            outcomes.append(await asyncio.wait_for(conn.ask(bulky, request_id, 0.1), 5))
+            if outcomes[-1] is Closed.DISCONNECTED:
+                break
+        assert outcomes[-1] is Closed.DISCONNECTED and set(outcomes[:-1]) == {Closed.TIMEOUT}
+        assert not player.connected
+        await raw.close()
+
+    reports = serve(scenario)
+    assert ("p", "protocol", "stopped reading its stream (a request could not be delivered in time)") in reports
