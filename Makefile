@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+JS_BOT   := example_bots/js
+JS_STAMP := $(JS_BOT)/node_modules/.installed
 
 .PHONY: demo test bench proto clean
 
@@ -26,13 +28,29 @@ demo: $(STAMP)
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
 
-test: $(STAMP) $(CHROMIUM)
+test: $(STAMP) $(CHROMIUM) $(JS_STAMP)
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "the browser tests need Chromium at $(CHROMIUM) (Debian package chromium)"; exit 1; }
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+# The JavaScript example bot (example_bots/js) needs Node.js >= 18 and its npm
+# packages, at the exact versions of its package-lock.json. `npm ci` runs again
+# when package.json or package-lock.json changes. Node.js and npm come from
+# Debian (packages nodejs and npm) when missing; as above, sudo unless root.
+$(JS_STAMP): $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  command -v apt-get >/dev/null || { echo "the JavaScript bot needs Node.js >= 18 and npm; install both and run make again"; exit 1; }; \
+	  echo "installing Node.js and npm from Debian"; \
+	  { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; } \
+	    || { echo "could not install Node.js and npm with apt-get (Debian packages nodejs, npm)"; exit 1; }; \
+	fi
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' \
+	  || { echo "the JavaScript bot needs Node.js >= 18 (found $$(node --version))"; exit 1; }
+	cd $(JS_BOT) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
@@ -44,4 +62,4 @@ proto: $(STAMP)
 	$(BIN)/python -m grpc_tools.protoc -Ireferee/protocol=proto --python_out=. --pyi_out=. --grpc_python_out=. $(PROTO_SRC)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info $(JS_BOT)/node_modules
