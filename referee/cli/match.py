@@ -79,5 +79,6 @@ def match_command(
 async def _play(config: MatchConfig) -> MatchResult:
     async with Match(config) as match:
         names = [s.name for s in config.seats]
-        console.print(f"{config.preset}: {' vs '.join(names[: config.rules.teams])}, log {match.log_path}", soft_wrap=True)
+        teams = " vs ".join(names[: config.rules.teams])
+        console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
         return await match.play(on_game=lambda r: console.print(game_line(r, names)))
