@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from operator import itemgetter
 
 from referee.engine import cards as C
 from referee.engine.bids import (
@@ -126,7 +127,7 @@ class _RulesTables:
     """What a game derives from its rules once; shared by every game under the same rules."""
 
     deck: tuple[Card, ...]  # every card of the deck, sorted
-    deal_order: tuple[tuple[int, ...], ...]  # per dealer: the seat receiving each deck position
+    deal: tuple[tuple[itemgetter, ...], ...]  # per dealer, per seat: picks that seat's cards from a deck
     specials: tuple[str, ...]
     bid_tables: tuple[_BidTable, _BidTable]  # openers' bids, and a stuck dealer's
     max_rank: int  # rank of the highest bid
@@ -138,11 +139,18 @@ def _rules_tables(rules: Rules) -> _RulesTables:
     tables = (_bid_table(rules, specials, stuck=False), _bid_table(rules, specials, stuck=True))
     return _RulesTables(
         deck=tuple(sorted(deck_cards(rules.deck))),
-        deal_order=tuple(tuple(deal_seats(rules, dealer)) for dealer in range(rules.players)),
+        deal=tuple(_deal_pickers(rules, dealer) for dealer in range(rules.players)),
         specials=specials,
         bid_tables=tables,
         max_rank=tables[False].ranks[-1],
     )
+
+
+def _deal_pickers(rules: Rules, dealer: int) -> tuple[itemgetter, ...]:
+    """For each seat, an itemgetter of the deck positions it is dealt, in the order received (a tuple:
+    every hand has at least 4 cards)."""
+    seats = deal_seats(rules, dealer)
+    return tuple(itemgetter(*[i for i, s in enumerate(seats) if s == seat]) for seat in range(rules.players))
 
 
 def _bid_table(rules: Rules, specials: tuple[str, ...], stuck: bool) -> _BidTable:
@@ -196,7 +204,7 @@ class Game:
         self._cards_each = rules.cards_each
         tables = _rules_tables(rules)
         self._deck = tables.deck
-        self._deal_order = tables.deal_order
+        self._deal = tables.deal
         self._specials = tables.specials
         self._bid_tables = tables.bid_tables
         self._max_rank = tables.max_rank
@@ -288,13 +296,10 @@ class Game:
             self.dealer = (self.dealer + 1) % self.n
         self.hand_number += 1
         self._reset_hand()
-        hands = self.hands
-        for seat, card in zip(self._deal_order[self.dealer], deck):
-            hands[seat].append(card)
+        dealt = tuple(pick(deck) for pick in self._deal[self.dealer])
+        self.hands = [sorted(cards) for cards in dealt]
         self.hand_start = len(self.events)
-        ev = DealEvent(self.hand_number, self.dealer, tuple(tuple(h) for h in hands))
-        for hand in hands:
-            hand.sort()
+        ev = DealEvent(self.hand_number, self.dealer, dealt)
         self.events.append(ev)
         self.phase = Phase.BID
         self.to_act = (self.dealer + 1) % self.n
