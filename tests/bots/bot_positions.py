@@ -18,6 +18,22 @@ from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.view import SeatView, seat_view
 
+# neuralplay deals (J Q K A, two of each), dealer 3 so seat 0 bids first and, declaring, leads.
+# Deal B: seat 0 is strong in spades (trump spades: the left bower is JC).
+DEAL_B = {
+    0: "JS JS JC AS AS KS QD QH",
+    1: "JD JD KD QH KH KH AH QC",
+    2: "QD QS QS KS JH QC KC AC",
+    3: "KD AD AD JH AH JC KC AC",
+}
+# Deal H: seat 0 is strong in hearts (left bower JD); seat 3 has no spades.
+DEAL_H = {
+    0: "QS QS JH JH JD AH KH KD",
+    1: "AS AS KS QH QD AD AC KC",
+    2: "KS JS JS QH JC JC QC QC",
+    3: "KH AH JD QD KD AD KC AC",
+}
+
 
 def position(
     preset: str, hands: Mapping[int, str], dealer: int = 0, actions: Sequence[str] = (), overrides: Sequence[str] = ()

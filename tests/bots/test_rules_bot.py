@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from bot_positions import position, view_to_act
+from bot_positions import DEAL_B, DEAL_H, position, view_to_act
 
 from example_bots.rules_bot import RulesBot, estimate_tricks, losers
 from referee.engine.bids import bid_rank
@@ -11,21 +11,6 @@ from referee.engine.cards import Trump, card_str, cards_str, is_trump, parse_car
 from referee.engine.presets import rules_for
 from sdk import Bid
 
-# neuralplay deck: J Q K A, two of each. Trump spades: the left bower is JC.
-# Deal B, dealer 3 (seat 0 bids first and, declaring, leads):
-DEAL_B = {
-    0: "JS JS JC AS AS KS QD QH",
-    1: "JD JD KD QH KH KH AH QC",
-    2: "QD QS QS KS JH QC KC AC",
-    3: "KD AD AD JH AH JC KC AC",
-}
-# Deal H: seat 0 declares hearts (left bower JD); seat 3 has no spades.
-DEAL_H = {
-    0: "QS QS JH JH JD AH KH KD",
-    1: "AS AS KS QH QD AD AC KC",
-    2: "KS JS JS QH JC JC QC QC",
-    3: "KH AH JD QD KD AD KC AC",
-}
 AUCTION_B = ["4 S", "pass", "pass", "pass"]
 AUCTION_H = ["4 H", "pass", "pass", "pass"]
 

@@ -7,6 +7,7 @@ from functools import partial
 
 import pytest
 
+from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.random_bot import RandomBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.presets import PRESETS, rules_for
@@ -34,7 +35,8 @@ def check_totals(result: SimulationResult) -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_bot_kind_completes_every_preset(preset: str) -> None:
     rules = rules_for(preset, SHORT)
-    kinds = [RulesBot, RandomBot]
+    quick_mc = partial(MonteCarloBot, max_worlds=2)
+    kinds = [RulesBot, quick_mc, RandomBot]
     entrants = [kinds[i % len(kinds)] for i in range(rules.teams)]
     result = simulate(entrants, rules, deals=1, seed=3, duplicate=True)
     assert len(result.games) == rules.teams  # one game per seating
