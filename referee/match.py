@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import structlog
 
@@ -339,9 +339,7 @@ class _GameRun:
         self.violations.append(Violation(self.number, hand, seat, kind, detail, penalty))
         log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
         self._log_events()  # what happened before it comes first
-        self._write(
-            violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=penalty)
-        )
+        self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=penalty))
 
     # ------------------------------------------------------------------- log
 
@@ -466,7 +464,7 @@ class Match:
         self.players: list[Player] = []
         self._writer: LogWriter | None = None
 
-    async def __aenter__(self) -> Match:
+    async def __aenter__(self) -> Self:
         await self.server.start()
         for seat, bot in enumerate(self.config.seats):
             self.players.append(self.pool.add(f"seat{seat}-{bot.name}", bot.command, bot.name))
@@ -514,9 +512,7 @@ class Match:
                 absent=absent,
             )
             results.append(result)
-            log.info(
-                "game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason
-            )
+            log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)
             if on_game is not None:
                 on_game(result)
         writer.write(match_end_record(games=len(results), results=[r.record() for r in results]))

@@ -25,12 +25,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Self
 
 # Bot processes are forked and exec'ed at once: gRPC's fork handlers are not
 # needed (and log noise about other threads). Read when grpc is first imported.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
-import grpc  # noqa: E402
+import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -84,7 +85,9 @@ class Player:
     protocol faults the server sees are recorded against its seat.
     """
 
-    def __init__(self, player_id: str, bot_name: str, token: str | None = None, *, name_from_hello: bool = False) -> None:
+    def __init__(
+        self, player_id: str, bot_name: str, token: str | None = None, *, name_from_hello: bool = False
+    ) -> None:
         self.player_id = player_id
         self.bot_name = bot_name
         # a bot started by hand is known by the name in its Hello
@@ -166,10 +169,12 @@ class Connection:
                     await self._context.write(data)
             return True
         except TimeoutError:
-            self.player.report("protocol", f"stopped reading its stream (a write waited {self._limits.write_timeout_s:g} s)")
+            self.player.report(
+                "protocol", f"stopped reading its stream (a write waited {self._limits.write_timeout_s:g} s)"
+            )
             self.close()
             return False
-        except Exception as exc:  # the RPC ended under us: the bot is gone
+        except Exception as exc:  # noqa: BLE001 - the RPC ended under us (gRPC raises several types): the bot is gone
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             return False
 
@@ -199,7 +204,7 @@ class Connection:
             # cut off at the deadline (see _time_up): this request timed out, the stream is closed
             self._writer.uncancel()  # type: ignore[union-attr]
             self._write_cut = False
-        except Exception as exc:  # the RPC ended under us: the bot is gone (or was cut off at the deadline)
+        except Exception as exc:  # noqa: BLE001 - the RPC ended under us: the bot is gone (or was cut off)
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             self.closed = True
             if not fut.done():
@@ -304,8 +309,7 @@ class Connection:
             errors.popleft()
         if len(errors) > self._limits.flood_errors:
             detail = (
-                f"disconnected after {len(errors)} errors within {self._limits.flood_window_s:g} s "
-                f"(last: {detail})"
+                f"disconnected after {len(errors)} errors within {self._limits.flood_window_s:g} s (last: {detail})"
             )
             self.player.report("protocol", detail)
             await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id, fatal=True)))
@@ -384,7 +388,7 @@ class ArenaServer:
             await self._server.stop(grace_s)
             self._server = None
 
-    async def __aenter__(self) -> ArenaServer:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
@@ -405,7 +409,9 @@ class ArenaServer:
             return
         if len(data) > limits.max_message_bytes:
             await _reject(
-                context, ErrorCode.TOO_LARGE, f"a Hello of {len(data)} bytes is over the limit of {limits.max_message_bytes}"
+                context,
+                ErrorCode.TOO_LARGE,
+                f"a Hello of {len(data)} bytes is over the limit of {limits.max_message_bytes}",
             )
             return
         try:
@@ -449,5 +455,5 @@ async def _reject(context: grpc.aio.ServicerContext, code: ErrorCode, message: s
     """A fatal Error to a stream that is not (or not yet) a player's, then the stream ends."""
     try:
         await context.write(convert.to_bytes(convert.error_to_pb(code, message, fatal=True)))
-    except Exception as exc:  # the bot already left
+    except Exception as exc:  # noqa: BLE001 - the bot already left
         log.debug("reject not delivered", error=repr(exc))

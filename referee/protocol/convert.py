@@ -67,6 +67,7 @@ class ErrorCode(IntEnum):
     TIMEOUT = pb.ERROR_CODE_TIMEOUT
     TOO_LARGE = pb.ERROR_CODE_TOO_LARGE
 
+
 # engine Trump <-> wire enum (the wire reserves 0 for "unspecified")
 _TRUMP_TO_PB = (pb.TRUMP_SPADES, pb.TRUMP_HEARTS, pb.TRUMP_DIAMONDS, pb.TRUMP_CLUBS, pb.TRUMP_HIGH, pb.TRUMP_LOW)
 _TRUMP_FROM_PB = {v: Trump(i) for i, v in enumerate(_TRUMP_TO_PB)}
@@ -193,8 +194,12 @@ def event_to_pb(event: Event, out: pb.Event) -> pb.Event:
     elif isinstance(event, DealEvent):
         out.hand = event.hand
         out.deal.dealer = event.dealer
-        own = next((h for h in event.hands if h is not None), ())
-        out.deal.cards.extend(CARD_TEXT[c] for c in own)
+        shown = [h for h in event.hands if h is not None]
+        if len(shown) != 1:  # the wire Deal holds one seat's cards: the receiver's, and only if filtered
+            raise ValueError(
+                f"a deal sent to a seat must show exactly one hand (filter with visible_to), not {len(shown)}"
+            )
+        out.deal.cards.extend(CARD_TEXT[c] for c in shown[0])
     elif isinstance(event, ContractEvent):
         out.hand = event.hand
         contract_to_pb(Contract(event.declarer, event.bid, event.trump, event.alone, event.active), out.contract)

@@ -107,7 +107,12 @@ def roundtrip_game_start() -> int:
         for seat in range(rules.players):
             data = convert.to_bytes(
                 convert.game_start_to_pb(
-                    game_id="g7", preset=preset, rules=rules, seat=seat, seat_names=names, move_time_ms=750,
+                    game_id="g7",
+                    preset=preset,
+                    rules=rules,
+                    seat=seat,
+                    seat_names=names,
+                    move_time_ms=750,
                     first_dealer=1,
                 )
             )
@@ -146,9 +151,13 @@ def roundtrip_decision_request() -> int:
         else:
             c = game.contract
             assert (req.contract.declarer, req.contract.alone, list(req.contract.active_seats)) == (
-                c.declarer, c.alone, list(c.active)
+                c.declarer,
+                c.alone,
+                list(c.active),
             )
-            assert convert.bid_from_pb(req.contract.bid) == c.bid and convert.trump_from_pb(req.contract.trump) == c.trump
+            assert (
+                convert.bid_from_pb(req.contract.bid) == c.bid and convert.trump_from_pb(req.contract.trump) == c.trump
+            )
             assert [(p.seat, p.card) for p in req.current_trick] == [
                 (s, card_str(card)) for s, card in zip(game.trick_seats, game.trick_cards, strict=True)
             ]
@@ -166,7 +175,7 @@ def roundtrip_game_over() -> int:
     for m in sample():
         if isinstance(m, Moment):
             continue
-        preset, rules, game = m
+        _, rules, game = m
         end = game.events[-1]
         assert isinstance(end, GameEndEvent)
         for seat in range(rules.players):
@@ -180,7 +189,9 @@ def roundtrip_game_over() -> int:
 
 def roundtrip_error() -> int:
     for code in ErrorCode:
-        data = convert.to_bytes(convert.error_to_pb(code, f"{code.name} happened", 12, fatal=code is ErrorCode.BAD_TOKEN))
+        data = convert.to_bytes(
+            convert.error_to_pb(code, f"{code.name} happened", 12, fatal=code is ErrorCode.BAD_TOKEN)
+        )
         info = convert.decode_referee_message(data, seat=0, players=0)
         assert info == ErrorInfo(code, f"{code.name} happened", 12, code is ErrorCode.BAD_TOKEN)
     return len(ErrorCode)
@@ -292,7 +303,9 @@ def test_bids_and_trumps_out_of_range() -> None:
         convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_PASS, level=3))
     with pytest.raises(InvalidActionError, match="special bid moon takes no level"):
         convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_MOON, level=3))
-    assert convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_LEVEL, level=4, trump=pb.TRUMP_LOW)) == Bid("level", 4, Trump.LOW)
+    assert convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_LEVEL, level=4, trump=pb.TRUMP_LOW)) == Bid(
+        "level", 4, Trump.LOW
+    )
 
 
 def test_undecodable_bytes() -> None:

@@ -50,10 +50,24 @@ def test_out_of_range_options_are_refused(args: list[str]) -> None:
 
 
 def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [*ARENA, "match", "--log-dir", str(tmp_path), "-n", "2", "--seed", "3", "-r", "hand_limit=2",
-         "--bot", f"random={sys.executable} -m example_bots.random_bot"],
-        capture_output=True, text=True, timeout=120,
+    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+        [
+            *ARENA,
+            "match",
+            "--log-dir",
+            str(tmp_path),
+            "-n",
+            "2",
+            "--seed",
+            "3",
+            "-r",
+            "hand_limit=2",
+            "--bot",
+            f"random={sys.executable} -m example_bots.random_bot",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
@@ -68,7 +82,7 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
 
 
 def test_match_without_bots_plays_the_example_bots(tmp_path: Path) -> None:
-    run = subprocess.run(
+    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
         [*ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1"], capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0, run.stderr
@@ -80,7 +94,9 @@ def test_match_without_bots_plays_the_example_bots(tmp_path: Path) -> None:
 def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
     serve = subprocess.Popen(
         [*ARENA, "serve", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "double-deck-3p"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     bots = []
     try:
@@ -94,10 +110,12 @@ def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
                 tokens.append((found[1], found[2]))
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
         for address, token in tokens:  # the way a developer would, with flags
-            bots.append(subprocess.Popen(
-                [sys.executable, "-m", "example_bots.random_bot", "--address", address, "--token", token], env=env
-            ))
-        out, err = serve.communicate(timeout=120)
+            bots.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "example_bots.random_bot", "--address", address, "--token", token], env=env
+                )
+            )
+        _, err = serve.communicate(timeout=120)
         assert serve.returncode == 0, err
         assert [b.wait(timeout=30) for b in bots] == [0, 0, 0]  # Shutdown: a clean exit
         (log,) = tmp_path.glob("*.jsonl")
@@ -114,7 +132,10 @@ def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]
     env = {**os.environ, "FAULTY_SLEEP": "120"}
     proc = subprocess.Popen(
         [*ARENA, "match", "--log-dir", str(tmp_path), "--move-time", "600000", "--bot", SLEEPER],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -141,7 +162,7 @@ def all_gone(pids: list[int], within_s: float = 10) -> bool:
 def test_interrupting_the_referee_stops_every_bot(sig: signal.Signals, tmp_path: Path) -> None:
     proc, bots = start_stuck_match(tmp_path)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert all_gone(bots)
@@ -162,10 +183,22 @@ def test_kill_9_of_the_referee_takes_the_bots_down(tmp_path: Path) -> None:
 
 
 def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [*ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "pepper",
-         "--bot", f"random={sys.executable} -m example_bots.random_bot"],
-        capture_output=True, text=True, timeout=120,
+    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+        [
+            *ARENA,
+            "match",
+            "--log-dir",
+            str(tmp_path),
+            "-r",
+            "hand_limit=1",
+            "--preset",
+            "pepper",
+            "--bot",
+            f"random={sys.executable} -m example_bots.random_bot",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")

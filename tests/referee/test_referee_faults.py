@@ -101,9 +101,7 @@ def test_crash_forfeits_and_the_bot_is_restarted_for_the_next_game(tmp_path: Pat
 
 
 def test_crash_under_default_policy_plays_the_rest_for_the_bot(tmp_path: Path) -> None:
-    result = run_match(
-        tmp_path, "neuralplay", seats_with(faulty("crash", 3)), policy=DEFAULT, rules=["hand_limit=2"]
-    )
+    result = run_match(tmp_path, "neuralplay", seats_with(faulty("crash", 3)), policy=DEFAULT, rules=["hand_limit=2"])
     game = result.games[0]
     assert game.reason == "hand-limit"
     assert [(v.seat, v.kind, v.penalty) for v in game.violations] == [(0, "crash", "default-action")]
@@ -140,8 +138,9 @@ def test_a_bot_that_never_connects_costs_its_team_the_game(tmp_path: Path) -> No
 
 def test_a_bot_that_exits_at_once_is_reported_quickly(tmp_path: Path) -> None:
     broken = BotCommand("broken", (sys.executable, "-c", "raise SystemExit(2)"))
-    result = run_match(tmp_path, "neuralplay", seats_with(broken), connect_timeout_s=30.0, policy=DEFAULT,
-                       rules=["hand_limit=1"])
+    result = run_match(
+        tmp_path, "neuralplay", seats_with(broken), connect_timeout_s=30.0, policy=DEFAULT, rules=["hand_limit=1"]
+    )
     (v,) = result.games[0].violations
     assert "exited with code 2 before connecting" in v.detail
     assert result.games[0].reason == "hand-limit"

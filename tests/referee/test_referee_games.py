@@ -85,7 +85,7 @@ def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
 
 
 def test_the_wire_check_catches_a_leak() -> None:
-    """The checker above flags a request carrying an unfiltered deal (everyone's cards)."""
+    """The checker above flags a request that carries another seat's card; the encoder refuses unfiltered deals."""
     rules = rules_for("neuralplay")
     rng = random.Random(4)
     game = Game(rules, 0)
@@ -96,11 +96,15 @@ def test_the_wire_check_catches_a_leak() -> None:
     fair = convert.decision_to_pb(
         game, decision, request_id=1, game_id="g", events=[visible_to(e, seat) for e in game.events], time_limit_ms=1
     )
-    leaky = convert.decision_to_pb(game, decision, request_id=1, game_id="g", events=game.events, time_limit_ms=1)
     assert not unseen_cards(fair, game, seat)
     others = {card_str(c) for s in range(rules.players) if s != seat for c in game.hands[s]}
-    leaked = unseen_cards(leaky, game, seat)
-    assert leaked and leaked <= others
+    stranger = min(others - {card_str(c) for c in game.hands[seat]})
+    leaky = pb.RefereeMessage()
+    leaky.CopyFrom(fair)
+    leaky.decision.current_trick.add(trick=1, seat=(seat + 1) % 4, card=stranger)
+    assert unseen_cards(leaky, game, seat) == {stranger}
+    with pytest.raises(ValueError, match="must show exactly one hand"):
+        convert.decision_to_pb(game, decision, request_id=1, game_id="g", events=game.events, time_limit_ms=1)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

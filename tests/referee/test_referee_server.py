@@ -339,7 +339,7 @@ def _stalled_ask(limits: Limits) -> object:
     async def go() -> object:
         async with ArenaServer(limits=limits) as server:
             player = server.add_player("p", "first")
-            bot = subprocess.Popen(
+            bot = subprocess.Popen(  # noqa: ASYNC220 - started once, before anything is timed
                 [sys.executable, "-m", "example_bots.first_bot", "--address", server.address, "--token", player.token]
             )
             try:
@@ -350,8 +350,13 @@ def _stalled_ask(limits: Limits) -> object:
                 await conn.send(
                     convert.to_bytes(
                         convert.game_start_to_pb(
-                            game_id="g1", preset="neuralplay", rules=rules, seat=1, seat_names=["x"] * 4,
-                            move_time_ms=200, first_dealer=0,
+                            game_id="g1",
+                            preset="neuralplay",
+                            rules=rules,
+                            seat=1,
+                            seat_names=["x"] * 4,
+                            move_time_ms=200,
+                            first_dealer=0,
                         )
                     )
                 )

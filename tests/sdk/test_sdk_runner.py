@@ -26,20 +26,20 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def test_without_an_address_the_bot_says_what_is_missing() -> None:
-    run = subprocess.run(RANDOM_BOT, env=clean_env(), capture_output=True, text=True, timeout=60)
+    run = subprocess.run(RANDOM_BOT, check=False, env=clean_env(), capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert "no referee address: set ARENA_ADDRESS or pass --address HOST:PORT" in run.stderr
 
 
 def test_a_bad_seed_is_refused() -> None:
     env = clean_env(ARENA_ADDRESS="127.0.0.1:1", ARENA_TOKEN="t", ARENA_SEED="soon")
-    run = subprocess.run(RANDOM_BOT, env=env, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(RANDOM_BOT, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "ARENA_SEED='soon' is not an integer" in run.stderr
 
 
 def test_no_referee_there_is_a_one_line_failure() -> None:
     env = clean_env(ARENA_ADDRESS="127.0.0.1:1", ARENA_TOKEN="t")
-    run = subprocess.run(RANDOM_BOT, env=env, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(RANDOM_BOT, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert "UNAVAILABLE" in run.stderr and "Traceback" not in run.stderr
 
