@@ -147,13 +147,16 @@ def _rules_tables(rules: Rules) -> _RulesTables:
 
 
 def _deal_pickers(rules: Rules, dealer: int) -> tuple[itemgetter, ...]:
-    """For each seat, an itemgetter of the deck positions it is dealt, in the order received (a tuple:
-    every hand has at least 4 cards)."""
+    """For each seat, an itemgetter of the deck positions it is dealt, in the order received.
+
+    Every hand has at least 4 cards, so each getter returns a tuple.
+    """
     seats = deal_seats(rules, dealer)
     return tuple(itemgetter(*[i for i, s in enumerate(seats) if s == seat]) for seat in range(rules.players))
 
 
 def _bid_table(rules: Rules, specials: tuple[str, ...], stuck: bool) -> _BidTable:
+    """The bids of an opening seat (or of a stuck dealer), lowest rank first."""
     # A stuck dealer may bid from the stuck level, in no-trump too.
     floor = rules.stuck_min if stuck else rules.min_bid
     nt_floor = min(rules.stuck_min, rules.min_notrump_bid) if stuck else rules.min_notrump_bid
