@@ -9,7 +9,7 @@ import pytest
 from engine_helpers import act, bids, cards, new_game, of_type, play_first_legal
 
 from referee.engine.cards import card_str
-from referee.engine.errors import IllegalActionError, InvalidActionError
+from referee.engine.errors import IllegalActionError, InvalidActionError, RulesError
 from referee.engine.events import ContractEvent, ExchangeEvent, PlayEvent, TrickEvent, visible_to
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import preset
@@ -193,5 +193,5 @@ def test_malformed_exchange_is_an_invalid_action(action: object) -> None:
 
 
 def test_call_bids_need_teams_of_two() -> None:
-    with pytest.raises(Exception, match="teams of two"):
+    with pytest.raises(RulesError, match="teams of two"):
         Rules(players=6, deck="double-48", deal_packets=(8,), special_bids=("call2",))
