@@ -132,6 +132,7 @@ def deck_cards(deck: str) -> tuple[Card, ...]:
     return tuple(make_card(s, r) for s in range(4) for r in ranks for _ in range(copies))
 
 
+@cache
 def deck_size(deck: str) -> int:
     return 4 * len(deck_ranks(deck)) * deck_copies(deck)
 

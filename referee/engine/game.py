@@ -331,7 +331,10 @@ class Game:
                 raise InvalidActionError(f"naming trump needs a Trump, got {action!r}")
             return self._name_trump(Trump(action))
         if phase is Phase.EXCHANGE:
-            if isinstance(action, (str, bytes)) or not isinstance(action, Sequence):
+            card_list = type(action) in (list, tuple) or (
+                isinstance(action, Sequence) and not isinstance(action, (str, bytes))
+            )
+            if not card_list:
                 raise InvalidActionError(f"an exchange needs a list of cards, got {action!r}")
             return self._exchange(list(action))
         if phase is Phase.DEAL:
@@ -461,9 +464,7 @@ class Game:
             self._high_rank = bid_rank(bid, rules)
             self._declarer_stuck = stuck
             self._passes_since_bid = 0
-            steal_possible = rules.dealer_can_steal == "any" or (
-                rules.dealer_can_steal == "special" and bid.is_special
-            )
+            steal_possible = rules.dealer_can_steal == "any" or (rules.dealer_can_steal == "special" and bid.is_special)
             # Engine decision: a bid nothing can outrank (or steal) ends the auction at once.
             if self._high_rank >= self._max_rank and (not steal_possible or seat == self.dealer):
                 ended = True

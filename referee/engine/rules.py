@@ -28,6 +28,14 @@ TIE_RULES = (
 )
 
 
+# The trumps on offer for each value of the ``notrump`` option.
+_TRUMP_CHOICES = {
+    "none": SUIT_TRUMPS,
+    "high": (*SUIT_TRUMPS, Trump.HIGH),
+    "high-low": (*SUIT_TRUMPS, Trump.HIGH, Trump.LOW),
+}
+
+
 def _opt(kind: str, help: str, **extra: Any) -> dict[str, Any]:
     return {"kind": kind, "help": help, **extra}
 
@@ -219,8 +227,7 @@ class Rules:
 
     @property
     def trump_choices(self) -> tuple[Trump, ...]:
-        extra = {"none": (), "high": (Trump.HIGH,), "high-low": (Trump.HIGH, Trump.LOW)}[self.notrump]
-        return SUIT_TRUMPS + extra
+        return _TRUMP_CHOICES[self.notrump]
 
     @property
     def stuck_min(self) -> int:
