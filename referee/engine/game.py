@@ -253,6 +253,24 @@ class Game:
         self._best_key = -1
         self._best_seat = 0
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands, to play on without touching this one.
+
+        For searches that try many continuations (Monte Carlo bots). The rules,
+        the derived tables and the events themselves are immutable and shared;
+        every container the game changes in place is copied.
+        """
+        clone = object.__new__(Game)
+        clone.__dict__.update(self.__dict__)
+        clone.events = list(self.events)
+        clone.scores = list(self.scores)
+        clone.hands = [list(hand) for hand in self.hands]
+        clone._steps = list(self._steps)
+        clone.trick_seats = list(self.trick_seats)
+        clone.trick_cards = list(self.trick_cards)
+        clone.tricks_won = list(self.tricks_won)
+        return clone
+
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER

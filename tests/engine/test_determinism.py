@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 from engine_checks import play_checked, replay
-from engine_helpers import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, bids, new_game, play_tricks
+from engine_helpers import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, bids, new_game, play_tricks, snapshot
 
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
-from referee.engine.simulate import play_game, random_chooser
+from referee.engine.simulate import play_game, random_action, random_chooser
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -58,3 +58,32 @@ def test_the_engine_uses_no_global_random_no_clock_and_no_files(monkeypatch: pyt
         rng = random.Random(name)  # the caller's own generator is fine
         game = play_game(Game(replace(rules, hand_limit=2)), random_chooser(rng), rng)
         assert game.is_over
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_copy_plays_like_the_original_and_leaves_it_untouched(name: str) -> None:
+    """Copy the game at many points; play the copy on; the original must not notice, and playing
+    the original on with the same actions must give the copy's events."""
+    rules = replace(PRESETS[name], hand_limit=3)
+    rng = random.Random(f"copy-{name}")
+    game, record = play_checked(rules, rng, random_chooser(rng))
+    actions = iter(record.actions)
+    original = Game(rules, record.first_dealer)
+    checked = 0
+    for deck in record.decks:
+        original.deal(deck)
+        while original.decision() is not None:
+            action = next(actions)
+            if rng.random() < 0.2:
+                fork = original.copy()
+                before = snapshot(original)
+                fork_rng = random.Random(checked)
+                fork_events = fork.apply(action)
+                while (d := fork.decision()) is not None:  # the fork plays to its hand's end
+                    fork.apply(random_action(d, fork_rng))
+                assert snapshot(original) == before
+                assert original.apply(action) == fork_events
+                checked += 1
+            else:
+                original.apply(action)
+    assert original.events == game.events and checked > 0
