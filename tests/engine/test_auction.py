@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from engine_helpers import act, bids, new_game, of_type
+from engine_helpers import act, bids, deal_next, new_game, of_type
 
 from referee.engine.bids import Bid
 from referee.engine.errors import IllegalActionError
-from referee.engine.events import BidEvent, ContractEvent, HandEndEvent
+from referee.engine.events import BidEvent, ContractEvent, DealEvent, HandEndEvent
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import preset
 from referee.engine.rules import Rules
@@ -122,7 +122,8 @@ def test_thrown_in_hand_moves_the_deal_on() -> None:
     game = new_game(PAGAT, dealer=1)
     bids(game, "pass, pass, pass, pass")
     assert game.phase is Phase.DEAL and game.hand_number == 1
-    game.deal(sorted(game._deck))
+    (deal,) = deal_next(game)
+    assert isinstance(deal, DealEvent) and (deal.hand, deal.dealer) == (2, 2)
     assert game.dealer == 2 and game.to_act == 3
 
 
