@@ -261,11 +261,11 @@ class LogWriter:
         self.close()
 
 
-def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, record) for each complete line; errors name the line.
+def read_json_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON) for each complete, non-blank line of a JSONL file; errors name the line.
 
-    A final line without a newline (a log cut off mid-write) is ignored: the
-    log is valid up to its last complete line. Callers can tell from
+    A final line without a newline (cut off mid-write) is ignored: the file
+    is valid up to its last complete line. Callers can tell from
     ``truncated_tail(path)``.
     """
     with path.open("rb") as f:
@@ -279,24 +279,34 @@ def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                value = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise LogError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
             except RecursionError:
                 raise LogError(f"{path}:{number}: JSON nested too deeply") from None
-            if not isinstance(record, dict) or not isinstance(record.get("event"), str):
-                raise LogError(f"{path}:{number}: a log line must be a JSON object with an 'event' field")
-            if record["event"] not in KNOWN_EVENTS:
-                raise LogError(f"{path}:{number}: unknown event {record['event']!r}")
-            version = record.get("log_version", 0) if record["event"] == "match_start" else 0
-            if not isinstance(version, int) or isinstance(version, bool):
-                raise LogError(f"{path}:{number}: log_version must be a whole number, got {version!r}")
-            if version > LOG_VERSION:
-                raise LogError(
-                    f"{path}:{number}: log version {record['log_version']} is newer than this arena reads "
-                    f"({LOG_VERSION}); upgrade the arena"
-                )
-            yield number, record
+            yield number, value
+
+
+def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) for each complete line of a game log; errors name the line.
+
+    A final line without a newline (a log cut off mid-write) is ignored (see
+    ``read_json_lines``).
+    """
+    for number, record in read_json_lines(path):
+        if not isinstance(record, dict) or not isinstance(record.get("event"), str):
+            raise LogError(f"{path}:{number}: a log line must be a JSON object with an 'event' field")
+        if record["event"] not in KNOWN_EVENTS:
+            raise LogError(f"{path}:{number}: unknown event {record['event']!r}")
+        version = record.get("log_version", 0) if record["event"] == "match_start" else 0
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise LogError(f"{path}:{number}: log_version must be a whole number, got {version!r}")
+        if version > LOG_VERSION:
+            raise LogError(
+                f"{path}:{number}: log version {record['log_version']} is newer than this arena reads "
+                f"({LOG_VERSION}); upgrade the arena"
+            )
+        yield number, record
 
 
 def truncated_tail(path: Path) -> bool:
