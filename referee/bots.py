@@ -299,10 +299,14 @@ class BotPool:
         log.warning("bot not ready", player=player.player_id, reason=why)
         return m, why
 
-    async def close(self, reason: str = "match finished") -> None:
-        """Shutdown to every connected bot, a moment to exit, then kill what is left."""
+    async def close(self, reason: str = "match finished", players: Iterable[Player] | None = None) -> None:
+        """Shutdown to every connected bot, a moment to exit, then kill what is left.
+
+        With ``players``, only those: they leave the pool (a tournament table
+        whose next game has other bots).
+        """
         bye = convert.to_bytes(convert.shutdown_to_pb(reason))
-        members = list(self._members.values())
+        members = list(self._members.values()) if players is None else [self._members.pop(p) for p in players]
         await asyncio.gather(*(m.player.connection.send(bye) for m in members if m.player.connection is not None))
         procs = [m.process for m in members if m.process is not None]
         await asyncio.gather(*(p.wait_exit(2.0) for p in procs))

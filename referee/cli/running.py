@@ -79,8 +79,13 @@ def match_config(
     )
 
 
-def run_async(main: Coroutine[Any, Any, T], verbose: bool) -> T:
-    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), exit status 130."""
+def run_async(
+    main: Coroutine[Any, Any, T],
+    verbose: bool,
+    interrupted: str = "interrupted: bots shut down, the log holds every complete game",
+) -> T:
+    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), exit status 130
+    after the one-line message ``interrupted``."""
     configure("info" if verbose else "warning")
 
     async def guarded() -> T:
@@ -96,7 +101,7 @@ def run_async(main: Coroutine[Any, Any, T], verbose: bool) -> T:
     try:
         return asyncio.run(guarded())
     except (KeyboardInterrupt, asyncio.CancelledError):
-        raise fail("interrupted: bots shut down, the log holds every complete game", code=130) from None
+        raise fail(interrupted, code=130) from None
 
 
 def game_line(result: GameResult, names: list[str]) -> str:

@@ -1,0 +1,234 @@
+"""``arena tournament``: a round-robin between bots, with a live progress bar and a standings table."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from referee.bots import BotSpecError
+from referee.cli.app import app, console, err_console, fail, user_errors
+from referee.cli.running import VerboseOpt, run_async
+from referee.gamelog import LogError
+from referee.match import FaultPolicy
+from referee.tournament.runner import Tournament, TournamentFolder
+from referee.tournament.settings import (
+    MOVE_TIME_MS,
+    Given,
+    SettingsError,
+    TournamentSettings,
+    check_name,
+    parse_bots,
+    parse_rules,
+    read_toml,
+    resolve,
+)
+from referee.tournament.standings import Standing
+
+
+def cpu_count() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@app.command("tournament")
+def tournament_command(
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot", "-b", help="NAME=COMMAND, repeatable: the bots of the round-robin (at least one per team)."
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config", "-c", dir_okay=False, help="A TOML file of bots and settings; options given here override it."
+        ),
+    ] = None,
+    preset: Annotated[str | None, typer.Option("--preset", "-p", help="Rule preset (default: neuralplay).")] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games", "-n", min=1, help="Games per pairing (default: one per seating: 2, or 3 for three teams)."
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals (default: 1).")] = None,
+    move_time: Annotated[
+        int | None,
+        typer.Option(
+            "--move-time",
+            min=MOVE_TIME_MS[0],
+            max=MOVE_TIME_MS[1],
+            help="Time per decision in ms, plus a small grace (default: 1000).",
+        ),
+    ] = None,
+    on_fault: Annotated[
+        FaultPolicy | None,
+        typer.Option(
+            "--on-fault",
+            case_sensitive=False,
+            help="A timeout, crash or illegal answer: the team forfeits the game, or a default action is played "
+            "(default: forfeit).",
+        ),
+    ] = None,
+    duplicate: Annotated[
+        bool | None,
+        typer.Option(
+            "--duplicate/--no-duplicate",
+            help="Play each deal once per seating, so the luck of the cards cancels out (default: duplicate).",
+            show_default=False,
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The tournament's name; its folder is logs/NAME/.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
+    ] = False,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
+    with user_errors(SettingsError, BotSpecError, LogError, OSError):
+        cli = Given(
+            bots=parse_bots(bot) if bot else None,
+            preset=preset,
+            rules=parse_rules(rule or []),
+            games=games,
+            seed=seed,
+            move_time=move_time,
+            on_fault=on_fault,
+            duplicate=duplicate,
+            name=check_name(name) if name is not None else None,
+            out=out,
+            concurrency=concurrency,
+        )
+        given = cli.over(read_toml(config)) if config is not None else cli
+        folder = TournamentFolder(_folder(given, resume))
+        if resume:
+            saved = folder.saved_settings()
+            settings = resolve(given, saved)
+            changed = settings.differences(saved)
+            if changed:
+                raise fail(
+                    f"--resume: these settings differ from those {folder.path} was started with (here / there): "
+                    f"{'; '.join(changed)}. Give the same settings, or leave them out to use the saved ones"
+                )
+        else:
+            settings = resolve(replace(given, name=given.name or folder.path.name))
+        for command in settings.bots:
+            command.check_runnable()
+        if not resume:
+            folder.start(settings)
+        tables = given.concurrency or cpu_count()
+        tournament = Tournament(settings, folder, concurrency=tables)
+    total, done = len(tournament.schedule), len(tournament.done)
+    pending = total - done
+    console.print(
+        f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
+        + (f" ({done} done)" if done else "")
+        + (f", {min(tables, pending)} table(s)" if pending else "")
+        + f"; folder {folder.path}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if pending and tables > cpu_count():
+        err_console.print(
+            f"warning: {tables} tables on {cpu_count()} CPUs: bots that think for most of their time may be "
+            "starved of CPU and lose on time",
+            highlight=False,
+        )
+    with user_errors(OSError, LogError):
+        if pending:
+            _play(tournament, verbose)
+        rows = tournament.standings()
+        csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
+    print_standings(settings, rows, done=len(tournament.done), total=total)
+    console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
+
+
+def _folder(given: Given, resume: bool) -> Path:
+    if given.out is not None:
+        return given.out
+    if given.name is not None:
+        return Path("logs") / given.name
+    if resume:
+        raise fail("--resume needs --name or --out (or a --config naming them): the tournament to continue")
+    return Path("logs") / time.strftime("tournament-%Y%m%d-%H%M%S")
+
+
+def _play(tournament: Tournament, verbose: bool) -> None:
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(
+            tournament.settings.name, total=len(tournament.schedule), completed=len(tournament.done)
+        )
+        tournament.on_game = lambda _record: progress.advance(task)
+        folder = tournament.folder.path
+        run_async(
+            tournament.run(),
+            verbose,
+            interrupted=f"interrupted: the finished games are kept in {folder}; continue with "
+            f"`arena tournament --resume --out {folder}`",
+        )
+
+
+def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, Any]:
+    return {
+        "name": settings.name,
+        "preset": settings.preset,
+        "seed": settings.seed,
+        "games_per_pairing": settings.games,
+        "duplicate": settings.duplicate,
+        "games_played": len(tournament.done),
+        "games_scheduled": len(tournament.schedule),
+        "complete": tournament.complete,
+        "elo": "Bradley-Terry maximum likelihood, draws as half points, one virtual draw per pair, mean 0; "
+        "elo_error_95 is 1.96 standard errors",
+    }
+
+
+def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
+    dup = ", duplicate deals" if settings.duplicate else ""
+    table = Table(title=f"{settings.name}: {settings.preset}, {done} of {total} games, seed {settings.seed}{dup}")
+    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "violations"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for rank, r in enumerate(rows, start=1):
+        table.add_row(
+            str(rank),
+            r.bot,
+            str(r.games),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            f"{r.points_per_hand:.2f}",
+            f"{r.elo:+.0f}",
+            f"{r.elo_error:.0f}",
+            str(r.violations),
+        )
+    console.print(table)

@@ -1,0 +1,112 @@
+"""The round-robin schedule: which bots meet, in which seats, on which deal.
+
+A pure function of the settings (bot names in the order given, the rules, the
+games per pairing, the root seed, duplicate or not), so an interrupted
+tournament can be resumed game by game.
+
+- Every group of ``rules.teams`` bots meets (every pair for two-team rule
+  systems, every three for three-team ones such as ``double-deck-3p``).
+- A group plays in its seatings in turn: seating r gives team t to bot
+  ``group[(t + r) % teams]``, so each bot plays every team position (for two
+  teams: both sides of the table). All seats of a team are the same bot.
+- Duplicate deals (the default): the games of a group come in sets of one
+  seed per set, one game per seating, so every bot holds the cards each of
+  the others held. Without duplicate, every game has a deal of its own.
+- The n-th deal of every group is the same (its seed depends on the root
+  seed and n only): all pairings play the same cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from referee.engine.rules import Rules
+from referee.seeding import derive_seed
+
+
+class ScheduleError(ValueError):
+    """Settings that give no valid schedule; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One game of the tournament."""
+
+    number: int  # 1-based position in the schedule
+    group: tuple[str, ...]  # the bots that meet, in the order they were given
+    deal: int  # 0-based deal of the group (duplicate: shared by the set's seatings)
+    rotation: int  # seating: team t is played by group[(t + rotation) % teams]
+    seed: int  # the game's seed: first dealer and every shuffle
+
+    @property
+    def game_id(self) -> str:
+        return f"g{self.number:04d}"
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        """The bot playing each team."""
+        n = len(self.group)
+        return tuple(self.group[(t + self.rotation) % n] for t in range(n))
+
+    def roles(self, rules: Rules) -> tuple[tuple[str, int], ...]:
+        """Per seat, the role that plays it: (bot, k) for the team's k-th seat clockwise from seat 0.
+
+        A role is one bot process; it keeps its k whichever team its bot plays,
+        so its seed (and so its play) does not depend on the table it sits at.
+        """
+        teams = self.teams
+        taken = [0] * rules.teams
+        roles = []
+        for seat in range(rules.players):
+            team = rules.team_of(seat)
+            roles.append((teams[team], taken[team]))
+            taken[team] += 1
+        return tuple(roles)
+
+    def seat_names(self, rules: Rules) -> tuple[str, ...]:
+        return tuple(bot for bot, _ in self.roles(rules))
+
+
+def set_size(rules: Rules) -> int:
+    """Games in one duplicate set: one per seating (the number of teams)."""
+    return rules.teams
+
+
+def check_games(rules: Rules, games: int, duplicate: bool) -> None:
+    """Raise ScheduleError when ``games`` per pairing cannot be played as asked."""
+    if games < 1:
+        raise ScheduleError(f"games per pairing must be at least 1, got {games}")
+    size = set_size(rules)
+    if duplicate and games % size:
+        raise ScheduleError(
+            f"with duplicate deals the games per pairing come in sets of {size} (each deal once per seating): "
+            f"{games} is not a multiple of {size}; ask for {games + size - games % size} or turn duplicate off"
+        )
+
+
+def round_robin(
+    bots: Sequence[str], rules: Rules, *, games: int, seed: int, duplicate: bool = True
+) -> tuple[ScheduledGame, ...]:
+    """Every game of the tournament, numbered from 1, group by group."""
+    if len(set(bots)) != len(bots):
+        raise ScheduleError("bot names must differ")
+    teams = rules.teams
+    if len(bots) < teams:
+        raise ScheduleError(f"a round-robin needs at least {teams} bots for {teams} teams, got {len(bots)}")
+    check_games(rules, games, duplicate)
+    schedule: list[ScheduledGame] = []
+    for group in combinations(bots, teams):
+        for i in range(games):
+            deal, rotation = divmod(i, teams) if duplicate else (i, i % teams)
+            schedule.append(
+                ScheduledGame(
+                    number=len(schedule) + 1,
+                    group=group,
+                    deal=deal,
+                    rotation=rotation,
+                    seed=derive_seed(seed, "deal", deal),
+                )
+            )
+    return tuple(schedule)

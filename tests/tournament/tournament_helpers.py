@@ -1,0 +1,72 @@
+"""Shared by the tournament tests: the real ``arena`` executable, quick bots, reading a tournament folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from referee.gamelog import read_json_lines, read_records
+
+ARENA = Path(sys.executable).parent / "arena"
+BOTS = Path(__file__).parent / "bots"
+RANDOM = f"random={sys.executable} -m example_bots.random_bot"
+FIRST = f"first={sys.executable} -m example_bots.first_bot"
+# random bots finish a double-deck game in a few hands (mercy rule); the hand limit keeps every game short
+QUICK = ["--preset", "double-deck", "--rule", "hand_limit=3", "--move-time", "2000"]
+
+
+def bot(name: str, module: str = "random_bot") -> str:
+    return f"{name}={sys.executable} -m example_bots.{module}"
+
+
+def script_bot(name: str, script: str, *args: str) -> str:
+    return f"{name}={sys.executable} {BOTS / script} {' '.join(args)}".rstrip()
+
+
+def arena(
+    *args: str, cwd: Path | None = None, timeout: float = 240, cpus: set[int] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the ``arena`` executable; ``cpus``: pin it (and so its bots) to these CPUs."""
+    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    return subprocess.run(
+        [str(ARENA), *args], check=False, capture_output=True, text=True, timeout=timeout, cwd=cwd, preexec_fn=pin
+    )
+
+
+def tournament(
+    folder: Path | None, *args: str, bots: Sequence[str] = (RANDOM, FIRST), quick: bool = True, **kw: Any
+) -> subprocess.CompletedProcess[str]:
+    """``arena tournament`` of ``bots`` (NAME=COMMAND) in ``folder``, quick games unless ``quick`` is off."""
+    argv = ["tournament", *(QUICK if quick else []), *(a for b in bots for a in ("--bot", b)), *args]
+    return arena(*argv, *(["--out", str(folder)] if folder is not None else []), **kw)
+
+
+def results(folder: Path) -> list[dict[str, Any]]:
+    """The result records of a tournament folder, by game number."""
+    return sorted((r for _, r in read_json_lines(folder / "results.jsonl")), key=lambda r: r["game"])
+
+
+def standings(folder: Path) -> list[dict[str, Any]]:
+    return json.loads((folder / "standings.json").read_text())["standings"]
+
+
+def game_records(log: Path) -> list[dict[str, Any]]:
+    return [rec for _, rec in read_records(log)]
+
+
+def _referee_helpers() -> None:
+    """The referee tests' process helpers (``alive``, ``children_of``), importable by name."""
+    here = str(Path(__file__).parent.parent / "referee")
+    if here not in sys.path:
+        sys.path.append(here)
+
+
+_referee_helpers()
+from arena_helpers import alive, children_of
+
+__all__ = ["alive", "children_of"]
