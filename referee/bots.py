@@ -34,6 +34,7 @@ from pathlib import Path
 import structlog
 
 from referee.protocol import convert
+from referee.runqueue import WaitClock
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Player
 
@@ -263,11 +264,16 @@ class BotPool:
             ARENA_SEED=str(m.seed),
             PATH=child_path(),
         )
+        if m.player.wait_clock is not None:
+            m.player.wait_clock.close()
+            m.player.wait_clock = None
         try:
             m.process = BotProcess(m.bot.argv, env, m.output)
         except OSError as exc:
             m.process = None
             m.failures.append(f"cannot start {m.bot.command!r}: {exc.strerror or exc}")
+            return
+        m.player.wait_clock = WaitClock(m.process.pid)
 
     async def _wait_connected(self, m: PoolPlayer) -> tuple[PoolPlayer, str]:
         player = m.player
@@ -314,3 +320,6 @@ class BotPool:
             await p.stop(grace_s=1.0)
         for m in members:
             self.server.remove_player(m.player)
+            if m.player.wait_clock is not None:
+                m.player.wait_clock.close()
+                m.player.wait_clock = None

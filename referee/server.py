@@ -40,6 +40,7 @@ from referee import __version__
 from referee.engine.errors import InvalidActionError
 from referee.protocol import convert
 from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg
+from referee.runqueue import Sample, WaitClock
 
 log = structlog.get_logger("referee.server")
 
@@ -96,6 +97,8 @@ class Player:
         self.connection: Connection | None = None
         self.hello: HelloMsg | None = None
         self.on_violation: Violation | None = None
+        # the bot's process tree, when the referee launched it: its waits for a CPU are given back
+        self.wait_clock: WaitClock | None = None
         self._connected = asyncio.Event()
         self._request_ids = itertools.count(1)
 
@@ -181,17 +184,21 @@ class Connection:
     async def ask(self, data: bytes, request_id: int, limit_s: float) -> ActionMsg | Closed:
         """Send a request and wait for the Action naming ``request_id``.
 
-        The clock starts as the request is handed to gRPC, and a deadline that
-        fires late because the event loop was busy gives the bot the lag back:
-        under load the referee must not charge its own delays to the bot.
+        The clock starts as the request is handed to gRPC. Under load the
+        referee must not charge its own delays, or the machine's, to the bot:
+        at the deadline the bot gets back the time the event loop was late or
+        (if larger) the time the bot's process waited for a CPU
+        (``referee.runqueue``), at most one more limit in all.
         """
         if self.closed:
             return Closed.DISCONNECTED
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[ActionMsg | Closed] = loop.create_future()
         self._pending, self._pending_id, self._last_issued = fut, request_id, request_id
+        clock = self.player.wait_clock
+        waited = clock.sample() if clock is not None else None
         due = loop.time() + limit_s
-        self._timer = loop.call_at(due, self._deadline, fut, due, limit_s)
+        self._timer = loop.call_at(due, self._deadline, fut, due, limit_s, waited)
         try:
             self._writing = True
             self._writer = asyncio.current_task()
@@ -217,17 +224,29 @@ class Connection:
             self._pending = None
             self._timer.cancel()
 
-    def _deadline(self, fut: asyncio.Future[ActionMsg | Closed], due: float, budget: float) -> None:
+    def _deadline(
+        self,
+        fut: asyncio.Future[ActionMsg | Closed],
+        due: float,
+        budget: float,
+        waited: Sample | None = None,
+    ) -> None:
         if fut.done():
             return
         loop = asyncio.get_running_loop()
         late = loop.time() - due
-        if late > self._limits.lag_slack_s and budget > 0:
-            # The loop was stalled; an answer that came in time may still be
-            # waiting to be read. Give the lag back (at most one more limit).
-            extra = min(late, budget)
+        starved = 0.0
+        clock = self.player.wait_clock
+        if clock is not None and waited is not None:
+            starved, waited = clock.waited_since(waited)
+        owed = max(late, starved)
+        if owed > self._limits.lag_slack_s and budget > 0:
+            # The loop was stalled, or the bot was kept off the CPU; an answer
+            # that came in time may still be waiting to be read. Give that
+            # time back (at most one more limit).
+            extra = min(owed, budget)
             again = loop.time() + extra
-            self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra)
+            self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra, waited)
             return
         # An answer gRPC handed over in this same loop iteration is still on
         # its way to the future: give it one more turn before calling time.

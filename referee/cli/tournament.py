@@ -149,8 +149,8 @@ def tournament_command(
     )
     if pending and tables > cpu_count():
         err_console.print(
-            f"warning: {tables} tables on {cpu_count()} CPUs: bots that think for most of their time may be "
-            "starved of CPU and lose on time",
+            f"warning: {tables} tables on {cpu_count()} CPUs: the games run slower; a bot kept waiting for a CPU "
+            "gets that time back at its deadline, up to one more move time",
             highlight=False,
         )
     with user_errors(OSError, LogError):
