@@ -55,6 +55,7 @@ $(JS_STAMP): $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/referee.py
+	$(BIN)/python bench/tournament.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
 # pyproject.toml; tests/protocol fails when the committed code is stale).
