@@ -169,7 +169,12 @@ def _folder(given: Given, resume: bool) -> Path:
         return Path("logs") / given.name
     if resume:
         raise fail("--resume needs --name or --out (or a --config naming them): the tournament to continue")
-    return Path("logs") / time.strftime("tournament-%Y%m%d-%H%M%S")
+    base = Path("logs") / time.strftime("tournament-%Y%m%d-%H%M%S")
+    path, k = base, 1
+    while path.exists():
+        k += 1
+        path = base.with_name(f"{base.name}-{k}")
+    return path
 
 
 def _play(tournament: Tournament, verbose: bool) -> None:
@@ -214,8 +219,8 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
 
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
-    dup = ", duplicate deals" if settings.duplicate else ""
-    table = Table(title=f"{settings.name}: {settings.preset}, {done} of {total} games, seed {settings.seed}{dup}")
+    dup = ", duplicate" if settings.duplicate else ""
+    table = Table(title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}")
     for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "violations"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(rows, start=1):
@@ -227,7 +232,7 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
             str(r.draws),
             str(r.losses),
             f"{r.points_per_hand:.2f}",
-            f"{r.elo:+.0f}",
+            f"{round(r.elo):+d}",
             f"{r.elo_error:.0f}",
             str(r.violations),
         )

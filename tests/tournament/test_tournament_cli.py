@@ -167,7 +167,7 @@ def test_a_started_tournament_is_not_started_again(tmp_path: Path) -> None:
     # resuming a finished one plays nothing and prints the standings again
     done = play(folder, "--resume")
     assert done.returncode == 0, done.stderr
-    assert "2 games (2 done); folder" in done.stdout and "2 of 2 games" in done.stdout
+    assert "2 games (2 done); folder" in done.stdout and "2/2 games" in done.stdout
 
 
 def test_the_progress_bar_shows_on_a_terminal(tmp_path: Path) -> None:
