@@ -18,9 +18,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-# A short match of the example bots over the real referee (a process per seat).
+# A short round-robin of the example bots over the real referee (a process per
+# seat, a table per CPU), then the standings; the Monte Carlo bot thinks for
+# half of its 200 ms per decision. Everything lands in logs/tournament-*/.
 demo: $(STAMP)
-	$(BIN)/arena match --games 3
+	$(BIN)/arena tournament --games 4 --move-time 200 \
+	    --bot random='python -m example_bots.random_bot' \
+	    --bot rules='python -m example_bots.rules_bot' \
+	    --bot montecarlo='python -m example_bots.montecarlo_bot'
 
 # The replay viewer's tests drive Debian's Chromium through Playwright (pip's
 # playwright package, with the system browser: its own download is not used).
