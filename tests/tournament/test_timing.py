@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tournament_helpers import children_of, results, script_bot, tournament
+from tournament_helpers import children_of, results, run_async, script_bot, tournament
 
 from referee.runqueue import WaitClock
 from referee.server import Closed, Connection, Limits, Player
@@ -96,7 +96,7 @@ def deadline_outcome(pid: int, wait_s: float) -> list[object]:
         player.wait_clock.close()
         return seen
 
-    return asyncio.run(go())
+    return run_async(go())
 
 
 def test_a_deadline_gives_back_the_time_the_bot_had_no_cpu() -> None:

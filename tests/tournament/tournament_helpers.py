@@ -67,6 +67,6 @@ def _referee_helpers() -> None:
 
 
 _referee_helpers()
-from arena_helpers import alive, children_of
+from arena_helpers import alive, children_of, run_async
 
-__all__ = ["alive", "children_of"]
+__all__ = ["alive", "children_of", "run_async"]
