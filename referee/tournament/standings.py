@@ -92,7 +92,7 @@ class Standing:
             "points_per_hand": round(self.points_per_hand, 4),
             "score": self.score,
             "encounters": self.encounters,
-            "elo": round(self.elo, 1),
+            "elo": round(self.elo, 1) + 0.0,  # no -0.0
             "elo_error_95": round(self.elo_error, 1),
             "violations": self.violations,
         }

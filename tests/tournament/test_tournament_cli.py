@@ -87,6 +87,8 @@ def test_a_round_robin_end_to_end(tmp_path: Path) -> None:
         end = next(x for x in recs_of_game if x["event"] == "game_end")
         assert [s["bot"] for s in start["seats"]] == [r["teams"][s % 2] for s in range(4)]
         assert start["seed"] == r["seed"] and end["scores"] == r["scores"] and end["winner"] == r["winner"]
+    replay = arena("replay", "--verify", str(folder / recs[-1]["log"]))
+    assert replay.returncode == 0 and ": ok, 1 game of double-deck" in replay.stdout, replay.stderr
     # the standings are the results' arithmetic
     rows = {row["bot"]: row for row in standings(folder)}
     for name in ("random", "first", "other"):
