@@ -214,3 +214,18 @@ def test_the_search_stops_at_its_budget(limit_ms: int, monkeypatch: pytest.Monke
         assert bot.stats.playouts >= budget / (playout_cost + clock.step) / 2
     else:
         assert bot.stats.playouts == 0  # no time to search: the rules bot's card
+
+
+def test_the_rules_card_stands_unless_another_is_clearly_better() -> None:
+    # Fourth seat over QD: the rules bot plays KD, just high enough; AD also wins.
+    game = position("neuralplay", DEAL_B, dealer=3, actions=["4 S", "pass", "pass", "pass", "QD", "JD", "QD"])
+    view = view_to_act(game)
+    kd, ad = parse_cards(["KD", "AD"])
+    assert RulesBot().play(view, view.decision.options) == kd
+    steady = [{kd: 0.0, ad: 1.0}] * 10  # AD one point better in every world
+    noisy = [{kd: 0.0, ad: d} for d in (6, -5, 4, -4, 3, -3, 5, -5, 1, 0)]  # better on average, by noise
+    bot = MonteCarloBot(seed=1, override_z=1.0)
+    assert bot.choose(view, view.decision.options, steady) == ad
+    assert bot.choose(view, view.decision.options, noisy) == kd
+    assert MonteCarloBot(seed=1, override_z=None).choose(view, view.decision.options, noisy) == ad
+    assert bot.choose(view, view.decision.options, []) == kd  # no world searched: the rules card
