@@ -1,0 +1,164 @@
+"""Bot strength and Monte Carlo speed, measured with the in-process simulator.
+
+Strength: ``rules`` against ``random`` and ``montecarlo`` against ``rules``,
+over duplicate deals (each deal played once per seating, the teams swapped), on
+a few presets. Printed per match: games, win rate, and the margin in points
+per hand (the first bot's minus the second's, averaged per deal) with its 95%
+interval. The Monte Carlo bot searches a fixed number of sampled worlds per
+decision (``--mc-worlds``), so its strength does not depend on the machine's
+load; its time limit stays 1 s as under the referee.
+
+``--best-average`` adds the Monte Carlo bot that plays its best average card
+outright instead of overriding the rules bot's card only on clear evidence.
+
+Speed: Monte Carlo playouts (one candidate card played to the end of the hand
+in one sampled world) per second of this process's CPU time, over the play
+decisions of a few hands per preset, with the bot's own time budget at
+``--time-limit`` ms.
+
+    python bench/bots.py                            # neuralplay and indiana
+    python bench/bots.py --presets pagat,double-deck --deals 100 --mc-deals 20
+    python bench/bots.py --speed-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+# Runnable as a plain script from a checkout (``python bench/bots.py``).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from example_bots.montecarlo_bot import MonteCarloBot
+from example_bots.random_bot import RandomBot
+from example_bots.rules_bot import RulesBot
+from referee.engine.game import Game
+from referee.engine.presets import rules_for
+from referee.engine.simulate import shuffled_deck
+from referee.engine.view import seat_view
+from sdk.simulator import BotFactory, SimulationResult, simulate
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def machine() -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load:.1f}"
+
+
+def match(name: str, entrants: list[BotFactory], preset: str, deals: int, seed: int, workers: int) -> SimulationResult:
+    rules = rules_for(preset)
+    started = time.perf_counter()
+    result = simulate(entrants, rules, deals=deals, seed=seed, duplicate=True, workers=workers)
+    first = result.totals[0]
+    margin = result.margin(0, 1)
+    print(
+        f"{preset:<12} {name:<22} {len(result.games):>5} {first.win_rate:>8.1%} "
+        f"{margin.mean:>+8.2f} ± {margin.half_width:<5.2f} {time.perf_counter() - started:>7.0f}s",
+        flush=True,
+    )
+    return result
+
+
+def playout_rate(preset: str, hands: int, time_limit_ms: int, seed: int) -> tuple[float, float, int]:
+    """(playouts per CPU second, worlds per search, searches) of Monte Carlo bots playing every seat."""
+    rules = rules_for(preset)
+    rng = random.Random(seed)
+    bots = [MonteCarloBot(seed=seed + s) for s in range(rules.players)]
+    game = Game(rules, 0)
+    cpu = 0.0
+    for _ in range(hands):
+        if game.is_over:
+            game = Game(rules, 0)
+        game.deal(shuffled_deck(rules, rng))
+        while (decision := game.decision()) is not None:
+            bot = bots[decision.seat]
+            bot.time_limit_ms = time_limit_ms
+            view = seat_view(game, decision.seat)
+            started = time.process_time()
+            action = bot.decide(view)
+            cpu += time.process_time() - started
+            game.apply(action)
+    playouts = sum(b.stats.playouts for b in bots)
+    worlds = sum(b.stats.worlds for b in bots)
+    searches = sum(b.stats.decisions for b in bots)
+    return playouts / cpu, worlds / max(1, searches), searches
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--presets", default="neuralplay,indiana", help="comma-separated presets")
+    parser.add_argument("--deals", type=int, default=200, help="duplicate deals for rules vs random")
+    parser.add_argument("--mc-deals", type=int, default=40, help="duplicate deals for montecarlo vs rules")
+    parser.add_argument("--mc-worlds", type=int, default=60, help="sampled worlds per Monte Carlo decision")
+    parser.add_argument("--time-limit", type=int, default=1000, help="ms per decision, for the speed figure")
+    parser.add_argument("--speed-hands", type=int, default=4, help="hands per preset for the speed figure")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument(
+        "--best-average",
+        action="store_true",
+        help="also play montecarlo taking the best average outright (no override rule)",
+    )
+    args = parser.parse_args(argv)
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+
+    print(f"bench/bots.py on {machine()}")
+    print()
+    probe = MonteCarloBot()
+    probe.time_limit_ms = args.time_limit
+    print(
+        f"Monte Carlo speed ({args.time_limit} ms per decision: search budget {probe.budget_seconds() * 1000:.0f} ms)"
+    )
+    for preset in presets:
+        rate, worlds, searches = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
+        print(
+            f"  {preset:<12} {rate:>7.0f} playouts per CPU second, {worlds:.0f} worlds per search ({searches} searches)"
+        )
+    if args.speed_only:
+        return
+    print()
+    print(f"{'preset':<12} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
+    montecarlo = partial(MonteCarloBot, max_worlds=args.mc_worlds)
+    for preset in presets:
+        teams = rules_for(preset).teams
+        match("rules v random", [RulesBot] + [RandomBot] * (teams - 1), preset, args.deals, args.seed, args.workers)
+        match(
+            f"montecarlo({args.mc_worlds}) v rules",
+            [montecarlo] + [RulesBot] * (teams - 1),
+            preset,
+            args.mc_deals,
+            args.seed,
+            args.workers,
+        )
+        if args.best_average:
+            outright = partial(MonteCarloBot, max_worlds=args.mc_worlds, override_z=None)
+            match(
+                f"mc-best-avg({args.mc_worlds}) v rules",
+                [outright] + [RulesBot] * (teams - 1),
+                preset,
+                args.mc_deals,
+                args.seed,
+                args.workers,
+            )
+    print()
+    print("margin: the first bot's points per hand minus the second's, averaged over each deal's two seatings")
+
+
+if __name__ == "__main__":
+    main()
