@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import sys
 import time
 from functools import partial
 from pathlib import Path
 
-# Runnable as a plain script from a checkout (``python bench/bots.py``).
+# Runnable as a plain script from a checkout (``python bench/bots.py``); the machine
+# description is bench/engine.py's, beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine import machine  # bench/engine.py
 
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.random_bot import RandomBot
@@ -45,19 +48,9 @@ from referee.engine.view import seat_view
 from sdk.simulator import BotFactory, SimulationResult, simulate
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def machine() -> str:
+def machine_and_load() -> str:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load:.1f}"
+    return f"{machine()}; load average {load:.1f}"
 
 
 def match(name: str, entrants: list[BotFactory], preset: str, deals: int, seed: int, workers: int) -> SimulationResult:
@@ -118,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
 
-    print(f"bench/bots.py on {machine()}")
+    print(f"bench/bots.py on {machine_and_load()}")
     print()
     probe = MonteCarloBot()
     probe.time_limit_ms = args.time_limit
