@@ -256,7 +256,11 @@ class RulesBot(Bot):
         worth = target[trump] if trump is not None else max(target.values())
         mine = [b for b in ok if b.trump == trump]
         fitting = [b for b in mine if b.kind == "level" and b.level <= worth - BID_MARGIN]
-        return fitting[-1] if fitting else PASS  # too weak to open: leave it to partner
+        if fitting:
+            return fitting[-1]
+        # Above the trick levels only pepper is left; it was acceptable, so the hand takes every trick.
+        pepper = [b for b in mine if b.kind != "level"]
+        return pepper[0] if pepper else PASS  # else too weak to open: leave it to partner
 
     def partner_support(self, view: SeatView, trump: Trump) -> float:
         """Tricks the partners should add with ``trump``, from what their bids showed.

@@ -157,3 +157,11 @@ def test_losers_counts_the_cards_that_may_lose() -> None:
     assert losers(parse_cards("JS JS JC JC AS AS AH QD".split()), Trump.S, rules) == 1
     # Three masters cannot draw four outstanding trumps: only the masters are sure.
     assert losers(parse_cards("JS JS JC AS AS KS AH QD".split()), Trump.S, rules) == 5
+
+
+def test_little_pepper_over_a_five_only_with_every_trick() -> None:
+    # Pepper (24 cards, six each): an opponent opened 5, the highest trick level; only the peppers are left.
+    perfect = bid_of("JS JC AS KS QS TS", preset="pepper", actions=("5",))
+    fair = bid_of("JS JC AS KS 9H 9D", preset="pepper", actions=("5",))
+    assert perfect == Bid("little-pepper")
+    assert fair.is_pass
