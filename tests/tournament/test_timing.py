@@ -106,37 +106,54 @@ def test_a_deadline_gives_back_the_time_the_bot_had_no_cpu() -> None:
         assert deadline_outcome(idle.pid, 0.4) == [True, Closed.TIMEOUT]  # nothing to give back
 
 
-@contextmanager
-def one_busy_cpu() -> Iterator[set[int]]:
-    """One CPU with a spinning process on it: an arena pinned there shares it three ways with two thinking bots."""
-    with processes(SPIN, cpus=ONE_CPU):
-        yield ONE_CPU
-
-
 def busy(name: str, share: str, mode: str) -> str:
     return script_bot(name, "busy_bot.py", share, mode)
 
 
-def busy_tournament(folder: Path, *bots: str, args: tuple[str, ...] = ()) -> list[dict[str, object]]:
-    """Two tables of bots at 100 ms a decision, the arena pinned to one busy CPU; the timeouts recorded."""
-    with one_busy_cpu() as cpus:
-        run = tournament(folder, "--move-time", "100", "-n", "2", "-j", "2", *args, bots=bots, cpus=cpus)
+def busy_tournament(folder: Path, *bots: str, move_time: int, args: tuple[str, ...] = ()) -> list[dict[str, object]]:
+    """Two tables of single-deck games, the arena and its bots pinned to one CPU; the timeouts recorded."""
+    settings = (
+        "--preset",
+        "single-deck",
+        "--rule",
+        "hand_limit=1",
+        "--move-time",
+        str(move_time),
+        "-n",
+        "2",
+        "-j",
+        "2",
+    )
+    run = tournament(folder, *settings, *args, bots=bots, quick=False, cpus=ONE_CPU)
     assert run.returncode == 0, run.stderr
     assert len(results(folder)) == 2
     return [v for r in results(folder) for v in r["violations"] if v["kind"] == "timeout"]
 
 
-def test_bots_that_think_almost_all_their_time_are_not_forfeited_on_two_busy_tables(tmp_path: Path) -> None:
-    # Each decision costs a bot 90% of its 100 ms limit in CPU time; with a third of a CPU it needs about
-    # 270 ms on the clock, past the limit and its grace: only the time it waited for the CPU is given back.
+def test_bots_that_think_most_of_their_time_are_not_forfeited_on_two_tables_sharing_a_cpu(tmp_path: Path) -> None:
+    # Each decision costs a bot 80% of its 300 ms in CPU time. The two tables' bots think at the same time on
+    # one CPU, so each needs about 480 ms on the clock, past the limit and its 100 ms grace: the referee must
+    # give back the time the bot waited for the CPU (every decision timed out before it did).
     folder = tmp_path / "busy"
-    bots = (busy("busy1", "0.9", "cpu"), busy("busy2", "0.9", "cpu"))
-    assert busy_tournament(folder, *bots, args=("--rule", "hand_limit=1", "--on-fault", "default")) == []
+    bots = (busy("busy1", "0.8", "cpu"), busy("busy2", "0.8", "cpu"))
+    assert busy_tournament(folder, *bots, move_time=300, args=("--on-fault", "default")) == []
     assert all(r["decisions"] > 20 for r in results(folder))
 
 
-def test_a_bot_that_is_late_by_itself_still_loses_on_time_under_load(tmp_path: Path) -> None:
+def test_a_bot_that_is_late_by_itself_still_loses_on_time_on_a_shared_cpu(tmp_path: Path) -> None:
     folder = tmp_path / "late"
-    late = busy_tournament(folder, busy("late", "3", "sleep"), busy("busy", "0.9", "cpu"))
+    late = busy_tournament(folder, busy("late", "3", "sleep"), busy("busy", "0.8", "cpu"), move_time=100)
     assert len(late) == 2 and {v["bot"] for v in late} == {"late"}
     assert all(r["forfeit"] == r["teams"].index("late") for r in results(folder))
+
+
+def test_monte_carlo_bots_searching_most_of_their_time_on_two_tables_of_a_loaded_machine(tmp_path: Path) -> None:
+    folder = tmp_path / "mc"
+    bots = (script_bot("mc1", "mc_bot.py", "0.9"), script_bot("mc2", "mc_bot.py", "0.9"))
+    settings = ("--rule", "hand_limit=2", "--move-time", "100", "--on-fault", "default", "-n", "2", "-j", "2")
+    with processes(*[SPIN] * len(os.sched_getaffinity(0))):  # as many other busy processes as CPUs
+        run = tournament(folder, *settings, bots=bots, quick=False)
+    assert run.returncode == 0, run.stderr
+    recs = results(folder)
+    assert len(recs) == 2 and all(r["decisions"] > 40 for r in recs)
+    assert [v for r in recs for v in r["violations"]] == []
