@@ -207,3 +207,15 @@ def test_settings_are_saved_with_the_tournament(tmp_path: Path) -> None:
     assert saved["on_fault"] == "default" and saved["move_time_ms"] == 2000 and saved["games"] == 2
     assert saved["rule_overrides"] == {"hand_limit": "3"} and saved["rules"]["hand_limit"] == 3
     assert len({r["seed"] for r in results(folder)}) == 2  # no duplicate: a deal per game
+
+
+def test_a_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "busy"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine\n")
+    run = play(folder)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == [
+        f"error: {folder} is not empty: choose another --name or --out for a new tournament"
+    ]
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
