@@ -71,7 +71,7 @@ class Determinizer:
         self._slots = slots
         self._pool = list(k.unseen.elements())
         if len(self._pool) != sum(s.count for s in slots):
-            raise AssertionError(f"card counting is inconsistent: {len(self._pool)} unseen cards for {slots}")
+            raise ValueError(f"the view does not add up: {len(self._pool)} unseen cards for the places {slots}")
         self._suit_of = {c: effective_suit(c, trump) for c in set(self._pool)} if trump is not None else None
         self._required = self._required_jacks()
         self._played_by: list[list[Card]] = [[] for _ in range(self.rules.players)]
