@@ -192,7 +192,6 @@ class Tournament:
         self.on_game = on_game
         self.schedule = settings.schedule()
         self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
-        self.tables = 0
 
     @property
     def pending(self) -> list[ScheduledGame]:
@@ -216,8 +215,8 @@ class Tournament:
         await server.start()
         results = ResultsWriter(self.folder.results_path)
         queue = _Queue(pending)
-        self.tables = min(self.concurrency, len(pending))
-        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s) for k in range(self.tables)]
+        count = min(self.concurrency, len(pending))
+        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s) for k in range(count)]
         tasks = [asyncio.create_task(self._serve(table, queue, results)) for table in tables]
         reason = "tournament interrupted"
         try:
