@@ -96,10 +96,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--presets", default="neuralplay,indiana", help="comma-separated presets")
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals for rules vs random")
-    parser.add_argument("--mc-deals", type=int, default=40, help="duplicate deals for montecarlo vs rules")
+    parser.add_argument("--mc-deals", type=int, default=40, help="duplicate deals for montecarlo vs rules (0: none)")
     parser.add_argument("--mc-worlds", type=int, default=60, help="sampled worlds per Monte Carlo decision")
     parser.add_argument("--time-limit", type=int, default=1000, help="ms per decision, for the speed figure")
-    parser.add_argument("--speed-hands", type=int, default=4, help="hands per preset for the speed figure")
+    parser.add_argument("--speed-hands", type=int, default=4, help="hands per preset for the speed figure (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--speed-only", action="store_true")
@@ -112,43 +112,33 @@ def main(argv: list[str] | None = None) -> None:
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
 
     print(f"bench/bots.py on {machine_and_load()}")
-    print()
-    probe = MonteCarloBot()
-    probe.time_limit_ms = args.time_limit
-    print(
-        f"Monte Carlo speed ({args.time_limit} ms per decision: search budget {probe.budget_seconds() * 1000:.0f} ms)"
-    )
-    for preset in presets:
-        rate, worlds, searches = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
-        print(
-            f"  {preset:<12} {rate:>7.0f} playouts per CPU second, {worlds:.0f} worlds per search ({searches} searches)"
-        )
+    if args.speed_hands > 0:
+        probe = MonteCarloBot()
+        probe.time_limit_ms = args.time_limit
+        budget_ms = probe.budget_seconds() * 1000
+        print(f"\nMonte Carlo speed ({args.time_limit} ms per decision: search budget {budget_ms:.0f} ms)")
+        for preset in presets:
+            rate, worlds, searches = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
+            print(
+                f"  {preset:<12} {rate:>7.0f} playouts per CPU second, {worlds:.0f} worlds per search ({searches} searches)"
+            )
     if args.speed_only:
         return
     print()
     print(f"{'preset':<12} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
     montecarlo = partial(MonteCarloBot, max_worlds=args.mc_worlds)
+    outright = partial(MonteCarloBot, max_worlds=args.mc_worlds, override_z=None)
     for preset in presets:
-        teams = rules_for(preset).teams
-        match("rules v random", [RulesBot] + [RandomBot] * (teams - 1), preset, args.deals, args.seed, args.workers)
-        match(
-            f"montecarlo({args.mc_worlds}) v rules",
-            [montecarlo] + [RulesBot] * (teams - 1),
-            preset,
-            args.mc_deals,
-            args.seed,
-            args.workers,
-        )
-        if args.best_average:
-            outright = partial(MonteCarloBot, max_worlds=args.mc_worlds, override_z=None)
-            match(
-                f"mc-best-avg({args.mc_worlds}) v rules",
-                [outright] + [RulesBot] * (teams - 1),
-                preset,
-                args.mc_deals,
-                args.seed,
-                args.workers,
-            )
+        others = rules_for(preset).teams - 1
+        matches = [("rules v random", [RulesBot] + [RandomBot] * others, args.deals)]
+        if args.mc_deals > 0:
+            matches.append((f"montecarlo({args.mc_worlds}) v rules", [montecarlo] + [RulesBot] * others, args.mc_deals))
+            if args.best_average:
+                matches.append(
+                    (f"mc-best-avg({args.mc_worlds}) v rules", [outright] + [RulesBot] * others, args.mc_deals)
+                )
+        for name, entrants, deals in matches:
+            match(name, entrants, preset, deals, args.seed, args.workers)
     print()
     print("margin: the first bot's points per hand minus the second's, averaged over each deal's two seatings")
 
