@@ -119,9 +119,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\nMonte Carlo speed ({args.time_limit} ms per decision: search budget {budget_ms:.0f} ms)")
         for preset in presets:
             rate, worlds, searches = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
-            print(
-                f"  {preset:<12} {rate:>7.0f} playouts per CPU second, {worlds:.0f} worlds per search ({searches} searches)"
-            )
+            per_search = f"{worlds:.0f} worlds per search ({searches} searches)"
+            print(f"  {preset:<12} {rate:>7.0f} playouts per CPU second, {per_search}")
     if args.speed_only:
         return
     print()
