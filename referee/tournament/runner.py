@@ -152,16 +152,30 @@ class _Table:
 
 
 class _Queue:
-    """The games not yet started; a table takes the next one that keeps most of its bots."""
+    """The games not yet started, handed to tables so that bot processes are started as rarely as possible.
+
+    A table takes the first game (in schedule order) that keeps most of its
+    bots; among those, one of a group no other table is playing, so that
+    tables spread over the pairings instead of all starting the same bots.
+    """
 
     def __init__(self, games: Sequence[ScheduledGame]) -> None:
         self.pending = list(games)
+        self.playing: dict[int, tuple[str, ...]] = {}  # table -> the group it plays now
 
-    def take(self, bots: frozenset[str]) -> ScheduledGame | None:
+    def take(self, table: int, bots: frozenset[str]) -> ScheduledGame | None:
+        self.playing.pop(table, None)
         if not self.pending:
             return None
-        best = max(range(len(self.pending)), key=lambda i: (len(bots.intersection(self.pending[i].group)), -i))
-        return self.pending.pop(best)
+        elsewhere = set(self.playing.values())
+
+        def preference(i: int) -> tuple[int, bool, int]:
+            group = self.pending[i].group
+            return len(bots.intersection(group)), group not in elsewhere, -i
+
+        game = self.pending.pop(max(range(len(self.pending)), key=preference))
+        self.playing[table] = game.group
+        return game
 
 
 class Tournament:
@@ -233,7 +247,7 @@ class Tournament:
                 results.close()
 
     async def _serve(self, table: _Table, queue: _Queue, results: ResultsWriter) -> None:
-        while (game := queue.take(table.bots)) is not None:
+        while (game := queue.take(table.number, table.bots)) is not None:
             await self._play(table, game, results)
 
     async def _play(self, table: _Table, game: ScheduledGame, results: ResultsWriter) -> None:
