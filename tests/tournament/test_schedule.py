@@ -11,6 +11,7 @@ import pytest
 from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
+from referee.tournament.runner import _Queue
 from referee.tournament.schedule import ScheduleError, round_robin
 
 BOTS = ("alpha", "bravo", "charlie", "delta")
@@ -111,3 +112,30 @@ def test_impossible_schedules_say_why(
 ) -> None:
     with pytest.raises(ScheduleError, match=message.replace("(", r"\(")):
         round_robin(bots, rules_for(preset), games=games, seed=1, duplicate=duplicate)
+
+
+def test_tables_keep_their_bots_and_spread_over_the_pairings() -> None:
+    rules = rules_for("neuralplay")
+    queue = _Queue(round_robin(BOTS, rules, games=2, seed=1))
+    seated = {1: frozenset(), 2: frozenset()}
+
+    def take(table: int) -> tuple[str, ...]:
+        game = queue.take(table, seated[table])
+        assert game is not None
+        seated[table] = frozenset(game.group)
+        return game.group
+
+    # the second table starts on another pairing than the first
+    assert (take(1), take(2)) == (("alpha", "bravo"), ("alpha", "charlie"))
+    # each finishes its pairing before changing bots
+    assert (take(1), take(2)) == (("alpha", "bravo"), ("alpha", "charlie"))
+    # then each keeps one of its bots, on a pairing the other table is not playing
+    assert (take(1), take(2)) == (("alpha", "delta"), ("bravo", "charlie"))
+    played = [take(t) for t in (1, 2, 1, 2, 1, 2)]
+    assert queue.take(1, seated[1]) is None
+    assert Counter(played) == {
+        ("alpha", "delta"): 1,
+        ("bravo", "charlie"): 1,
+        ("bravo", "delta"): 2,
+        ("charlie", "delta"): 2,
+    }
