@@ -60,7 +60,7 @@ def match(name: str, entrants: list[BotFactory], preset: str, deals: int, seed: 
     first = result.totals[0]
     margin = result.margin(0, 1)
     print(
-        f"{preset:<12} {name:<22} {len(result.games):>5} {first.win_rate:>8.1%} "
+        f"{preset:<18} {name:<22} {len(result.games):>5} {first.win_rate:>8.1%} "
         f"{margin.mean:>+8.2f} ± {margin.half_width:<5.2f} {time.perf_counter() - started:>7.0f}s",
         flush=True,
     )
@@ -120,11 +120,11 @@ def main(argv: list[str] | None = None) -> None:
         for preset in presets:
             rate, worlds, searches = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
             per_search = f"{worlds:.0f} worlds per search ({searches} searches)"
-            print(f"  {preset:<12} {rate:>7.0f} playouts per CPU second, {per_search}")
+            print(f"  {preset:<18} {rate:>7.0f} playouts per CPU second, {per_search}")
     if args.speed_only:
         return
     print()
-    print(f"{'preset':<12} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
+    print(f"{'preset':<18} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
     montecarlo = partial(MonteCarloBot, max_worlds=args.mc_worlds)
     outright = partial(MonteCarloBot, max_worlds=args.mc_worlds, override_z=None)
     for preset in presets:
