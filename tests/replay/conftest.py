@@ -233,9 +233,14 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Headless Chromium (Debian's, installed by ``make test``) under Playwright."""
+    """Headless Chromium (Debian's, installed by ``make test``) under Playwright.
+
+    Module scope: Playwright's sync API runs an event loop in the main thread
+    while it is open, which would break every later test that calls
+    ``asyncio.run``; closing it with the module ends that loop.
+    """
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
