@@ -1,7 +1,7 @@
 """Driving a game with a chooser: random play, and shuffling with a given RNG.
 
 The engine never owns randomness; these helpers take a ``random.Random`` from
-the caller (tests, benchmarks, the demo, Monte Carlo bots).
+the caller (tests, benchmarks, simulators, Monte Carlo bots).
 """
 
 from __future__ import annotations
