@@ -6,7 +6,7 @@ a few presets. Printed per match: games, win rate, and the margin in points
 per hand (the first bot's minus the second's, averaged per deal) with its 95%
 interval. The Monte Carlo bot searches a fixed number of sampled worlds per
 decision (``--mc-worlds``), so its strength does not depend on the machine's
-load; its time limit stays 1 s as under the referee.
+load (``--mc-worlds 0`` lets the time limit, ``--time-limit``, alone bound it).
 
 ``--best-average`` adds the Monte Carlo bot that plays its best average card
 outright instead of overriding the rules bot's card only on clear evidence.
@@ -53,10 +53,14 @@ def machine_and_load() -> str:
     return f"{machine()}; load average {load:.1f}"
 
 
-def match(name: str, entrants: list[BotFactory], preset: str, deals: int, seed: int, workers: int) -> SimulationResult:
+def match(
+    name: str, entrants: list[BotFactory], preset: str, deals: int, seed: int, workers: int, time_limit_ms: int
+) -> SimulationResult:
     rules = rules_for(preset)
     started = time.perf_counter()
-    result = simulate(entrants, rules, deals=deals, seed=seed, duplicate=True, workers=workers)
+    result = simulate(
+        entrants, rules, deals=deals, seed=seed, duplicate=True, workers=workers, time_limit_ms=time_limit_ms
+    )
     first = result.totals[0]
     margin = result.margin(0, 1)
     print(
@@ -97,8 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--presets", default="neuralplay,indiana", help="comma-separated presets")
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals for rules vs random")
     parser.add_argument("--mc-deals", type=int, default=40, help="duplicate deals for montecarlo vs rules (0: none)")
-    parser.add_argument("--mc-worlds", type=int, default=60, help="sampled worlds per Monte Carlo decision")
-    parser.add_argument("--time-limit", type=int, default=1000, help="ms per decision, for the speed figure")
+    parser.add_argument(
+        "--mc-worlds", type=int, default=60, help="sampled worlds per Monte Carlo decision (0: as many as time allows)"
+    )
+    parser.add_argument("--time-limit", type=int, default=1000, help="ms per decision")
     parser.add_argument("--speed-hands", type=int, default=4, help="hands per preset for the speed figure (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -125,19 +131,19 @@ def main(argv: list[str] | None = None) -> None:
         return
     print()
     print(f"{'preset':<18} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
-    montecarlo = partial(MonteCarloBot, max_worlds=args.mc_worlds)
-    outright = partial(MonteCarloBot, max_worlds=args.mc_worlds, override_z=None)
+    worlds = args.mc_worlds or None  # 0: no cap, the time limit alone bounds the search
+    montecarlo = partial(MonteCarloBot, max_worlds=worlds)
+    outright = partial(MonteCarloBot, max_worlds=worlds, override_z=None)
+    search = f"{args.mc_worlds}" if worlds else f"{args.time_limit}ms"
     for preset in presets:
         others = rules_for(preset).teams - 1
         matches = [("rules v random", [RulesBot] + [RandomBot] * others, args.deals)]
         if args.mc_deals > 0:
-            matches.append((f"montecarlo({args.mc_worlds}) v rules", [montecarlo] + [RulesBot] * others, args.mc_deals))
+            matches.append((f"montecarlo({search}) v rules", [montecarlo] + [RulesBot] * others, args.mc_deals))
             if args.best_average:
-                matches.append(
-                    (f"mc-best-avg({args.mc_worlds}) v rules", [outright] + [RulesBot] * others, args.mc_deals)
-                )
+                matches.append((f"mc-best-avg({search}) v rules", [outright] + [RulesBot] * others, args.mc_deals))
         for name, entrants, deals in matches:
-            match(name, entrants, preset, deals, args.seed, args.workers)
+            match(name, entrants, preset, deals, args.seed, args.workers, args.time_limit)
     print()
     print("margin: the first bot's points per hand minus the second's, averaged over each deal's two seatings")
 
