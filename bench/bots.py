@@ -65,7 +65,8 @@ def match(
     margin = result.margin(0, 1)
     print(
         f"{preset:<18} {name:<22} {len(result.games):>5} {first.win_rate:>8.1%} "
-        f"{margin.mean:>+8.2f} ± {margin.half_width:<5.2f} {time.perf_counter() - started:>7.0f}s",
+        f"{margin.mean:>+8.2f} ± {margin.half_width:<5.2f} {time.perf_counter() - started:>7.0f}s"
+        f"  (slowest decision {first.slowest_ms:.0f} ms, {first.late} over {time_limit_ms} ms)",
         flush=True,
     )
     return result
