@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Annotated
 
 import typer
@@ -27,8 +26,7 @@ from referee.cli.running import (
 from referee.match import Match, MatchConfig, MatchResult, SeatBot, seat_bots
 
 # The example bots `arena match` plays when no --bot is given (team 0 first).
-# The rule-based bot plays as soon as its module exists.
-DEFAULT_BOTS = ("rules", "random") if importlib.util.find_spec("example_bots.rules_bot") else ("random", "random")
+DEFAULT_BOTS = ("rules", "random")
 
 
 def example_bot(name: str) -> str:
