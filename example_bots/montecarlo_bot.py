@@ -45,7 +45,7 @@ from sdk import (
     run,
     winning_index,
 )
-from sdk.worlds import Determinizer, World, fork
+from sdk.worlds import Determinizer, World
 
 # Share of the decision's time limit the search may use, and a reserve kept
 # whatever the limit (the simulator's or referee's own overhead, a slow tick).
@@ -126,7 +126,7 @@ class MonteCarloBot(RulesBot):
             for i, card in enumerate(candidates):
                 if clock() >= deadline:
                     break
-                game = base if i == len(candidates) - 1 else fork(base)
+                game = base if i == len(candidates) - 1 else base.copy()
                 results[card] = playout(game, card, trick, view.team)
             else:
                 # Count a world only when every candidate was tried in it: the comparison stays fair.

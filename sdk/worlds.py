@@ -11,8 +11,8 @@ dealt hand and re-applying the hand's actions through the engine's public API.
 Because the engine checks every replayed action, a rebuilt game is a legal
 position by construction.
 
-``fork(game)`` copies a game so several candidate actions can be tried from
-one rebuilt position without replaying the hand again.
+``Game.copy()`` then lets several candidate actions be tried from one
+rebuilt position without replaying the hand again.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from referee.engine.cards import JACK, Card, effective_suit, make_card
 from referee.engine.deal import deck_for_hands
@@ -215,7 +214,7 @@ class Determinizer:
     def rebuild(self, world: World) -> Game:
         """The engine game at this seat's decision, with the world's cards (raises EngineError if inconsistent)."""
         view = self.view
-        game = fork(self._template)
+        game = self._template.copy()
         game.deal(deck_for_hands(self.rules, view.dealer, world.dealt))
         exchange = 0
         for ev in view.events:
@@ -251,46 +250,3 @@ class Determinizer:
             except EngineError:
                 self.failures += 1
         return None
-
-
-def fork(game: Game) -> Game:
-    """An independent copy of ``game``: play on it without touching the original.
-
-    Uses ``Game.copy()`` when the engine provides one; otherwise copies the
-    game's mutable containers (lists, dicts, sets, nested) and shares
-    everything immutable (rules, events, bids, tables). tests/bots checks that
-    a fork plays exactly like the original and leaves it untouched, so a
-    change of the engine's internals that breaks this is caught there.
-    """
-    copy_method = getattr(game, "copy", None)
-    if copy_method is not None:
-        return copy_method()
-    clone = object.__new__(type(game))
-    memo: dict[int, Any] = {}
-    clone.__dict__.update({name: _copy_mutable(value, memo) for name, value in game.__dict__.items()})
-    return clone
-
-
-_MUTABLE = (list, dict, set, bytearray)
-
-
-def _copy_mutable(value: Any, memo: dict[int, Any]) -> Any:
-    kind = type(value)
-    if kind not in _MUTABLE:
-        return value
-    done = memo.get(id(value))
-    if done is not None:
-        return done  # keep two names for one container pointing at one copy
-    if kind is list:
-        # The engine's lists hold one kind of thing each: a list whose first item is
-        # immutable (cards, events, seats) is copied in one step.
-        if not value or type(value[0]) not in _MUTABLE:
-            copied: Any = value[:]
-        else:
-            copied = [_copy_mutable(x, memo) if type(x) in _MUTABLE else x for x in value]
-    elif kind is dict:
-        copied = {k: _copy_mutable(v, memo) if type(v) in _MUTABLE else v for k, v in value.items()}
-    else:
-        copied = kind(value)
-    memo[id(value)] = copied
-    return copied

@@ -18,7 +18,7 @@ from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
 from sdk.knowledge import knowledge_of
-from sdk.worlds import Determinizer, World, fork
+from sdk.worlds import Determinizer, World
 
 
 def check_world(view: SeatView, world: World) -> None:
@@ -138,22 +138,6 @@ def test_rebuilt_games_stand_at_the_seats_decision(preset: str) -> None:
         if game.is_over:
             break
     assert checked > 0
-
-
-def test_a_fork_plays_on_alone() -> None:
-    game = position("neuralplay", DEAL_H, dealer=3, actions=["4 H", "pass", "pass", "pass", "QS"])
-    before = (game.decision(), [list(h) for h in game.hands], len(game.events))
-    copy = fork(game)
-    copied_events = []
-    while (d := copy.decision()) is not None:
-        copied_events += copy.apply(d.options[0])
-    assert copy.is_over or copy.decision() is None
-    assert (game.decision(), [list(h) for h in game.hands], len(game.events)) == before
-    # The original, played the same way, goes through the same events.
-    original_events = []
-    while (d := game.decision()) is not None:
-        original_events += game.apply(d.options[0])
-    assert original_events == copied_events
 
 
 def test_bid_evidence_prefers_worlds_where_the_bidder_had_its_tricks() -> None:
