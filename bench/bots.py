@@ -31,12 +31,11 @@ import time
 from functools import partial
 from pathlib import Path
 
-# Runnable as a plain script from a checkout (``python bench/bots.py``); the machine
-# description is bench/engine.py's, beside this file.
+# Runnable as a plain script from a checkout (``python bench/bots.py``): the
+# checkout goes first on sys.path, this folder (bench/machine.py) stays next.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import machine  # bench/engine.py
+from machine import describe  # bench/machine.py
 
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.random_bot import RandomBot
@@ -46,11 +45,6 @@ from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import seat_view
 from sdk.simulator import BotFactory, SimulationResult, simulate
-
-
-def machine_and_load() -> str:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{machine()}; load average {load:.1f}"
 
 
 def match(
@@ -118,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
 
-    print(f"bench/bots.py on {machine_and_load()}")
+    print(f"bench/bots.py on {describe()}")
     if args.speed_hands > 0:
         probe = MonteCarloBot()
         probe.time_limit_ms = args.time_limit

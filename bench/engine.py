@@ -15,8 +15,6 @@ runs is reported next to the median.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
@@ -26,29 +24,14 @@ from pathlib import Path
 # Runnable as a plain script from a checkout (``python bench/engine.py``).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from machine import describe  # bench/machine.py
+
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import play_hand, random_chooser
 
 # The floor, for the 48-card 4-player presets.
 REQUIRED_RATE = 2000
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown CPU"
-
-
-def machine() -> str:
-    return (
-        f"{cpu_model()}, {os.cpu_count()} logical CPUs; "
-        f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} {platform.release()}"
-    )
 
 
 def run(name: str, seconds: float, seed: int) -> tuple[int, int, float, float]:
@@ -80,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown preset(s) {', '.join(unknown)}; presets: {', '.join(PRESETS)}")
 
     print("Engine: random-play hands per second, one process, one core")
-    print(f"Machine: {machine()}")
+    print(f"Machine: {describe(load=False)}")
     print(f"Runs: {args.repeat} x {args.seconds:g} s CPU per preset\n")
     header = f"{'preset':<20} {'players':>7} {'deck':>10} {'best h/s':>9} {'median':>8} {'hands':>7} {'games':>6} {'cpu/wall':>8}"
     print(header)

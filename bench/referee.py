@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -32,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
 import grpc
+from machine import cpu_seconds, describe  # bench/machine.py
 
 PING_METHOD = "/bench.Bare/Ping"
 PING_BYTES = 160  # about a mid-hand DecisionRequest
@@ -87,11 +86,6 @@ def _children_cpu(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
 async def bench_bare(decisions: int) -> Figures:
     bare = BareServer()
     server = grpc.aio.server()
@@ -109,12 +103,12 @@ async def bench_bare(decisions: int) -> Figures:
             await ctx.write(ping)
             await ctx.read()
         pids = [p.pid for p in procs]
-        start, cpu, ccpu = time.perf_counter(), _cpu(), _children_cpu(pids)
+        start, cpu, ccpu = time.perf_counter(), cpu_seconds(), _children_cpu(pids)
         for i in range(decisions):
             ctx = ctxs[i % CLIENTS]
             await ctx.write(ping)
             await ctx.read()
-        elapsed, cpu, ccpu = time.perf_counter() - start, _cpu() - cpu, _children_cpu(pids) - ccpu
+        elapsed, cpu, ccpu = time.perf_counter() - start, cpu_seconds() - cpu, _children_cpu(pids) - ccpu
         for ctx in ctxs:
             await ctx.write(b"bye")
         bare.done.set()
@@ -151,7 +145,7 @@ async def bench_referee(decisions: int, preset: str) -> tuple[Figures, int]:
             done, games = 0, 0
             with LogWriter(Path(tmp) / "bench.jsonl") as writer:
                 pids = [p.pid for p in (match.pool.process(pl) for pl in match.players) if p is not None]
-                start, cpu, ccpu = time.perf_counter(), _cpu(), _children_cpu(pids)
+                start, cpu, ccpu = time.perf_counter(), cpu_seconds(), _children_cpu(pids)
                 while done < decisions:
                     games += 1
                     result = await play_game(
@@ -164,21 +158,8 @@ async def bench_referee(decisions: int, preset: str) -> tuple[Figures, int]:
                         log=writer,
                     )
                     done += result.decisions
-                elapsed, cpu, ccpu = time.perf_counter() - start, _cpu() - cpu, _children_cpu(pids) - ccpu
+                elapsed, cpu, ccpu = time.perf_counter() - start, cpu_seconds() - cpu, _children_cpu(pids) - ccpu
     return Figures(done / elapsed, cpu / done, ccpu / done), games
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    python = f"Python {platform.python_version()} ({platform.python_implementation()})"
-    return f"{cpu}, {os.cpu_count()} CPUs; {python}, grpcio {grpc.__version__}"
 
 
 def main() -> None:
@@ -194,7 +175,7 @@ def main() -> None:
     from referee.logging import configure
 
     configure("warning")
-    print(f"machine: {machine()}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"machine: {describe(grpc=True)}")
     bares, refs = [], []
     games = 0
     for _ in range(args.rounds):  # alternating, so a change in the machine's load hits both alike

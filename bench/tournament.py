@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
-import os
 import resource
 import sys
 import tempfile
@@ -26,26 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from machine import cpu_seconds, describe  # bench/machine.py
+
 from referee.logging import configure
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import Given, parse_bots, resolve
 
 BOTS = 4
-
-
-def _machine() -> str:
-    """The machine line of bench/referee.py (loaded by path: the file's name is the package's)."""
-    spec = importlib.util.spec_from_file_location("bench_referee", ROOT / "bench" / "referee.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module.machine()
-
-
-def _cpu(who: int) -> float:
-    usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
 
 
 def run(preset: str, games: int, concurrency: int, seed: int) -> dict[str, float]:
@@ -55,11 +40,11 @@ def run(preset: str, games: int, concurrency: int, seed: int) -> dict[str, float
         folder = TournamentFolder(Path(tmp) / "bench")
         folder.start(settings)
         tournament = Tournament(settings, folder, concurrency=concurrency)
-        start, own, children = time.perf_counter(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+        start, own, children = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
         asyncio.run(tournament.run())
         elapsed = time.perf_counter() - start
-        own = _cpu(resource.RUSAGE_SELF) - own
-        children = _cpu(resource.RUSAGE_CHILDREN) - children
+        own = cpu_seconds(resource.RUSAGE_SELF) - own
+        children = cpu_seconds(resource.RUSAGE_CHILDREN) - children
         decisions = sum(r["decisions"] for r in tournament.done.values())
         hands = sum(r["hands"] for r in tournament.done.values())
     return {
@@ -82,7 +67,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     configure("warning")
-    print(f"machine: {_machine()}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"machine: {describe(grpc=True)}")
     print(f"{BOTS} random bots, {args.preset}, {args.games} games per pairing, duplicate deals")
     for concurrency in args.concurrency:
         r = run(args.preset, args.games, concurrency, args.seed)
