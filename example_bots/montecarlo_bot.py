@@ -70,11 +70,6 @@ class SearchStats:
     worlds: int = 0
     playouts: int = 0
     seconds: float = 0.0
-    failed_worlds: int = 0
-
-    @property
-    def playouts_per_second(self) -> float:
-        return self.playouts / self.seconds if self.seconds else 0.0
 
 
 class MonteCarloBot(RulesBot):
@@ -137,7 +132,6 @@ class MonteCarloBot(RulesBot):
         self.stats.worlds += len(outcomes)
         self.stats.playouts += playouts
         self.stats.seconds += elapsed
-        self.stats.failed_worlds += determinizer.failures
         return self.choose(view, legal, outcomes)
 
     def choose(self, view: SeatView, legal: Sequence[Card], outcomes: Sequence[dict[Card, float]]) -> Card:

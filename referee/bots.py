@@ -221,10 +221,6 @@ class BotPool:
     def players(self) -> list[Player]:
         return list(self._members)
 
-    def output_path(self, player: Player) -> Path | None:
-        """The file that collects the player's stdout and stderr (None for a bot started by hand)."""
-        return self._members[player].output
-
     def process(self, player: Player) -> BotProcess | None:
         return self._members[player].process
 

@@ -89,7 +89,6 @@ class EntrantTotals:
     points: int = 0
     hands: int = 0
     decisions: int = 0
-    think_seconds: float = 0.0  # total time spent in the bot's decision methods
     slowest_ms: float = 0.0  # the longest single decision
     late: int = 0  # decisions that took longer than the time limit
 
@@ -103,7 +102,7 @@ class EntrantTotals:
         return self.points / self.hands if self.hands else 0.0
 
     def add(self, other: EntrantTotals) -> None:
-        for f in ("games", "wins", "draws", "losses", "points", "hands", "decisions", "think_seconds", "late"):
+        for f in ("games", "wins", "draws", "losses", "points", "hands", "decisions", "late"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         self.slowest_ms = max(self.slowest_ms, other.slowest_ms)
 
@@ -274,7 +273,6 @@ def _play_game(
                 raise
             elapsed_ms = (time.perf_counter() - started) * 1000
             entrant.decisions += 1
-            entrant.think_seconds += elapsed_ms / 1000
             entrant.slowest_ms = max(entrant.slowest_ms, elapsed_ms)
             entrant.late += elapsed_ms > time_limit_ms
             try:

@@ -78,7 +78,6 @@ class Determinizer:
             self._played_by[seat].append(card)
         # A game before the deal, built once: each world starts from a fork of it.
         self._template = Game(self.rules, view.dealer)
-        self.failures = 0  # worlds that could not be completed (void constraints too tight)
 
     # ------------------------------------------------------------------ sample
 
@@ -128,7 +127,6 @@ class Determinizer:
             if sum(free) > 0:
                 filled[rng.choices(fitting, weights=free)[0]].append(card)
             elif not self._make_room(card, filled, room, set(), rng):
-                self.failures += 1
                 return None
         for spot, jack in pinned:
             filled[spot].append(jack)
@@ -185,7 +183,6 @@ class Determinizer:
                 stock.subtract(forced)
                 choice = list(stock.elements())
                 if len(choice) + len(forced) < ev.count:
-                    self.failures += 1
                     return None
                 cards = (*forced, *rng.sample(choice, ev.count - len(forced)))
             exchanges.append(cards)
@@ -198,10 +195,8 @@ class Determinizer:
             if s == view.seat:
                 dealt[s] = Counter(view.dealt)
             elif min(dealt[s].values(), default=0) < 0 or sum(dealt[s].values()) != each:
-                self.failures += 1
                 return None
         if any(not dealt[s][jack] for s, jack in self._required):
-            self.failures += 1
             return None
         return World(
             hands=tuple(tuple(h) for h in hands),
@@ -248,5 +243,5 @@ class Determinizer:
             try:
                 return world, self.rebuild(world)
             except EngineError:
-                self.failures += 1
+                pass  # constraints too tight for this guess: try another
         return None

@@ -24,14 +24,6 @@ def deal_seats(rules: Rules, dealer: int) -> list[int]:
     return seats
 
 
-def deal_hands(rules: Rules, dealer: int, deck: Sequence[Card]) -> list[list[Card]]:
-    """The hands dealt from ``deck``, per seat, in the order received."""
-    hands: list[list[Card]] = [[] for _ in range(rules.players)]
-    for seat, card in zip(deal_seats(rules, dealer), deck, strict=True):
-        hands[seat].append(card)
-    return hands
-
-
 def deck_for_hands(rules: Rules, dealer: int, hands: Sequence[Sequence[Card]]) -> list[Card]:
     """A deck that deals exactly ``hands`` (each in the order given)."""
     if len(hands) != rules.players or any(len(h) != rules.cards_each for h in hands):

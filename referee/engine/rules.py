@@ -309,10 +309,6 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
 
-def option_help(name: str) -> str:
-    return _field(name).metadata["help"]
-
-
 def option_values(name: str) -> str:
     """A short description of the values an option takes, for error messages and docs."""
     meta = _field(name).metadata

@@ -108,10 +108,6 @@ _ANSWER_FIELD = {
 # --------------------------------------------------------------------- values
 
 
-def trump_to_pb(trump: Trump) -> int:
-    return _TRUMP_TO_PB[trump]
-
-
 def trump_from_pb(value: int) -> Trump:
     try:
         return _TRUMP_FROM_PB[value]
