@@ -1,0 +1,99 @@
+"""``arena play``: a person takes a seat in the terminal; bots play the other seats."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+import typer
+
+from referee.bots import BotCommand, BotSpecError
+from referee.cli.app import app, console, fail, user_errors
+from referee.cli.match import example_bot
+from referee.cli.running import (
+    DEFAULTS,
+    FaultOpt,
+    GamesOpt,
+    LogDirOpt,
+    MoveTimeOpt,
+    PresetOpt,
+    RuleOpt,
+    VerboseOpt,
+    match_config,
+    print_result,
+    run_async,
+)
+from referee.match import Match, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.play.table import PersonLeft, person_seat, play_with_person, seats_around
+
+# The bot at the other seats when no --bot is given: the strongest example bot.
+DEFAULT_BOT = "montecarlo"
+
+
+@app.command("play")
+def play_command(
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            "-b",
+            help="NAME=COMMAND, repeatable: one bot plays every other seat, or give one per other seat, "
+            f"clockwise from your left. Default: {DEFAULT_BOT} (example bot).",
+        ),
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", "-s", min=0, help="Your seat (seat s plays for team s % teams).")] = 0,
+    preset: PresetOpt = DEFAULTS["preset"],
+    rule: RuleOpt = None,
+    games: GamesOpt = DEFAULTS["games"],
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deals (default: a new one each time, printed).")
+    ] = None,
+    move_time: MoveTimeOpt = DEFAULTS["move_time"],
+    your_time: Annotated[
+        int,
+        typer.Option(
+            "--your-time", min=0, max=3_600_000, help="Your time per decision in ms (0: no limit, the default)."
+        ),
+    ] = 0,
+    on_fault: FaultOpt = DEFAULTS["on_fault"],
+    log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    verbose: VerboseOpt = False,
+) -> None:
+    """Take a seat at the table in this terminal; bots play the other seats (the bots' --move-time applies to
+    them only)."""
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    with user_errors(BotSpecError, ValueError):
+        commands = [BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])]
+        for command in commands:
+            command.check_runnable()
+        you = person_seat(TimeControl(move_time_ms=your_time) if your_time else None)
+        config = match_config(
+            preset=preset,
+            rule=rule,
+            seats=lambda rules: seats_around(rules, seat, you, [SeatBot(c.name, c) for c in commands]),
+            games=games,
+            seed=seed,
+            move_time=move_time,
+            on_fault=on_fault,
+            log_dir=log_dir,
+        )
+    with user_errors(OSError):  # cannot listen, cannot write the log
+        try:
+            result = run_async(_play(config, seat), verbose, interrupted="interrupted: the log holds every complete game")
+        except PersonLeft as exc:
+            raise fail(f"{exc}; the log holds every complete game") from None
+    print_result(result)
+    console.print(f"see it again: arena replay {result.log_path} --seat {seat}", highlight=False, soft_wrap=True)
+
+
+async def _play(config: MatchConfig, seat: int) -> MatchResult:
+    def started(match: Match) -> None:
+        others = ", ".join(f"{s} {b.name}" for s, b in enumerate(config.seats) if s != seat)
+        console.print(
+            f"{config.preset} (seed {config.seed}): you are seat {seat}, bots at {others}; log {match.log_path}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    return await play_with_person(config, seat, on_start=started)

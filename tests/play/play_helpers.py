@@ -1,0 +1,152 @@
+"""Drive ``arena play`` through a real pseudo-terminal, and read back what the screen showed."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pexpect
+
+from referee.engine.cards import card_str
+from referee.engine.events import ExchangeEvent, PlayEvent
+from referee.engine.game import Decision
+from referee.engine.view import SeatView, seat_view
+from referee.play.screen import LABEL_WIDTH
+from referee.replay.logfile import load_log
+from referee.replay.steps import DecisionPoint, GameReplay
+
+ARENA = str(Path(sys.executable).parent / "arena")
+FIRST_BOT = f"first={sys.executable} -m example_bots.first_bot"
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
+_SUITS = str.maketrans("♠♥♦♣", "SHDC")
+CARD = re.compile(r"(?<![\w])([789TJQKA][SHDC])(?![\w])")
+_CHOICE = re.compile(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|\s*$)")
+
+PROMPTS = [r"Choose (\d+) of 1-(\d+): ", r"Choose 1-(\d+): ", r"Press Enter to go on ", pexpect.EOF]
+
+
+def plain(text: str) -> str:
+    """Terminal output as text: no escape codes, suits as letters (``J♥`` is ``JH``)."""
+    return _ANSI.sub("", text).translate(_SUITS)
+
+
+@dataclass
+class Screen:
+    """One decision as the person saw it: the table, the question and the numbered choices."""
+
+    text: str
+    question: str
+    choices: list[str]
+    answer: str = ""
+
+    def line(self, label: str) -> str:
+        """The body of the table line with ``label`` ('' when absent)."""
+        head = label.ljust(LABEL_WIDTH)
+        for row in self.text.splitlines():
+            if row.startswith(head):
+                return row[len(head) :].strip()
+        return ""
+
+    def cards(self, label: str) -> list[str]:
+        return CARD.findall(self.line(label))
+
+
+@dataclass
+class Session:
+    screens: list[Screen] = field(default_factory=list)
+    between: list[str] = field(default_factory=list)  # what was shown after each hand, and at the end
+    transcript: str = ""
+    exit_status: int | None = None
+
+
+Chooser = Callable[[Screen, int], str]  # (screen, hand number) -> the line to type
+
+
+def parse_screen(text: str) -> Screen:
+    lines = text.splitlines()
+    at = max(i for i, row in enumerate(lines) if row.startswith("Your turn. "))
+    question = lines[at][len("Your turn. ") :]
+    choices: list[str] = []
+    for row in lines[at + 1 :]:
+        for number, label in _CHOICE.findall(row):
+            assert int(number) == len(choices) + 1, f"choices out of order in {row!r}"
+            choices.append(label.strip())
+    return Screen("\n".join(lines[:at]), question, choices)
+
+
+def play(args: list[str], choose: Chooser, *, timeout: float = 60) -> Session:
+    """Run ``arena play ARGS`` on a pty; answer each decision with ``choose``; Enter between hands."""
+    # a wide terminal, whatever the test runner's own COLUMNS says: one table line per screen line
+    env = {**os.environ, "COLUMNS": "200", "LINES": "60"}
+    child = pexpect.spawn(ARENA, ["play", *args], env=env, encoding="utf-8", dimensions=(60, 200), timeout=timeout)
+    child.delaybeforesend = None  # answers go at once (pexpect waits 50 ms by default)
+    session = Session()
+    chunks: list[str] = []
+    hand = 0
+    try:
+        while True:
+            kind = child.expect(PROMPTS)
+            before = plain(child.before or "")
+            chunks.append(before + (plain(child.after) if isinstance(child.after, str) else ""))
+            if kind == 3:
+                session.between.append(before)
+                break
+            if kind == 2:
+                session.between.append(before)
+                child.sendline("")
+                continue
+            screen = parse_screen(before)
+            title = re.search(r"Hand (\d+) · you are seat", screen.text)
+            assert title, screen.text
+            hand = int(title.group(1))
+            screen.answer = choose(screen, hand)
+            session.screens.append(screen)
+            child.sendline(screen.answer)
+    finally:
+        child.close(force=True)
+        session.transcript = "".join(chunks)
+    session.exit_status = child.exitstatus
+    return session
+
+
+# ------------------------------------------------------------------ the log's side
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A decision of the person's seat, replayed from the log: what the seat knew, and what it did."""
+
+    view: SeatView
+    decision: Decision
+    point: DecisionPoint
+
+
+def asked_of(log_path: Path, seat: int) -> Iterator[Asked]:
+    """Every decision of ``seat`` in the log, in order, with the engine's view of the seat at that moment."""
+    match = load_log(log_path)
+    for logged in match.games:
+        replay = GameReplay(match, logged)
+        for item in replay:
+            if isinstance(item, DecisionPoint) and item.decision.seat == seat:
+                yield Asked(seat_view(replay.game, seat), item.decision, item)
+
+
+def known_cards(view: SeatView) -> set[str]:
+    """The cards the seat may know of in its view: its hand, its deal, exchanges it saw, cards played."""
+    known = {card_str(c) for c in view.hand} | {card_str(c) for c in view.dealt}
+    for ev in view.events:
+        if isinstance(ev, ExchangeEvent) and ev.cards is not None:
+            known |= {card_str(c) for c in ev.cards}
+        elif isinstance(ev, PlayEvent):
+            known.add(card_str(ev.card))
+    return known
+
+
+def bid_text(text: str) -> str:
+    """A bid as the log and the screen both can be compared: no spaces, lower case (``4 S`` is ``4s``)."""
+    return "".join(text.split()).lower()

@@ -1,0 +1,171 @@
+"""``arena play`` played whole by keystrokes on a real pseudo-terminal, every screen checked against the log.
+
+The person's choices are typed as a person would (a number, or the text of a
+bid); the bots are the first-choice example bot, so games are quick. After the
+game, the log is replayed through the engine: the k-th screen must show what
+the seat knew at its k-th decision (hand, bids, trick on the table, score) and
+offer exactly the legal choices, and no screen may show a card the seat could
+not know.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from play_helpers import (
+    ARENA,
+    CARD,
+    FIRST_BOT,
+    Asked,
+    Screen,
+    Session,
+    asked_of,
+    bid_text,
+    known_cards,
+    play,
+)
+
+from referee.engine.cards import card_str, sort_hand
+from referee.engine.game import DecisionKind
+from referee.gamelog import read_records
+
+QUESTIONS = {
+    DecisionKind.BID: "Your bid:",
+    DecisionKind.TRUMP: "Name trump:",
+    DecisionKind.PLAY: "Play a card:",
+    DecisionKind.GIVE: "Give ",
+    DecisionKind.DISCARD: "Discard ",
+}
+
+
+def bidder(first_hand: str) -> object:
+    """Bid ``first_hand`` (a bid's text, such as 'alone') in hand 1, the lowest trick bid after; else the first
+    choice, or the first cards asked for."""
+
+    def choose(screen: Screen, hand: int) -> str:
+        if screen.question.startswith("Your bid"):
+            wanted = first_hand if hand == 1 else None
+            for label in screen.choices:
+                if (wanted is None and label != "pass") or (wanted is not None and bid_text(label) == wanted):
+                    return label  # typed as text: the screen's own words must work
+            return "1"
+        if screen.question.startswith(("Give", "Discard")):
+            count = int(screen.question.split()[1])
+            return " ".join(str(k) for k in range(1, count + 1))
+        return "1"
+
+    return choose
+
+
+def the_log(session: Session, log_dir: Path) -> Path:
+    logs = sorted(log_dir.glob("match-*.jsonl"))
+    assert len(logs) == 1, session.transcript[-2000:]
+    return logs[0]
+
+
+def check_screens(session: Session, log: Path, seat: int) -> Counter[DecisionKind]:
+    """Every screen against the seat's view from the log; returns how many decisions of each kind were shown."""
+    asked = list(asked_of(log, seat))
+    assert len(asked) == len(session.screens), "one screen per decision of the person's seat"
+    kinds: Counter[DecisionKind] = Counter()
+    for screen, a in zip(session.screens, asked, strict=True):
+        kinds[a.decision.kind] += 1
+        check_one(screen, a)
+    return kinds
+
+
+def check_one(screen: Screen, a: Asked) -> None:
+    view, decision = a.view, a.decision
+    where = f"screen of decision {a.point.number} (hand {a.point.hand}):\n{screen.text}"
+    assert screen.question.startswith(QUESTIONS[decision.kind]), where
+    # the hand, by suit: exactly the cards held (before trump, suits in S H D C order)
+    assert Counter(screen.cards("Your hand")) == Counter(card_str(c) for c in view.hand), where
+    if view.trump is not None and view.trump.is_suit:
+        assert "trump" in screen.line("Your hand"), where
+    # the auction so far, in order
+    shown_bids = [part.split(" bids ")[-1] for part in screen.line("Bids").split(" · ") if " bids " in part]
+    assert [bid_text(b) for b in shown_bids] == [bid_text(b.text()) for _, b in view.bids if not b.is_pass], where
+    # the score and the trick on the table, who played what
+    assert [int(s) for s in _numbers_after("team", screen.line("Score"))] == list(view.scores), where
+    table = screen.line("Table")
+    if view.contract is None:
+        assert table == "", where
+    else:
+        on_table = [(str(s), card_str(c)) for s, c in view.current_trick]
+        parts = [part.split(" (")[0].split() for part in table.split(" · ")]
+        assert [(p[0], p[-1]) for p in parts if p != ["empty"]] == on_table, where
+        assert screen.line("Contract").startswith(f"{view.contract.declarer} "), where
+        won = [int(n) for n in _numbers_after("team", screen.line("Tricks"))]
+        assert won == list(view.tricks_won), where
+    # only the legal choices
+    if decision.kind is DecisionKind.BID:
+        assert [bid_text(c) for c in screen.choices] == [bid_text(b.text()) for b in decision.options], where
+    elif decision.kind is DecisionKind.TRUMP:
+        assert [c.lower() for c in screen.choices] == [t.text().lower() for t in decision.options], where
+    elif decision.kind is DecisionKind.PLAY:
+        assert sorted(screen.choices) == sorted({card_str(c) for c in decision.options}), where
+    else:
+        assert screen.choices == [card_str(c) for c in sort_hand(decision.options, view.trump)], where
+    # never a card the seat could not know
+    known = known_cards(view)
+    for label in ("Your hand", "Table", "Last", "Exchange"):
+        assert set(screen.cards(label)) <= known, f"{label}: {where}"
+    if decision.kind is not DecisionKind.BID:
+        assert set(CARD.findall(" ".join(screen.choices))) <= known, where
+
+
+def _numbers_after(word: str, text: str) -> list[str]:
+    return re.findall(rf"{word} \d+(?: \(you\))?: (-?\d+)", text)
+
+
+def check_results(session: Session, log: Path, seat: int) -> None:
+    """What was shown after each hand and at the end is the log's result; the log replays and verifies."""
+    records = [record for _, record in read_records(log)]
+    ends = [r for r in records if r["event"] == "hand_end"]
+    shown = "\n".join(session.between)
+    for end in ends:
+        scores = " / ".join(map(str, end["scores"]))
+        assert f"Hand {end['hand']} is over" in shown
+        assert f"scores {scores}" in shown
+    game_end = next(r for r in records if r["event"] == "game_end")
+    assert f"Game over ({game_end['reason']}" in session.between[-1]
+    assert session.exit_status == 0, session.transcript[-3000:]
+    # the hand summaries show only what the seat may know: its own cards, exchanges it saw, cards played
+    seen = set(CARD.findall("\n".join(line for line in shown.splitlines() if line.startswith(("Trick", "Exchange")))))
+    public = {r["card"] for r in records if r["event"] == "play"}
+    own = {c for r in records if r["event"] == "exchange" and seat in (r["from"], r["to"]) for c in r["cards"]}
+    assert seen <= public | own
+    replay = subprocess.run([ARENA, "replay", str(log), "--verify"], capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    text = subprocess.run([ARENA, "replay", str(log), "--seat", str(seat)], capture_output=True, text=True, timeout=60)
+    assert text.returncode == 0 and "human" in text.stdout, text.stderr
+
+
+@pytest.mark.parametrize(
+    ("preset", "seat", "first_bid", "exchange_kind"),
+    [
+        ("hammerwalt", 1, "alone", DecisionKind.GIVE),  # going alone: give 3 to partner, get 3 back
+        ("bloomington", 4, "bests", DecisionKind.DISCARD),  # six seats; best: partners give 1 each, discard 2
+    ],
+)
+def test_a_whole_game_by_keystrokes(
+    tmp_path: Path, preset: str, seat: int, first_bid: str, exchange_kind: DecisionKind
+) -> None:
+    args = [
+        "--preset", preset, "--seat", str(seat), "--bot", FIRST_BOT, "--seed", "5",
+        "-r", "game_over=hands", "-r", "game_hands=2", "--log-dir", str(tmp_path),
+    ]  # fmt: skip
+    session = play(args, bidder(first_bid))
+    log = the_log(session, tmp_path)
+    kinds = check_screens(session, log, seat)
+    assert kinds[DecisionKind.BID] >= 2 and kinds[DecisionKind.PLAY] >= 8, kinds
+    assert kinds[exchange_kind] >= 1, kinds
+    if preset == "hammerwalt":
+        assert kinds[DecisionKind.TRUMP] >= 1, kinds  # a level bid: trump is named after the auction
+    check_results(session, log, seat)
+    game_start = next(r for _, r in read_records(log) if r["event"] == "game_start")
+    assert game_start["seats"][seat]["bot"] == "human"
