@@ -82,7 +82,7 @@ def play_command(
         try:
             result = run_async(_play(config, seat), verbose, interrupted="interrupted: the log holds every complete game")
         except PersonLeft as exc:
-            raise fail(f"{exc}; the log holds every complete game") from None
+            raise fail(str(exc)) from None
     print_result(result)
     console.print(f"see it again: arena replay {result.log_path} --seat {seat}", highlight=False, soft_wrap=True)
 

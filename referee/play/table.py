@@ -77,7 +77,13 @@ async def play_with_person(
             env = dict(os.environ)
             env.update(ARENA_ADDRESS=match.server.address, ARENA_TOKEN=match.players[seat].token)
             process = await asyncio.create_subprocess_exec(*client, env=env)
-            result = await _until_left(match.play(on_game=on_game), process)
+            kept = f"the log holds every complete game: {match.log_path}"
+            try:
+                result = await _until_left(match.play(on_game=on_game), process)
+            except PersonLeft as exc:
+                raise PersonLeft(f"{exc}; {kept}") from None
+            if not match.players[seat].connected:  # it left, and the referee saw it first (a forfeit)
+                raise PersonLeft(f"the game was stopped: the player's client left the table; {kept}")
         # the match sent Shutdown on leaving: the client shows the end and exits
         await _reap(process)
         return result
@@ -98,7 +104,7 @@ async def _until_left(
         if match_task.done():
             return match_task.result()
         code = client_task.result()
-        raise PersonLeft(f"the game was stopped: the player's client ended (exit status {code})")
+        raise PersonLeft(f"the game was stopped: the player's client left the table (exit status {code})")
     finally:
         for task in (match_task, client_task):
             if not task.done():

@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pexpect
 
-from referee.engine.cards import card_str
+from referee.engine.cards import card_str, sort_hand
 from referee.engine.events import ExchangeEvent, PlayEvent
-from referee.engine.game import Decision
+from referee.engine.game import Decision, DecisionKind
 from referee.engine.view import SeatView, seat_view
 from referee.play.screen import LABEL_WIDTH
 from referee.replay.logfile import load_log
@@ -79,8 +81,14 @@ def parse_screen(text: str) -> Screen:
     return Screen("\n".join(lines[:at]), question, choices)
 
 
-def play(args: list[str], choose: Chooser, *, timeout: float = 60) -> Session:
-    """Run ``arena play ARGS`` on a pty; answer each decision with ``choose``; Enter between hands."""
+def play(
+    args: list[str], choose: Chooser, *, timeout: float = 60, wrong_first: str | None = None, think_s: float = 0
+) -> Session:
+    """Run ``arena play ARGS`` on a pty; answer each decision with ``choose``; Enter between hands.
+
+    ``wrong_first`` is typed at the first decision before the real answer (it must be refused and asked
+    again); ``think_s`` is how long the person thinks over the first decision.
+    """
     # a wide terminal, whatever the test runner's own COLUMNS says: one table line per screen line
     env = {**os.environ, "COLUMNS": "200", "LINES": "60"}
     child = pexpect.spawn(ARENA, ["play", *args], env=env, encoding="utf-8", dimensions=(60, 200), timeout=timeout)
@@ -106,6 +114,12 @@ def play(args: list[str], choose: Chooser, *, timeout: float = 60) -> Session:
             hand = int(title.group(1))
             screen.answer = choose(screen, hand)
             session.screens.append(screen)
+            if len(session.screens) == 1:
+                time.sleep(think_s)
+                if wrong_first is not None:
+                    child.sendline(wrong_first)
+                    child.expect(r"is not one of the choices: type a number from 1 to \d+\.")
+                    child.expect(PROMPTS[1])
             child.sendline(screen.answer)
     finally:
         child.close(force=True)
@@ -150,3 +164,58 @@ def known_cards(view: SeatView) -> set[str]:
 def bid_text(text: str) -> str:
     """A bid as the log and the screen both can be compared: no spaces, lower case (``4 S`` is ``4s``)."""
     return "".join(text.split()).lower()
+
+
+# ------------------------------------------------------------------ screens against the log
+
+QUESTIONS = {
+    DecisionKind.BID: "Your bid:",
+    DecisionKind.TRUMP: "Name trump:",
+    DecisionKind.PLAY: "Play a card:",
+    DecisionKind.GIVE: "Give ",
+    DecisionKind.DISCARD: "Discard ",
+}
+
+
+def check_one(screen: Screen, a: Asked) -> None:
+    view, decision = a.view, a.decision
+    where = f"screen of decision {a.point.number} (hand {a.point.hand}):\n{screen.text}"
+    assert screen.question.startswith(QUESTIONS[decision.kind]), where
+    # the hand, by suit: exactly the cards held (before trump, suits in S H D C order)
+    assert Counter(screen.cards("Your hand")) == Counter(card_str(c) for c in view.hand), where
+    if view.trump is not None and view.trump.is_suit:
+        assert "trump" in screen.line("Your hand"), where
+    # the auction so far, in order
+    shown_bids = [part.split(" bids ")[-1] for part in screen.line("Bids").split(" · ") if " bids " in part]
+    assert [bid_text(b) for b in shown_bids] == [bid_text(b.text()) for _, b in view.bids if not b.is_pass], where
+    # the score and the trick on the table, who played what
+    assert [int(s) for s in _numbers_after("team", screen.line("Score"))] == list(view.scores), where
+    table = screen.line("Table")
+    if view.contract is None:
+        assert table == "", where
+    else:
+        on_table = [(str(s), card_str(c)) for s, c in view.current_trick]
+        parts = [part.split(" (")[0].split() for part in table.split(" · ")]
+        assert [(p[0], p[-1]) for p in parts if p != ["empty"]] == on_table, where
+        assert screen.line("Contract").startswith(f"{view.contract.declarer} "), where
+        won = [int(n) for n in _numbers_after("team", screen.line("Tricks"))]
+        assert won == list(view.tricks_won), where
+    # only the legal choices
+    if decision.kind is DecisionKind.BID:
+        assert [bid_text(c) for c in screen.choices] == [bid_text(b.text()) for b in decision.options], where
+    elif decision.kind is DecisionKind.TRUMP:
+        assert [c.lower() for c in screen.choices] == [t.text().lower() for t in decision.options], where
+    elif decision.kind is DecisionKind.PLAY:
+        assert sorted(screen.choices) == sorted({card_str(c) for c in decision.options}), where
+    else:
+        assert screen.choices == [card_str(c) for c in sort_hand(decision.options, view.trump)], where
+    # never a card the seat could not know
+    known = known_cards(view)
+    for label in ("Your hand", "Table", "Last", "Exchange"):
+        assert set(screen.cards(label)) <= known, f"{label}: {where}"
+    if decision.kind is not DecisionKind.BID:
+        assert set(CARD.findall(" ".join(screen.choices))) <= known, where
+
+
+def _numbers_after(word: str, text: str) -> list[str]:
+    return re.findall(rf"{word} \d+(?: \(you\))?: (-?\d+)", text)

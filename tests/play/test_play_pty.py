@@ -15,32 +15,12 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+import pexpect
 import pytest
-from play_helpers import (
-    ARENA,
-    CARD,
-    FIRST_BOT,
-    Asked,
-    Screen,
-    Session,
-    asked_of,
-    bid_text,
-    known_cards,
-    play,
-)
+from play_helpers import ARENA, CARD, FIRST_BOT, Screen, Session, asked_of, bid_text, check_one, plain, play
 
-from referee.engine.cards import card_str, sort_hand
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
-
-QUESTIONS = {
-    DecisionKind.BID: "Your bid:",
-    DecisionKind.TRUMP: "Name trump:",
-    DecisionKind.PLAY: "Play a card:",
-    DecisionKind.GIVE: "Give ",
-    DecisionKind.DISCARD: "Discard ",
-}
-
 
 def bidder(first_hand: str) -> object:
     """Bid ``first_hand`` (a bid's text, such as 'alone') in hand 1, the lowest trick bid after; else the first
@@ -76,50 +56,6 @@ def check_screens(session: Session, log: Path, seat: int) -> Counter[DecisionKin
         kinds[a.decision.kind] += 1
         check_one(screen, a)
     return kinds
-
-
-def check_one(screen: Screen, a: Asked) -> None:
-    view, decision = a.view, a.decision
-    where = f"screen of decision {a.point.number} (hand {a.point.hand}):\n{screen.text}"
-    assert screen.question.startswith(QUESTIONS[decision.kind]), where
-    # the hand, by suit: exactly the cards held (before trump, suits in S H D C order)
-    assert Counter(screen.cards("Your hand")) == Counter(card_str(c) for c in view.hand), where
-    if view.trump is not None and view.trump.is_suit:
-        assert "trump" in screen.line("Your hand"), where
-    # the auction so far, in order
-    shown_bids = [part.split(" bids ")[-1] for part in screen.line("Bids").split(" · ") if " bids " in part]
-    assert [bid_text(b) for b in shown_bids] == [bid_text(b.text()) for _, b in view.bids if not b.is_pass], where
-    # the score and the trick on the table, who played what
-    assert [int(s) for s in _numbers_after("team", screen.line("Score"))] == list(view.scores), where
-    table = screen.line("Table")
-    if view.contract is None:
-        assert table == "", where
-    else:
-        on_table = [(str(s), card_str(c)) for s, c in view.current_trick]
-        parts = [part.split(" (")[0].split() for part in table.split(" · ")]
-        assert [(p[0], p[-1]) for p in parts if p != ["empty"]] == on_table, where
-        assert screen.line("Contract").startswith(f"{view.contract.declarer} "), where
-        won = [int(n) for n in _numbers_after("team", screen.line("Tricks"))]
-        assert won == list(view.tricks_won), where
-    # only the legal choices
-    if decision.kind is DecisionKind.BID:
-        assert [bid_text(c) for c in screen.choices] == [bid_text(b.text()) for b in decision.options], where
-    elif decision.kind is DecisionKind.TRUMP:
-        assert [c.lower() for c in screen.choices] == [t.text().lower() for t in decision.options], where
-    elif decision.kind is DecisionKind.PLAY:
-        assert sorted(screen.choices) == sorted({card_str(c) for c in decision.options}), where
-    else:
-        assert screen.choices == [card_str(c) for c in sort_hand(decision.options, view.trump)], where
-    # never a card the seat could not know
-    known = known_cards(view)
-    for label in ("Your hand", "Table", "Last", "Exchange"):
-        assert set(screen.cards(label)) <= known, f"{label}: {where}"
-    if decision.kind is not DecisionKind.BID:
-        assert set(CARD.findall(" ".join(screen.choices))) <= known, where
-
-
-def _numbers_after(word: str, text: str) -> list[str]:
-    return re.findall(rf"{word} \d+(?: \(you\))?: (-?\d+)", text)
 
 
 def check_results(session: Session, log: Path, seat: int) -> None:
@@ -159,7 +95,8 @@ def test_a_whole_game_by_keystrokes(
         "--preset", preset, "--seat", str(seat), "--bot", FIRST_BOT, "--seed", "5",
         "-r", "game_over=hands", "-r", "game_hands=2", "--log-dir", str(tmp_path),
     ]  # fmt: skip
-    session = play(args, bidder(first_bid))
+    # the person thinks far longer than the bots' time per decision, and mistypes once
+    session = play([*args, "--move-time", "300"], bidder(first_bid), wrong_first="99", think_s=2.0)
     log = the_log(session, tmp_path)
     kinds = check_screens(session, log, seat)
     assert kinds[DecisionKind.BID] >= 2 and kinds[DecisionKind.PLAY] >= 8, kinds
@@ -169,3 +106,37 @@ def test_a_whole_game_by_keystrokes(
     check_results(session, log, seat)
     game_start = next(r for _, r in read_records(log) if r["event"] == "game_start")
     assert game_start["seats"][seat]["bot"] == "human"
+
+
+def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:
+    """Ctrl-D at the first question: the client leaves, the match stops with a one-line error, status 1."""
+    child = pexpect.spawn(
+        ARENA,
+        ["play", "--preset", "pagat", "--bot", FIRST_BOT, "--log-dir", str(tmp_path)],
+        encoding="utf-8",
+        dimensions=(60, 200),
+        timeout=60,
+    )
+    child.expect(r"Choose 1-\d+: ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    out = plain(child.before or "")
+    assert "you left the table" in out
+    assert "error: the game was stopped: the player's client left the table" in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--seat", "4"], "seat 4 is not a seat of a 4-player game (seats 0 to 3)"),
+        (["--bot", "a=python", "--bot", "b=python"], "2 bots for the 3 other seats"),
+        (["--bot", "nobody"], "bad bot 'nobody': expected NAME=COMMAND"),
+    ],
+)
+def test_bad_options_are_one_line(args: list[str], needle: str) -> None:
+    run = subprocess.run([ARENA, "play", "--preset", "pagat", *args], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], run.stderr
