@@ -23,7 +23,7 @@ from referee.cli.running import (
     print_result,
     run_async,
 )
-from referee.match import Match, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.match import Match, MatchConfig, MatchResult, SeatBot
 from referee.play.table import PersonLeft, person_seat, play_with_person, seats_around
 
 # The bot at the other seats when no --bot is given: the strongest example bot.
@@ -49,25 +49,19 @@ def play_command(
         int | None, typer.Option("--seed", help="Seed of the deals (default: a new one each time, printed).")
     ] = None,
     move_time: MoveTimeOpt = DEFAULTS["move_time"],
-    your_time: Annotated[
-        int,
-        typer.Option(
-            "--your-time", min=0, max=3_600_000, help="Your time per decision in ms (0: no limit, the default)."
-        ),
-    ] = 0,
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
     verbose: VerboseOpt = False,
 ) -> None:
-    """Take a seat at the table in this terminal; bots play the other seats (the bots' --move-time applies to
-    them only)."""
+    """Take a seat at the table in this terminal; bots play the other seats. You have no time limit
+    (--move-time is the bots')."""
     if seed is None:
         seed = secrets.randbelow(2**31)
     with user_errors(BotSpecError, ValueError):
         commands = [BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])]
         for command in commands:
             command.check_runnable()
-        you = person_seat(TimeControl(move_time_ms=your_time) if your_time else None)
+        you = person_seat()
         config = match_config(
             preset=preset,
             rule=rule,

@@ -33,9 +33,9 @@ class PersonLeft(Exception):
     """The person's client ended before the match did."""
 
 
-def person_seat(clock: TimeControl | None = None) -> SeatBot:
-    """The person's seat: started by hand (the client), no time limit unless ``clock`` says otherwise."""
-    return SeatBot(PERSON_NAME, None, clock or TimeControl.unlimited())
+def person_seat() -> SeatBot:
+    """The person's seat: started by hand (the client), with no time limit."""
+    return SeatBot(PERSON_NAME, None, TimeControl.unlimited())
 
 
 def seats_around(rules: Rules, seat: int, person: SeatBot, bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]:
