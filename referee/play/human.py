@@ -42,11 +42,15 @@ class HumanBot(Bot):
         self.read = read or console.input  # raises EOFError when the terminal closes
         self.screen: TableScreen | None = None
         self.pause = False  # a result is on screen: wait for Enter before the next table
+        self.games = 0  # games started in this session
 
     # ---------------------------------------------------------------- hooks
 
     def game_start(self, view: SeatView) -> None:
-        self.screen = TableScreen(view.rules, view.seat, self.seat_names, fancy=self.console.is_terminal)
+        self.games += 1
+        self.screen = TableScreen(
+            view.rules, view.seat, self.seat_names, fancy=self.console.is_terminal, game=self.games
+        )
 
     def hand_end(self, view: SeatView) -> None:
         self.console.print()

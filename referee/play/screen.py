@@ -59,9 +59,10 @@ def _joined(parts: Sequence[Text], sep: str = " · ") -> Text:
 class TableScreen:
     """Renders one seat's view of a game; ``names`` are the bots per seat (the seat itself shows as "you")."""
 
-    def __init__(self, rules: Rules, seat: int, names: Sequence[str], fancy: bool = True) -> None:
+    def __init__(self, rules: Rules, seat: int, names: Sequence[str], fancy: bool = True, game: int = 1) -> None:
         self.rules = rules
         self.seat = seat
+        self.game = game
         shown = [names[s] if s < len(names) else f"seat{s}" for s in range(rules.players)]
         shown[seat] = "you"
         self.cards = Cards(fancy)
@@ -73,7 +74,8 @@ class TableScreen:
         """The whole table as the seat sees it now."""
         rules, words = self.rules, self.words
         team = rules.team_of(self.seat)
-        title = Text(f"Hand {view.hand_number} · you are seat {self.seat} (team {team})", style="bold")
+        title = Text(f"Game {self.game} · Hand {view.hand_number} · you are seat {self.seat} (team {team})")
+        title.stylize("bold")
         lines: list[RenderableType] = [Rule(title, align="left")]
         seats = [Text(f"{words.seat(s)} (team {rules.team_of(s)})") for s in range(rules.players)]
         lines.append(_line("Seats", _joined(seats)))

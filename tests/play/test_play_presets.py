@@ -69,12 +69,13 @@ class Person(HumanBot):
         return super().decide(view)
 
 
-def play_one_hand(preset: str, seat: int, log_dir: Path) -> tuple[Typist, MatchResult, str]:
+def play_one_hand(preset: str, seat: int, log_dir: Path, games: int = 1) -> tuple[Typist, MatchResult, str]:
     rules = rules_for(preset, ["game_over=hands", "game_hands=1"])
     config = MatchConfig(
         preset=preset,
         rules=rules,
         seats=seats_around(rules, seat, person_seat(), [SeatBot("first")]),
+        games=games,
         seed=11,
         clock=TimeControl(move_time_ms=5000),
         log_dir=log_dir,
@@ -102,11 +103,13 @@ def play_one_hand(preset: str, seat: int, log_dir: Path) -> tuple[Typist, MatchR
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_screen_by_screen(tmp_path: Path, preset: str) -> None:
     seat = rules_for(preset, []).players - 1
-    typist, result, shown = play_one_hand(preset, seat, tmp_path)
-    assert not result.games[0].violations
+    games = 2 if preset == "neuralplay" else 1  # one session, game after game
+    typist, result, shown = play_one_hand(preset, seat, tmp_path, games)
+    assert len(result.games) == games and not any(g.violations for g in result.games)
     asked = list(asked_of(result.log_path, seat))
     assert len(asked) == len(typist.session.screens) > 0
     for screen, a in zip(typist.session.screens, asked, strict=True):
         check_one(screen, a)
     assert set(typist.limits) == {0}  # the person's seat is told: no time limit
-    assert "Hand 1 is over" in shown and "Game over (hands)" in shown
+    assert "Hand 1 is over" in shown and shown.count("Game over (hands)") == games
+    assert f"Game {games} · Hand 1 · you are seat {seat}" in shown

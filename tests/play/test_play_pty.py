@@ -68,6 +68,8 @@ def check_results(session: Session, log: Path, seat: int) -> None:
         assert f"Hand {end['hand']} is over" in shown
         assert f"scores {scores}" in shown
     game_end = next(r for r in records if r["event"] == "game_end")
+    assert game_end["reason"] == "hands" and len(ends) == 2  # played to the end: nobody timed out
+    assert not [r for r in records if r["event"] == "violation"]
     assert f"Game over ({game_end['reason']}" in session.between[-1]
     assert session.exit_status == 0, session.transcript[-3000:]
     # the hand summaries show only what the seat may know: its own cards, exchanges it saw, cards played
