@@ -6,6 +6,7 @@ import secrets
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from referee.bots import BotCommand, BotSpecError
 from referee.cli.app import app, console, fail, user_errors
@@ -20,7 +21,6 @@ from referee.cli.running import (
     RuleOpt,
     VerboseOpt,
     match_config,
-    print_result,
     run_async,
 )
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
@@ -77,8 +77,26 @@ def play_command(
             result = run_async(_play(config, seat), verbose, interrupted="interrupted: the log holds every complete game")
         except PersonLeft as exc:
             raise fail(str(exc)) from None
-    print_result(result)
+    print_standing(result, seat)
+    console.print(f"log: {result.log_path}", highlight=False, soft_wrap=True)
     console.print(f"see it again: arena replay {result.log_path} --seat {seat}", highlight=False, soft_wrap=True)
+
+
+def print_standing(result: MatchResult, seat: int) -> None:
+    """Games won and points per team, each team named by who sat in it."""
+    rules = result.config.rules
+    table = Table(title=f"{result.config.preset}: {len(result.games)} game(s), seed {result.config.seed}")
+    for col in ("team", "seats", "wins", "points"):
+        table.add_column(col, justify="left" if col == "seats" else "right")
+    wins, points = result.wins(), result.points()
+    for team in range(rules.teams):
+        members = [
+            f"{s} you" if s == seat else f"{s} {result.seat_names[s]}" for s in range(rules.players) if rules.team_of(s) == team
+        ]
+        table.add_row(str(team), ", ".join(members), str(wins[team]), str(points[team]))
+    console.print(table)
+    if result.draws():
+        console.print(f"draws: {result.draws()}")
 
 
 async def _play(config: MatchConfig, seat: int) -> MatchResult:

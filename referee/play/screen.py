@@ -105,7 +105,9 @@ class TableScreen:
         mine = self.rules.team_of(self.seat)
         parts = [Text(f"team {t}{' (you)' if t == mine else ''}: {s}") for t, s in enumerate(scores)]
         rules = self.rules
-        goal = f"game to {rules.game_points} points" if rules.game_over == "points" else f"{rules.game_hands} hands"
+        hands = rules.game_hands
+        goal = f"game to {rules.game_points} points" if rules.game_over == "points" else f"game of {hands} hand"
+        goal += "s" if rules.game_over != "points" and hands != 1 else ""
         return _joined(parts).append(f" ({goal})", style="dim")
 
     def _exchange(self, ev: ExchangeEvent) -> Text:
