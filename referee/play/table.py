@@ -84,8 +84,9 @@ async def play_with_person(
                 raise PersonLeft(f"{exc}; {kept}") from None
             if not match.players[seat].connected:  # it left, and the referee saw it first (a forfeit)
                 raise PersonLeft(f"the game was stopped: the player's client left the table; {kept}")
-        # the match sent Shutdown on leaving: the client shows the end and exits
-        await _reap(process)
+            # Shutdown to the client first, which then exits, while the server is still up to deliver it
+            await match.pool.close("match finished", players=[match.players[seat]])
+            await _reap(process)
         return result
     finally:
         if process is not None and process.returncode is None:

@@ -72,6 +72,7 @@ def check_results(session: Session, log: Path, seat: int) -> None:
     assert not [r for r in records if r["event"] == "violation"]
     assert f"Game over ({game_end['reason']}" in session.between[-1]
     assert session.exit_status == 0, session.transcript[-3000:]
+    assert "error" not in session.transcript.lower(), session.transcript[-3000:]  # the client ended cleanly too
     # the hand summaries show only what the seat may know: its own cards, exchanges it saw, cards played
     seen = set(CARD.findall("\n".join(line for line in shown.splitlines() if line.startswith(("Trick", "Exchange")))))
     public = {r["card"] for r in records if r["event"] == "play"}
