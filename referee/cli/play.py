@@ -74,7 +74,9 @@ def play_command(
         )
     with user_errors(OSError):  # cannot listen, cannot write the log
         try:
-            result = run_async(_play(config, seat), verbose, interrupted="interrupted: the log holds every complete game")
+            result = run_async(
+                _play(config, seat), verbose, interrupted="interrupted: the log holds every complete game"
+            )
         except PersonLeft as exc:
             raise fail(str(exc)) from None
     print_standing(result, seat)
@@ -91,7 +93,9 @@ def print_standing(result: MatchResult, seat: int) -> None:
     wins, points = result.wins(), result.points()
     for team in range(rules.teams):
         members = [
-            f"{s} you" if s == seat else f"{s} {result.seat_names[s]}" for s in range(rules.players) if rules.team_of(s) == team
+            f"{s} you" if s == seat else f"{s} {result.seat_names[s]}"
+            for s in range(rules.players)
+            if rules.team_of(s) == team
         ]
         table.add_row(str(team), ", ".join(members), str(wins[team]), str(points[team]))
     console.print(table)

@@ -101,7 +101,9 @@ class HumanBot(Bot):
             matches = [i for i, c in enumerate(choices) if c.matches(answer)]
             if len(matches) == 1:
                 return matches[0]
-            self.console.print(f"[yellow]{escape(repr(answer))} is not one of the choices: type a number from 1 to {n}.[/]")
+            self.console.print(
+                f"[yellow]{escape(repr(answer))} is not one of the choices: type a number from 1 to {n}.[/]"
+            )
 
     def _pick_many(self, choices: Sequence[Choice], count: int) -> list[int]:
         """``count`` different indices, typed as numbers separated by spaces or commas."""

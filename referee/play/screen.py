@@ -116,18 +116,16 @@ class TableScreen:
     def _plays(self, plays: Sequence[PlayEvent]) -> Text:
         return _joined([Text(f"{self.words.seat(p.seat)} ").append_text(self.cards.card(p.card)) for p in plays])
 
+    def _trick(self, plays: Sequence[PlayEvent], won: TrickEvent) -> Text:
+        return self._plays(plays).append(f", won by {self.words.seat(won.winner)}")
+
     def _last_trick(self, view: SeatView) -> Text | None:
         """The trick completed last in this hand, with its winner."""
-        plays: list[PlayEvent] = []
-        last: Text | None = None
-        for ev in view.events:
-            if isinstance(ev, PlayEvent):
-                plays.append(ev)
-            elif isinstance(ev, TrickEvent):
-                last = Text(f"trick {ev.trick}: ").append_text(self._plays(plays))
-                last.append(f", won by {self.words.seat(ev.winner)}")
-                plays = []
-        return last
+        done = _tricks(view)
+        if not done:
+            return None
+        plays, won = done[-1]
+        return Text(f"trick {won.trick}: ").append_text(self._trick(plays, won))
 
     def _on_table(self, view: SeatView) -> Text:
         trick = view.current_trick
@@ -210,14 +208,8 @@ class TableScreen:
             lines.append(words.contract(_contract_event(view)))
         for ev in view.exchanges:
             lines.append(words.exchange(ev))
-        plays: list[PlayEvent] = []
-        for ev in view.events:
-            if isinstance(ev, PlayEvent):
-                plays.append(ev)
-            elif isinstance(ev, TrickEvent):
-                text = self._plays(plays).append(f", won by {words.seat(ev.winner)}")
-                lines.append(_line(f"Trick {ev.trick}", text))
-                plays = []
+        for plays, won in _tricks(view):
+            lines.append(_line(f"Trick {won.trick}", self._trick(plays, won)))
         if end is not None:
             lines.append(words.result(end))
             lines.append(_line("Score", self._scores(end.scores)))
@@ -232,6 +224,19 @@ class TableScreen:
         else:
             verdict = Text(f"Team {end.winner} wins; your team (team {mine}) loses.", style="bold red")
         return Group(Rule(Text("Game over", style="bold"), align="left"), self.words.game_end(end), verdict)
+
+
+def _tricks(view: SeatView) -> list[tuple[list[PlayEvent], TrickEvent]]:
+    """The completed tricks of the hand: the plays, in order, and who won."""
+    done: list[tuple[list[PlayEvent], TrickEvent]] = []
+    plays: list[PlayEvent] = []
+    for ev in view.events:
+        if isinstance(ev, PlayEvent):
+            plays.append(ev)
+        elif isinstance(ev, TrickEvent):
+            done.append((plays, ev))
+            plays = []
+    return done
 
 
 def _contract_event(view: SeatView) -> ContractEvent:

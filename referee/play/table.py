@@ -95,9 +95,7 @@ async def play_with_person(
             await process.wait()
 
 
-async def _until_left(
-    playing: Coroutine[Any, Any, MatchResult], process: asyncio.subprocess.Process
-) -> MatchResult:
+async def _until_left(playing: Coroutine[Any, Any, MatchResult], process: asyncio.subprocess.Process) -> MatchResult:
     match_task = asyncio.ensure_future(playing)
     client_task = asyncio.ensure_future(process.wait())
     try:

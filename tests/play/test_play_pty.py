@@ -10,7 +10,6 @@ not know.
 
 from __future__ import annotations
 
-import re
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -21,6 +20,7 @@ from play_helpers import ARENA, CARD, FIRST_BOT, Screen, Session, asked_of, bid_
 
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
+
 
 def bidder(first_hand: str) -> object:
     """Bid ``first_hand`` (a bid's text, such as 'alone') in hand 1, the lowest trick bid after; else the first
