@@ -77,6 +77,7 @@ class HumanBot(Bot):
         self.console.print(screen.table(view))
         question, choices = screen.choices(view, decision)
         self.console.print(screen.menu(question, choices))
+        picked: object
         if decision.kind in (DecisionKind.GIVE, DecisionKind.DISCARD):
             picked = [choices[i].value for i in self._pick_many(choices, decision.count)]
         else:

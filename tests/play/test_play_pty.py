@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from play_helpers import ARENA, CARD, FIRST_BOT, Screen, Session, asked_of, bid_text, check_one, plain, play
+from play_helpers import ARENA, CARD, FIRST_BOT, Chooser, Screen, Session, asked_of, bid_text, check_one, plain, play
 
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
 
 
-def bidder(first_hand: str) -> object:
+def bidder(first_hand: str) -> Chooser:
     """Bid ``first_hand`` (a bid's text, such as 'alone') in hand 1, the lowest trick bid after; else the first
     choice, or the first cards asked for."""
 
