@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -67,16 +68,28 @@ class FaultPolicy(StrEnum):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """The per-decision limit told to bots, and the grace the referee adds before it calls time."""
+    """The per-decision limit told to bots, and the grace the referee adds before it calls time.
+
+    ``move_time_ms`` 0 is no limit (a person's seat, ``arena play``): the
+    referee waits as long as it takes, and tells the seat 0.
+    """
 
     move_time_ms: int = 1000
     grace_ms: int = 100
 
+    @classmethod
+    def unlimited(cls) -> TimeControl:
+        return cls(move_time_ms=0, grace_ms=0)
+
     @property
     def limit_s(self) -> float:
+        if self.move_time_ms == 0:
+            return math.inf
         return (self.move_time_ms + self.grace_ms) / 1000
 
     def describe(self) -> str:
+        if self.move_time_ms == 0:
+            return "no limit"
         return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace)"
 
 
@@ -130,18 +143,23 @@ async def play_game(
     policy: FaultPolicy = FaultPolicy.FORFEIT,
     log: LogWriter | None = None,
     absent: Mapping[Player, str] | None = None,
+    seat_clocks: Mapping[int, TimeControl] | None = None,
 ) -> GameResult:
     """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
 
     ``absent`` names players known not to be connected, with the reason (from
     ``BotPool.ready``); they are treated as crashed at their first decision.
+    ``seat_clocks`` gives some seats a time control of their own (``clock``
+    for the others).
     """
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
     busy = [p.player_id for p in players if p.on_violation is not None]
     if busy or len(set(players)) != len(players):
         raise ValueError(f"a player sits in one game at one seat at a time (already seated: {busy or 'twice here'})")
-    run = _GameRun(players, rules, preset, game, game_id, seed, clock or TimeControl(), policy, log, absent or {})
+    base = clock or TimeControl()
+    clocks = [(seat_clocks or {}).get(seat, base) for seat in range(rules.players)]
+    run = _GameRun(players, rules, preset, game, game_id, seed, clocks, policy, log, absent or {})
     return await run.play()
 
 
@@ -154,7 +172,7 @@ class _GameRun:
         number: int,
         game_id: str,
         seed: int,
-        clock: TimeControl,
+        clocks: Sequence[TimeControl],
         policy: FaultPolicy,
         writer: LogWriter | None,
         absent: Mapping[Player, str],
@@ -165,7 +183,7 @@ class _GameRun:
         self.number = number
         self.game_id = game_id
         self.seed = seed
-        self.clock = clock
+        self.clocks = clocks  # per seat
         self.policy = policy
         self.writer = writer
         self.absent = absent
@@ -244,7 +262,7 @@ class _GameRun:
                 rules=rules,
                 seat=seat,
                 seat_names=self.names,
-                move_time_ms=self.clock.move_time_ms,
+                move_time_ms=self.clocks[seat].move_time_ms,
                 first_dealer=g.first_dealer,
             )
             sends.append(conn.send(convert.to_bytes(msg)))
@@ -267,12 +285,13 @@ class _GameRun:
         new = [visible_to(ev, seat) for ev in events[told:]] if told < len(events) else ()
         self.told[seat] = len(events)
         rid = player.next_request_id()
+        clock = self.clocks[seat]
         data = self.encoder.decision(
-            g, decision, request_id=rid, game_id=self.game_id, events=new, time_limit_ms=self.clock.move_time_ms
+            g, decision, request_id=rid, game_id=self.game_id, events=new, time_limit_ms=clock.move_time_ms
         )
-        answer = await conn.ask(data, rid, self.clock.limit_s)
+        answer = await conn.ask(data, rid, clock.limit_s)
         if answer is Closed.TIMEOUT:
-            await self._fault(decision, "timeout", f"no answer within {self.clock.describe()}", ErrorCode.TIMEOUT, rid)
+            await self._fault(decision, "timeout", f"no answer within {clock.describe()}", ErrorCode.TIMEOUT, rid)
             return
         if answer is Closed.DISCONNECTED:
             await self._fault(decision, "crash", "the bot's connection closed", None, rid)
@@ -361,10 +380,14 @@ class _GameRun:
 
 @dataclass(frozen=True)
 class SeatBot:
-    """Who plays a seat: a command to launch, or (command None) a bot started by hand."""
+    """Who plays a seat: a command to launch, or (command None) a bot started by hand.
+
+    ``clock``: the seat's own time control (None: the match's).
+    """
 
     name: str
     command: BotCommand | None = None
+    clock: TimeControl | None = None
 
 
 @dataclass(frozen=True)
@@ -510,6 +533,7 @@ class Match:
                 policy=cfg.policy,
                 log=writer,
                 absent=absent,
+                seat_clocks={s: b.clock for s, b in enumerate(cfg.seats) if b.clock is not None},
             )
             results.append(result)
             log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)
