@@ -6,8 +6,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JS_BOT   := example_bots/js
 JS_STAMP := $(JS_BOT)/node_modules/.installed
+CPP_BOT  := example_bots/cpp
+CPP_BIN  := $(CPP_BOT)/build/bot
 
-.PHONY: demo test bench proto clean
+.PHONY: demo test bench proto cpp-bot clean
 
 PROTO_SRC := proto/bideuchre/v1/arena.proto
 
@@ -33,7 +35,7 @@ demo: $(STAMP)
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
 
-test: $(STAMP) $(CHROMIUM) $(JS_STAMP)
+test: $(STAMP) $(CHROMIUM) $(JS_STAMP) $(CPP_BIN)
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):
@@ -57,6 +59,29 @@ $(JS_STAMP): $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	cd $(JS_BOT) && npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# The C++ example bot (example_bots/cpp): its protocol code is generated from
+# proto/ by protoc and grpc_cpp_plugin into $(CPP_BOT)/build/ (not committed),
+# then compiled against Debian's gRPC (packages libgrpc++-dev,
+# protobuf-compiler-grpc, pkg-config, g++), installed as above when missing.
+CPP_GEN := $(CPP_BOT)/build/gen
+CPP_HAS_TOOLS := command -v protoc >/dev/null && command -v grpc_cpp_plugin >/dev/null \
+	&& command -v g++ >/dev/null && pkg-config --exists grpc++ protobuf 2>/dev/null
+
+cpp-bot: $(CPP_BIN)
+
+$(CPP_BIN): $(CPP_BOT)/bot.cc $(PROTO_SRC)
+	@if ! { $(CPP_HAS_TOOLS); }; then \
+	  command -v apt-get >/dev/null || { echo "the C++ bot needs g++, pkg-config, protoc and gRPC for C++ (Debian: libgrpc++-dev protobuf-compiler-grpc)"; exit 1; }; \
+	  echo "installing g++ and gRPC for C++ from Debian"; \
+	  { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ pkg-config libgrpc++-dev protobuf-compiler-grpc; } \
+	    || { echo "could not install gRPC for C++ with apt-get (Debian packages libgrpc++-dev, protobuf-compiler-grpc)"; exit 1; }; \
+	fi
+	@mkdir -p $(CPP_GEN)
+	protoc -Iproto --cpp_out=$(CPP_GEN) --grpc_out=$(CPP_GEN) --plugin=protoc-gen-grpc=$$(command -v grpc_cpp_plugin) $(PROTO_SRC)
+	g++ -std=c++17 -O2 -I$(CPP_GEN) -o $@ $(CPP_BOT)/bot.cc \
+	    $(CPP_GEN)/bideuchre/v1/arena.pb.cc $(CPP_GEN)/bideuchre/v1/arena.grpc.pb.cc \
+	    $$(pkg-config --cflags --libs grpc++ protobuf)
+
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/referee.py
@@ -68,4 +93,4 @@ proto: $(STAMP)
 	$(BIN)/python -m grpc_tools.protoc -Ireferee/protocol=proto --python_out=. --pyi_out=. --grpc_python_out=. $(PROTO_SRC)
 
 clean:
-	rm -rf $(VENV) build *.egg-info $(JS_BOT)/node_modules
+	rm -rf $(VENV) build *.egg-info $(JS_BOT)/node_modules $(CPP_BOT)/build
