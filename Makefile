@@ -29,30 +29,36 @@ demo: $(STAMP)
 	    --bot rules='python -m example_bots.rules_bot' \
 	    --bot montecarlo='python -m example_bots.montecarlo_bot'
 
+# Debian packages a target needs, installed with apt-get when missing: as root,
+# or through sudo, which asks for your password (the line before it says why).
+# Without apt-get, or neither root nor sudo, it stops with one line saying what
+# to install. $(call apt_install,WHAT,PACKAGES)
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+apt_install = command -v apt-get >/dev/null \
+	  || { echo "missing for $(1): the Debian packages $(2); install them, then run make again"; exit 1; }; \
+	[ -z "$(SUDO)" ] || command -v $(SUDO) >/dev/null \
+	  || { echo "missing for $(1): the Debian packages $(2), and installing them needs root: run 'apt-get install $(2)' as root, then make again"; exit 1; }; \
+	echo "installing $(2) for $(1) with $(if $(SUDO),sudo )apt-get"; \
+	{ $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2); } \
+	  || { echo "could not install $(2) with apt-get: install them as root, then run make again"; exit 1; }
+
 # The replay viewer's tests drive Debian's Chromium through Playwright (pip's
 # playwright package, with the system browser: its own download is not used).
-# Installed here when missing; CI runs as root, elsewhere sudo asks.
 CHROMIUM := /usr/bin/chromium
-SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
 
 test: $(STAMP) $(CHROMIUM) $(JS_STAMP) $(CPP_BIN)
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):
-	@command -v apt-get >/dev/null || { echo "the browser tests need Chromium at $(CHROMIUM) (Debian package chromium)"; exit 1; }
-	$(SUDO) apt-get update -qq
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+	@$(call apt_install,the browser tests,chromium)
 
 # The JavaScript example bot (example_bots/js) needs Node.js >= 18 and its npm
 # packages, at the exact versions of its package-lock.json. `npm ci` runs again
 # when package.json or package-lock.json changes. Node.js and npm come from
-# Debian (packages nodejs and npm) when missing; as above, sudo unless root.
+# Debian (packages nodejs and npm) when missing, as above.
 $(JS_STAMP): $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-	  command -v apt-get >/dev/null || { echo "the JavaScript bot needs Node.js >= 18 and npm; install both and run make again"; exit 1; }; \
-	  echo "installing Node.js and npm from Debian"; \
-	  { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; } \
-	    || { echo "could not install Node.js and npm with apt-get (Debian packages nodejs, npm)"; exit 1; }; \
+	  $(call apt_install,the JavaScript bot,nodejs npm); \
 	fi
 	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' \
 	  || { echo "the JavaScript bot needs Node.js >= 18 (found $$(node --version))"; exit 1; }
@@ -71,10 +77,7 @@ cpp-bot: $(CPP_BIN)
 
 $(CPP_BIN): $(CPP_BOT)/bot.cc $(PROTO_SRC)
 	@if ! { $(CPP_HAS_TOOLS); }; then \
-	  command -v apt-get >/dev/null || { echo "the C++ bot needs g++, pkg-config, protoc and gRPC for C++ (Debian: libgrpc++-dev protobuf-compiler-grpc)"; exit 1; }; \
-	  echo "installing g++ and gRPC for C++ from Debian"; \
-	  { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ pkg-config libgrpc++-dev protobuf-compiler-grpc; } \
-	    || { echo "could not install gRPC for C++ with apt-get (Debian packages libgrpc++-dev, protobuf-compiler-grpc)"; exit 1; }; \
+	  $(call apt_install,the C++ bot,g++ pkg-config libgrpc++-dev protobuf-compiler-grpc); \
 	fi
 	@mkdir -p $(CPP_GEN)
 	protoc -Iproto --cpp_out=$(CPP_GEN) --grpc_out=$(CPP_GEN) --plugin=protoc-gen-grpc=$$(command -v grpc_cpp_plugin) $(PROTO_SRC)

@@ -25,13 +25,20 @@ from referee.cli.running import (
 )
 from referee.match import Match, MatchConfig, MatchResult, SeatBot, seat_bots
 
-# The example bots `arena match` plays when no --bot is given (team 0 first).
+# The example bots `arena match` plays when no --bot is given (team 0 first);
+# presets with more teams give the last one to each further team.
 DEFAULT_BOTS = ("rules", "random")
 
 
 def example_bot(name: str) -> str:
     """The NAME=COMMAND of an example bot (example_bots/NAME_bot.py)."""
     return f"{name}=python -m example_bots.{name}_bot"
+
+
+def default_bots(teams: int) -> list[BotCommand]:
+    """One example bot per team: rules, then random for every other team (three-team presets too)."""
+    names = [*DEFAULT_BOTS, *[DEFAULT_BOTS[-1]] * (teams - len(DEFAULT_BOTS))][:teams]
+    return [BotCommand.parse(example_bot(name)) for name in names]
 
 
 @app.command("match")
@@ -42,7 +49,7 @@ def match_command(
             "--bot",
             "-b",
             help="NAME=COMMAND, repeatable: team t is played by the t-th bot (one bot: it plays every team). "
-            f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots).",
+            f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots; {DEFAULT_BOTS[-1]} again for a third team).",
         ),
     ] = None,
     preset: PresetOpt = DEFAULTS["preset"],
@@ -56,13 +63,13 @@ def match_command(
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
     with user_errors(BotSpecError, ValueError):
-        commands = [BotCommand.parse(spec) for spec in (bot or [example_bot(name) for name in DEFAULT_BOTS])]
+        commands = [BotCommand.parse(spec) for spec in bot or []]
         for command in commands:
             command.check_runnable()
         config = match_config(
             preset=preset,
             rule=rule,
-            seats=lambda rules: seat_bots(rules, [SeatBot(c.name, c) for c in commands]),
+            seats=lambda rules: seat_bots(rules, [SeatBot(c.name, c) for c in commands or default_bots(rules.teams)]),
             games=games,
             seed=seed,
             move_time=move_time,

@@ -81,14 +81,29 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
 
 
-def test_match_without_bots_plays_the_example_bots(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("preset", "teams"), [("neuralplay", ["rules", "random"]), ("double-deck-3p", ["rules", "random", "random"])])
+def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str], tmp_path: Path) -> None:
     run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
-        [*ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1"], capture_output=True, text=True, timeout=120
+        [*ARENA, "match", "--preset", preset, "--log-dir", str(tmp_path), "-r", "hand_limit=1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
     names = [s["bot"] for s in records(log)[0]["seats"]]
-    assert names[:2] in (["rules", "random"], ["random", "random"])
+    assert names[: len(teams)] == teams
+
+
+def test_the_default_bots_fill_every_preset() -> None:
+    from referee.cli.match import default_bots
+    from referee.engine.presets import PRESETS
+    from referee.match import SeatBot, seat_bots
+
+    for name, rules in PRESETS.items():
+        seats = seat_bots(rules, [SeatBot(c.name, c) for c in default_bots(rules.teams)])
+        assert len(seats) == rules.players, name
+        assert {s.name for s in seats} <= {"rules", "random"}, name
 
 
 def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
