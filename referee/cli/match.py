@@ -48,7 +48,8 @@ def match_command(
         typer.Option(
             "--bot",
             "-b",
-            help="NAME=COMMAND, repeatable: team t is played by the t-th bot (one bot: it plays every team). "
+            metavar="NAME=COMMAND",
+            help="Repeatable: team t is played by the t-th bot (one bot: it plays every team). "
             f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots; {DEFAULT_BOTS[-1]} again for a third team).",
         ),
     ] = None,

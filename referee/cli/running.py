@@ -20,9 +20,9 @@ from referee.server import DEFAULT_HOST
 
 T = TypeVar("T")
 
-PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `arena presets`).")]
+PresetOpt = Annotated[str, typer.Option("--preset", "-p", metavar="NAME", help="Rule preset (see `arena presets`).")]
 RuleOpt = Annotated[
-    list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
+    list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE", help="Override a rule option (repeatable).")
 ]
 GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the deals (same seed and bots: same games).")]
