@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,7 +24,7 @@ from referee.cli.running import (
     print_result,
     run_async,
 )
-from referee.match import Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
 
 # The example bots `arena match` plays when no --bot is given (team 0 first);
 # presets with more teams give the last one to each further team.
@@ -77,14 +78,37 @@ def match_command(
             on_fault=on_fault,
             log_dir=log_dir,
         )
+    progress = _Progress()
     with user_errors(OSError):  # cannot listen, cannot write the log
-        result = run_async(_play(config), verbose)
+        result = run_async(_play(config, progress), verbose, interrupted=progress.interrupted)
     print_result(result)
 
 
-async def _play(config: MatchConfig) -> MatchResult:
+class _Progress:
+    """How far the match got: what an interrupted match says it kept."""
+
+    def __init__(self) -> None:
+        self.log_path: Path | None = None
+        self.finished = 0
+
+    def interrupted(self) -> str:
+        if self.log_path is None:
+            return "interrupted before the match started: nothing was played"
+        return (
+            f"interrupted: finished games kept in {self.log_path}: {self.finished}; a match does not resume, "
+            "run it again to play them all (the same --seed deals the same games)"
+        )
+
+
+async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
+    names = [s.name for s in config.seats]
+
+    def finished(result: GameResult) -> None:
+        progress.finished += 1
+        console.print(game_line(result, names))
+
     async with Match(config) as match:
-        names = [s.name for s in config.seats]
+        progress.log_path = match.log_path
         teams = " vs ".join(names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=lambda r: console.print(game_line(r, names)))
+        return await match.play(on_game=finished)

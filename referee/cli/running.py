@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 
-from referee.cli.app import console, fail
+from referee.cli.app import console, err_console
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
@@ -82,10 +84,12 @@ def match_config(
 def run_async(
     main: Coroutine[Any, Any, T],
     verbose: bool,
-    interrupted: str = "interrupted: bots shut down, the log holds every complete game",
+    interrupted: str | Callable[[], str] = "interrupted: bots shut down, the log holds every complete game",
+    live: Progress | None = None,
 ) -> T:
-    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), exit status 130
-    after the one-line message ``interrupted``."""
+    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), then the one line
+    ``interrupted`` (what was kept, how to go on; a callable is asked then) and exit status 130. A ``live``
+    display (a progress bar) is stopped first, so the line stands on its own."""
     configure("info" if verbose else "warning")
 
     async def guarded() -> T:
@@ -101,7 +105,11 @@ def run_async(
     try:
         return asyncio.run(guarded())
     except (KeyboardInterrupt, asyncio.CancelledError):
-        raise fail(interrupted, code=130) from None
+        if live is not None:
+            live.stop()
+        message = interrupted() if callable(interrupted) else interrupted
+        err_console.print(escape(message), highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
 
 
 def game_line(result: GameResult, names: list[str]) -> str:

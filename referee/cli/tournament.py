@@ -198,8 +198,9 @@ def _play(tournament: Tournament, verbose: bool) -> None:
         run_async(
             tournament.run(),
             verbose,
-            interrupted=f"interrupted: the finished games are kept in {folder}; continue with "
-            f"`arena tournament --resume --out {folder}`",
+            interrupted=lambda: f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
+            f"continue with `arena tournament --resume --out {folder}`",
+            live=progress,
         )
 
 

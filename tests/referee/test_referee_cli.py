@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from arena_helpers import BOTS, alive, children_of, of_kind, records
+from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -162,15 +162,6 @@ def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]
         time.sleep(0.05)
     proc.kill()
     raise AssertionError(f"the match did not start: {proc.stderr.read() if proc.stderr else ''}")
-
-
-def all_gone(pids: list[int], within_s: float = 10) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if not any(alive(p) for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
