@@ -29,7 +29,7 @@ from referee.tournament.settings import (
     read_toml,
     resolve,
 )
-from referee.tournament.standings import Standing
+from referee.tournament.standings import RANKING, Standing
 
 
 def cpu_count() -> int:
@@ -221,7 +221,9 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
     dup = ", duplicate" if settings.duplicate else ""
-    table = Table(title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}")
+    table = Table(
+        title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}", caption=RANKING
+    )
     for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "violations"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(rows, start=1):

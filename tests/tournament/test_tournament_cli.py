@@ -68,6 +68,7 @@ def test_a_round_robin_end_to_end(tmp_path: Path) -> None:
     for name in ("random", "first", "other"):
         assert name in run.stdout
     assert "eta" not in run.stdout  # no progress bar when the output is not a terminal
+    assert "ranked by Elo (wins, draws, losses); equal Elo by points per hand" in " ".join(run.stdout.split())
     assert sorted(p.name for p in folder.iterdir()) == [
         "bots",
         "games",
