@@ -57,6 +57,9 @@ from referee.server import ArenaServer, Closed, Limits, Player
 
 log = structlog.get_logger("referee.match")
 
+# Called as each hand is dealt: (game_id, hand number, scores so far per team).
+OnHand = Callable[[str, int, tuple[int, ...]], None]
+
 
 class FaultPolicy(StrEnum):
     """What a timeout, crash, illegal or malformed answer costs."""
@@ -130,11 +133,13 @@ async def play_game(
     policy: FaultPolicy = FaultPolicy.FORFEIT,
     log: LogWriter | None = None,
     absent: Mapping[Player, str] | None = None,
+    on_hand: OnHand | None = None,
 ) -> GameResult:
     """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
 
     ``absent`` names players known not to be connected, with the reason (from
     ``BotPool.ready``); they are treated as crashed at their first decision.
+    ``on_hand(game_id, hand, scores)`` is called as each hand is dealt.
     """
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
@@ -142,6 +147,7 @@ async def play_game(
     if busy or len(set(players)) != len(players):
         raise ValueError(f"a player sits in one game at one seat at a time (already seated: {busy or 'twice here'})")
     run = _GameRun(players, rules, preset, game, game_id, seed, clock or TimeControl(), policy, log, absent or {})
+    run.on_hand = on_hand
     return await run.play()
 
 
@@ -179,6 +185,7 @@ class _GameRun:
         self.decisions = 0
         self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
+        self.on_hand: OnHand | None = None
 
     # ------------------------------------------------------------------ flow
 
@@ -206,6 +213,8 @@ class _GameRun:
                 if g.phase is Phase.DEAL:
                     g.deal(shuffled_deck(rules, rng))
                     self._log_events()
+                    if self.on_hand is not None:
+                        self.on_hand(self.game_id, g.hand_number, tuple(g.scores))
                     continue
                 decision = g.decision()
                 assert decision is not None
@@ -478,7 +487,9 @@ class Match:
             if self._writer is not None:
                 self._writer.close()
 
-    async def play(self, on_game: Callable[[GameResult], None] | None = None) -> MatchResult:
+    async def play(
+        self, on_game: Callable[[GameResult], None] | None = None, on_hand: OnHand | None = None
+    ) -> MatchResult:
         cfg = self.config
         # first every bot connects (a bot started by hand is named by its Hello)
         absent = await self.pool.ready(self.players)
@@ -510,6 +521,7 @@ class Match:
                 policy=cfg.policy,
                 log=writer,
                 absent=absent,
+                on_hand=on_hand,
             )
             results.append(result)
             log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)

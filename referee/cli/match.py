@@ -20,6 +20,7 @@ from referee.cli.running import (
     SeedOpt,
     VerboseOpt,
     game_line,
+    long_game_line,
     match_config,
     print_result,
     run_async,
@@ -105,10 +106,15 @@ async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
 
     def finished(result: GameResult) -> None:
         progress.finished += 1
-        console.print(game_line(result, names))
+        console.print(game_line(result, names), soft_wrap=True)
+
+    def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
+        line = long_game_line(f"game {int(game_id[1:])}", number, scores, config.rules)
+        if line is not None:
+            console.print(line, highlight=False, soft_wrap=True)
 
     async with Match(config) as match:
         progress.log_path = match.log_path
         teams = " vs ".join(names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=finished)
+        return await match.play(on_game=finished, on_hand=hand)

@@ -112,12 +112,27 @@ def run_async(
         raise typer.Exit(130) from None
 
 
+# A game still going at these hands is said to run long (then every LONG_GAME hands).
+LONG_GAME = 200
+
+
+def long_game_line(game: str, hand: int, scores: tuple[int, ...], rules: Rules) -> str | None:
+    """A line for the live output when a game runs long (at hand 200, 400, ...), else None."""
+    if hand < LONG_GAME or hand % LONG_GAME or hand >= rules.hand_limit:
+        return None
+    return (
+        f"{game} runs long: hand {hand}, scores {' / '.join(map(str, scores))}; bots that bid badly can keep "
+        f"a game going to the safety stop at hand {rules.hand_limit} (rule hand_limit)"
+    )
+
+
 def game_line(result: GameResult, names: list[str]) -> str:
     winner = "draw" if result.winner is None else f"team {result.winner} ({names[result.winner]}) wins"
     faults = f", {len(result.violations)} violation(s)" if result.violations else ""
     return (
         f"game {result.game}: {winner}, scores {' / '.join(map(str, result.scores))} "
         f"({result.reason}, {result.hands} hands{faults})"
+        + ("; stopped by the hand limit, no team reached the target" if result.reason == "hand-limit" else "")
     )
 
 

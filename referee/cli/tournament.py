@@ -14,7 +14,7 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async
+from referee.cli.running import VerboseOpt, long_game_line, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
 from referee.tournament.runner import Tournament, TournamentFolder
@@ -194,6 +194,14 @@ def _play(tournament: Tournament, verbose: bool) -> None:
             tournament.settings.name, total=len(tournament.schedule), completed=len(tournament.done)
         )
         tournament.on_game = lambda _record: progress.advance(task)
+        rules = tournament.settings.rules
+
+        def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
+            line = long_game_line(f"game {game_id}", number, scores, rules)
+            if line is not None:  # printed above the progress bar
+                progress.console.print(line, highlight=False, soft_wrap=True)
+
+        tournament.on_hand = hand
         folder = tournament.folder.path
         run_async(
             tournament.run(),

@@ -213,3 +213,22 @@ def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
     assert {"match_start", "game_start", "deal", "bid", "play", "trick", "hand_end", "game_end", "match_end"} <= {
         json.loads(line)["event"] for line in lines
     }
+
+
+@pytest.mark.slow
+def test_a_game_running_long_is_shown_live_and_its_end_at_the_hand_limit_said(tmp_path: Path) -> None:
+    # random bots on neuralplay bid themselves into the ground: the game goes on to the hand limit
+    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+        [*ARENA, "match", "--bot", f"random={sys.executable} -m example_bots.random_bot", "-r", "hand_limit=201",
+         "--log-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    long = [line for line in lines if "runs long" in line]
+    assert len(long) == 1 and long[0].startswith("game 1 runs long: hand 200, scores "), run.stdout
+    assert "the safety stop at hand 201 (rule hand_limit)" in long[0]
+    end = next(line for line in lines if line.startswith("game 1: "))
+    assert "(hand-limit, 201 hands); stopped by the hand limit, no team reached the target" in end
