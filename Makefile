@@ -91,9 +91,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/tournament.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
-# pyproject.toml; tests/protocol fails when the committed code is stale).
+# pyproject.toml; tests/protocol fails when the committed code is stale). The
+# descriptor names the file bideuchre/v1/arena.proto, as clients import it.
 proto: $(STAMP)
-	$(BIN)/python -m grpc_tools.protoc -Ireferee/protocol=proto --python_out=. --pyi_out=. --grpc_python_out=. $(PROTO_SRC)
+	$(BIN)/python tools/gen_proto.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info $(JS_BOT)/node_modules $(CPP_BOT)/build
