@@ -91,6 +91,15 @@ def tournament_command(
             show_default=False,
         ),
     ] = None,
+    all_seatings: Annotated[
+        bool | None,
+        typer.Option(
+            "--all-seatings",
+            help="Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also "
+            "sits on either side of each other (twice the games per duplicate set).",
+            show_default=False,
+        ),
+    ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
     ] = None,
@@ -114,6 +123,7 @@ def tournament_command(
             move_time=move_time,
             on_fault=on_fault,
             duplicate=duplicate,
+            all_seatings=all_seatings,
             name=check_name(name) if name is not None else None,
             out=out,
             concurrency=concurrency,
@@ -219,6 +229,7 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
         "seed": settings.seed,
         "games_per_pairing": settings.games,
         "duplicate": settings.duplicate,
+        "all_seatings": settings.all_seatings,
         "games_played": len(tournament.done),
         "games_scheduled": len(tournament.schedule),
         "complete": tournament.complete,
