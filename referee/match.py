@@ -58,6 +58,9 @@ from referee.server import ArenaServer, Closed, Limits, Player
 
 log = structlog.get_logger("referee.match")
 
+# Called as each hand is dealt: (game_id, hand number, scores so far per team).
+OnHand = Callable[[str, int, tuple[int, ...]], None]
+
 
 class FaultPolicy(StrEnum):
     """What a timeout, crash, illegal or malformed answer costs."""
@@ -144,13 +147,14 @@ async def play_game(
     log: LogWriter | None = None,
     absent: Mapping[Player, str] | None = None,
     seat_clocks: Mapping[int, TimeControl] | None = None,
+    on_hand: OnHand | None = None,
 ) -> GameResult:
     """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
 
     ``absent`` names players known not to be connected, with the reason (from
     ``BotPool.ready``); they are treated as crashed at their first decision.
     ``seat_clocks`` gives some seats a time control of their own (``clock``
-    for the others).
+    for the others). ``on_hand(game_id, hand, scores)`` is called as each hand is dealt.
     """
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
@@ -160,6 +164,7 @@ async def play_game(
     base = clock or TimeControl()
     clocks = [(seat_clocks or {}).get(seat, base) for seat in range(rules.players)]
     run = _GameRun(players, rules, preset, game, game_id, seed, clocks, policy, log, absent or {})
+    run.on_hand = on_hand
     return await run.play()
 
 
@@ -197,6 +202,7 @@ class _GameRun:
         self.decisions = 0
         self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
+        self.on_hand: OnHand | None = None
 
     # ------------------------------------------------------------------ flow
 
@@ -224,6 +230,8 @@ class _GameRun:
                 if g.phase is Phase.DEAL:
                     g.deal(shuffled_deck(rules, rng))
                     self._log_events()
+                    if self.on_hand is not None:
+                        self.on_hand(self.game_id, g.hand_number, tuple(g.scores))
                     continue
                 decision = g.decision()
                 assert decision is not None
@@ -501,7 +509,9 @@ class Match:
             if self._writer is not None:
                 self._writer.close()
 
-    async def play(self, on_game: Callable[[GameResult], None] | None = None) -> MatchResult:
+    async def play(
+        self, on_game: Callable[[GameResult], None] | None = None, on_hand: OnHand | None = None
+    ) -> MatchResult:
         cfg = self.config
         # first every bot connects (a bot started by hand is named by its Hello)
         absent = await self.pool.ready(self.players)
@@ -534,6 +544,7 @@ class Match:
                 log=writer,
                 absent=absent,
                 seat_clocks={s: b.clock for s, b in enumerate(cfg.seats) if b.clock is not None},
+                on_hand=on_hand,
             )
             results.append(result)
             log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async
+from referee.cli.running import VerboseOpt, long_game_line, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
 from referee.tournament.runner import Tournament, TournamentFolder
@@ -29,7 +29,7 @@ from referee.tournament.settings import (
     read_toml,
     resolve,
 )
-from referee.tournament.standings import Standing
+from referee.tournament.standings import RANKING, Standing
 
 
 def cpu_count() -> int:
@@ -91,6 +91,15 @@ def tournament_command(
             show_default=False,
         ),
     ] = None,
+    all_seatings: Annotated[
+        bool | None,
+        typer.Option(
+            "--all-seatings",
+            help="Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also "
+            "sits on either side of each other (twice the games per duplicate set).",
+            show_default=False,
+        ),
+    ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
     ] = None,
@@ -114,6 +123,7 @@ def tournament_command(
             move_time=move_time,
             on_fault=on_fault,
             duplicate=duplicate,
+            all_seatings=all_seatings,
             name=check_name(name) if name is not None else None,
             out=out,
             concurrency=concurrency,
@@ -194,12 +204,21 @@ def _play(tournament: Tournament, verbose: bool) -> None:
             tournament.settings.name, total=len(tournament.schedule), completed=len(tournament.done)
         )
         tournament.on_game = lambda _record: progress.advance(task)
+        rules = tournament.settings.rules
+
+        def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
+            line = long_game_line(f"game {game_id}", number, scores, rules)
+            if line is not None:  # printed above the progress bar
+                progress.console.print(line, highlight=False, soft_wrap=True)
+
+        tournament.on_hand = hand
         folder = tournament.folder.path
         run_async(
             tournament.run(),
             verbose,
-            interrupted=f"interrupted: the finished games are kept in {folder}; continue with "
-            f"`arena tournament --resume --out {folder}`",
+            interrupted=lambda: f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
+            f"continue with `arena tournament --resume --out {folder}`",
+            live=progress,
         )
 
 
@@ -210,6 +229,7 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
         "seed": settings.seed,
         "games_per_pairing": settings.games,
         "duplicate": settings.duplicate,
+        "all_seatings": settings.all_seatings,
         "games_played": len(tournament.done),
         "games_scheduled": len(tournament.schedule),
         "complete": tournament.complete,
@@ -220,7 +240,9 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
     dup = ", duplicate" if settings.duplicate else ""
-    table = Table(title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}")
+    table = Table(
+        title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}", caption=RANKING
+    )
     for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "violations"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(rows, start=1):

@@ -16,6 +16,7 @@ The TOML file (see docs/tournament.md)::
     move_time = 500               # ms per decision
     on_fault = "forfeit"          # or "default"
     duplicate = true
+    all_seatings = false          # three teams: all 6 seatings, not the 3 rotations
     concurrency = 2               # tables at once
 
     [rules]                       # rule overrides, as with --rule
@@ -76,6 +77,7 @@ class TournamentSettings:
     on_fault: FaultPolicy
     duplicate: bool
     name: str = "tournament"  # a label; not part of what must match on resume
+    all_seatings: bool = False  # three teams: every order round the table, not only the rotations
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -86,7 +88,14 @@ class TournamentSettings:
         return TimeControl(move_time_ms=self.move_time_ms)
 
     def schedule(self) -> tuple[ScheduledGame, ...]:
-        return round_robin(self.bot_names, self.rules, games=self.games, seed=self.seed, duplicate=self.duplicate)
+        return round_robin(
+            self.bot_names,
+            self.rules,
+            games=self.games,
+            seed=self.seed,
+            duplicate=self.duplicate,
+            every_seating=self.all_seatings,
+        )
 
     def record(self) -> dict[str, Any]:
         """The JSON saved as settings.json in the tournament folder."""
@@ -102,6 +111,7 @@ class TournamentSettings:
             "move_time_ms": self.move_time_ms,
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
+            "all_seatings": self.all_seatings,
         }
 
     @classmethod
@@ -122,6 +132,7 @@ class TournamentSettings:
                 on_fault=FaultPolicy(data["on_fault"]),
                 duplicate=bool(data["duplicate"]),
                 name=str(data["name"]),
+                all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -132,7 +143,7 @@ class TournamentSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
         mine, theirs = self.record(), other.record()
         out = []
-        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate"):
+        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate", "all_seatings"):
             if mine[key] != theirs[key]:
                 out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
         if mine["bots"] != theirs["bots"]:
@@ -168,6 +179,7 @@ class Given:
     move_time: int | None = None
     on_fault: FaultPolicy | None = None
     duplicate: bool | None = None
+    all_seatings: bool | None = None
     name: str | None = None
     out: Path | None = None
     concurrency: int | None = None
@@ -233,7 +245,8 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
             f"a round-robin of {preset} ({rules.teams} teams) needs at least {rules.teams} bots, got {len(bots)}"
         )
     duplicate = _pick(given.duplicate, base and base.duplicate, True)
-    games = _pick(given.games, base and base.games, set_size(rules))
+    all_seatings = _pick(given.all_seatings, base and base.all_seatings, False)
+    games = _pick(given.games, base and base.games, set_size(rules, all_seatings))
     settings = TournamentSettings(
         bots=bots,
         preset=preset,
@@ -245,6 +258,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         on_fault=_pick(given.on_fault, base and base.on_fault, FaultPolicy.FORFEIT),
         duplicate=duplicate,
         name=_pick(given.name, base and base.name, "tournament"),
+        all_seatings=all_seatings,
     )
     try:
         settings.schedule()
@@ -271,6 +285,7 @@ _KEYS = {
     "move_time": f"a whole number of ms, {MOVE_TIME_MS[0]}..{MOVE_TIME_MS[1]}",
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
+    "all_seatings": "true or false",
     "concurrency": "a whole number >= 1",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
@@ -318,9 +333,10 @@ def read_toml(path: Path) -> Given:
     if "move_time" in data:
         want("move_time", _is_int(data["move_time"]) and MOVE_TIME_MS[0] <= data["move_time"] <= MOVE_TIME_MS[1])
         values["move_time"] = data["move_time"]
-    if "duplicate" in data:
-        want("duplicate", isinstance(data["duplicate"], bool))
-        values["duplicate"] = data["duplicate"]
+    for key in ("duplicate", "all_seatings"):
+        if key in data:
+            want(key, isinstance(data[key], bool))
+            values[key] = data[key]
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
