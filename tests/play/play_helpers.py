@@ -27,14 +27,15 @@ FIRST_BOT = f"first={sys.executable} -m example_bots.first_bot"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 _SUITS = str.maketrans("♠♥♦♣", "SHDC")
 CARD = re.compile(r"(?<![\w])([789TJQKA][SHDC])(?![\w])")
+_TEN = re.compile(r"(?<![\w])10(?=[SHDC](?![\w]))")
 _CHOICE = re.compile(r"(\d+)\) (.+?)(?=\s{2,}\d+\)|\s*$)")
 
 PROMPTS = [r"Choose (\d+) of 1-(\d+): ", r"Choose 1-(\d+): ", r"Press Enter to go on ", pexpect.EOF]
 
 
 def plain(text: str) -> str:
-    """Terminal output as text: no escape codes, suits as letters (``J♥`` is ``JH``)."""
-    return _ANSI.sub("", text).translate(_SUITS)
+    """Terminal output as text: no escape codes, cards in the log's notation (``J♥`` is ``JH``, ``10♦`` is ``TD``)."""
+    return _TEN.sub("T", _ANSI.sub("", text).translate(_SUITS))
 
 
 @dataclass
