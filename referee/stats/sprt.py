@@ -105,7 +105,7 @@ def elo_to_score(elo: float) -> float:
 class EloEstimate:
     """The score, the Elo difference and its 95% interval from a sample of outcomes."""
 
-    samples: int
+    samples: float
     score: float  # mean outcome, 0..1
     variance: float  # of one outcome
     elo: float
@@ -120,7 +120,7 @@ class EloEstimate:
         return (self.elo_high - self.elo_low) / 2
 
 
-def estimate(values: Sequence[float], counts: Sequence[int], *, per_game: int = 1) -> EloEstimate:
+def estimate(values: Sequence[float], counts: Sequence[float], *, per_game: int = 1) -> EloEstimate:
     """Elo from ``counts[i]`` outcomes of value ``values[i]`` (0..1); ``per_game``: games per outcome (2 for pairs).
 
     As fastchess's EloWDL / EloPentanomial: the interval maps the score's

@@ -17,6 +17,7 @@ The TOML file (see docs/tournament.md)::
     on_fault = "forfeit"          # or "default"
     duplicate = true
     concurrency = 2               # tables at once
+    gauntlet = "rules"            # only this bot's games: it plays every other bot
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -43,7 +44,7 @@ from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.match import FaultPolicy, TimeControl
-from referee.tournament.schedule import ScheduledGame, ScheduleError, round_robin, set_size
+from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
 SETTINGS_FORMAT = 1
 MOVE_TIME_MS = (1, 3_600_000)  # the range --move-time allows
@@ -76,6 +77,7 @@ class TournamentSettings:
     on_fault: FaultPolicy
     duplicate: bool
     name: str = "tournament"  # a label; not part of what must match on resume
+    gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -86,6 +88,15 @@ class TournamentSettings:
         return TimeControl(move_time_ms=self.move_time_ms)
 
     def schedule(self) -> tuple[ScheduledGame, ...]:
+        if self.gauntlet is not None:
+            return gauntlet(
+                self.bot_names,
+                self.rules,
+                candidate=self.gauntlet,
+                games=self.games,
+                seed=self.seed,
+                duplicate=self.duplicate,
+            )
         return round_robin(self.bot_names, self.rules, games=self.games, seed=self.seed, duplicate=self.duplicate)
 
     def record(self) -> dict[str, Any]:
@@ -102,6 +113,7 @@ class TournamentSettings:
             "move_time_ms": self.move_time_ms,
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
+            "gauntlet": self.gauntlet,
         }
 
     @classmethod
@@ -122,6 +134,7 @@ class TournamentSettings:
                 on_fault=FaultPolicy(data["on_fault"]),
                 duplicate=bool(data["duplicate"]),
                 name=str(data["name"]),
+                gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -132,7 +145,7 @@ class TournamentSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
         mine, theirs = self.record(), other.record()
         out = []
-        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate"):
+        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate", "gauntlet"):
             if mine[key] != theirs[key]:
                 out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
         if mine["bots"] != theirs["bots"]:
@@ -171,6 +184,7 @@ class Given:
     name: str | None = None
     out: Path | None = None
     concurrency: int | None = None
+    gauntlet: str | None = None  # the candidate bot of a gauntlet
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -245,6 +259,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         on_fault=_pick(given.on_fault, base and base.on_fault, FaultPolicy.FORFEIT),
         duplicate=duplicate,
         name=_pick(given.name, base and base.name, "tournament"),
+        gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
     )
     try:
         settings.schedule()
@@ -272,6 +287,7 @@ _KEYS = {
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
     "concurrency": "a whole number >= 1",
+    "gauntlet": "the name of one of the bots",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -324,7 +340,7 @@ def read_toml(path: Path) -> Given:
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
-    for key in ("preset", "out", "name"):
+    for key in ("preset", "out", "name", "gauntlet"):
         if key in data:
             want(key, isinstance(data[key], str) and data[key].strip() != "")
     if "preset" in data:
@@ -340,6 +356,8 @@ def read_toml(path: Path) -> Given:
             raise bad(None, "name", str(exc)) from None
     if "out" in data:
         values["out"] = Path(data["out"])
+    if "gauntlet" in data:
+        values["gauntlet"] = data["gauntlet"]
     for key in ("rules", "bots"):
         if key in data:
             want(key, isinstance(data[key], dict))
