@@ -168,9 +168,8 @@ def _arrange(game: Game, situation: Situation, seat: int, opener: int, rng: rand
     while (decision := game.decision()) is not None and game.hand_number == hand:
         if decision.seat == seat:
             in_auction = decision.kind is DecisionKind.BID
-            if open_auction and in_auction and (situation.opening is None or decision.seat not in bid_turns):
-                if situation.opening is None or any(situation.opening(b) for b in _standing(game)):
-                    return True
+            if open_auction and in_auction and _opened(game, situation, seat, bid_turns):
+                return True
             if not open_auction and not in_auction:
                 return True
         if decision.kind is DecisionKind.BID:
@@ -182,8 +181,11 @@ def _arrange(game: Game, situation: Situation, seat: int, opener: int, rng: rand
     return False
 
 
-def _standing(game: Game) -> tuple[Bid, ...]:
-    return () if game.high_bid is None else (game.high_bid,)
+def _opened(game: Game, situation: Situation, seat: int, bid_turns: set[int]) -> bool:
+    """The bot's seat is to bid over the opening the situation asks for (if it asks for one)."""
+    if situation.opening is None:
+        return True
+    return seat not in bid_turns and game.high_bid is not None and situation.opening(game.high_bid)
 
 
 ONE_HAND = {"game_over": "hands", "game_hands": "1"}

@@ -333,9 +333,7 @@ class _Run:
         check.answered(kind)
         return None
 
-    async def _end(
-        self, game_id: str, game: Any, seat: int, told: int, failure: tuple[ErrorCode, str] | None
-    ) -> None:
+    async def _end(self, game_id: str, game: Any, seat: int, told: int, failure: tuple[ErrorCode, str] | None) -> None:
         """The Error for a bad answer (if any), then GameOver: the game's own end (one hand), or a forfeit."""
         if failure is not None:
             code, text = failure
@@ -360,7 +358,9 @@ class _Run:
         starts = self.pool.starts(self.player)
         absent = await self.pool.ready([self.player])
         if absent or self.pool.starts(self.player) != starts + 1:
-            check.fail("restart", "the killed bot started again and connected", absent.get(self.player, "not restarted"))
+            check.fail(
+                "restart", "the killed bot started again and connected", absent.get(self.player, "not restarted")
+            )
             return False
         return True
 

@@ -29,7 +29,9 @@ def check_bot_command(
     move_time: Annotated[
         int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
     ] = 1000,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON (for scripts), not a table.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (for scripts), not a table.")
+    ] = False,
     log_dir: LogDirOpt = Path("logs"),
     verbose: VerboseOpt = False,
 ) -> None:
@@ -58,9 +60,7 @@ def check_bot_command(
             progress.update(task, advance=1, description=escape(getattr(check, "name", "")))
 
         report = run_async(
-            check_bot(
-                command, presets=presets, move_time_ms=move_time, output_dir=log_dir, on_check=advance
-            ),
+            check_bot(command, presets=presets, move_time_ms=move_time, output_dir=log_dir, on_check=advance),
             verbose,
             interrupted="interrupted: the bot is shut down",
         )

@@ -241,7 +241,8 @@ def _head_to_head(settings: TournamentSettings, tournament: Tournament) -> list[
 
 
 def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
-    table = Table(title=f"gauntlet: {candidate} against each opponent (its Elo over each, 95% interval, one virtual draw)")
+    title = f"gauntlet: {candidate} against each opponent (its Elo over each, 95% interval, one virtual draw)"
+    table = Table(title=title)
     for col in ("opponent", "games", "W", "D", "L", "score", "Elo", "95% interval"):
         table.add_column(col, justify="left" if col == "opponent" else "right")
     for m in rows:

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from referee.bots import BotCommand
 from referee.checkbot.positions import check_rules, find_position, positions, situations
 from referee.checkbot.session import Report, check_bot
+from referee.cli.app import app
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
 
@@ -178,25 +178,25 @@ def test_a_bot_that_never_connects_fails_hello_and_stops_there(tmp_path):
 # ------------------------------------------------------------------ CLI
 
 
-def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run(
-        [str(Path(sys.executable).parent / "arena"), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
-    )
+def arena(*args: str) -> tuple[int, str, str]:
+    """``arena ARGS`` in this process: exit status, stdout, stderr."""
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
+    return result.exit_code, result.stdout, result.stderr
 
 
 def test_cli_table_json_and_exit_status(tmp_path):
-    ok = arena("check-bot", "rules=python -m example_bots.rules_bot", "-p", "indiana", "--log-dir", str(tmp_path),
-               cwd=ROOT)
-    assert ok.returncode == 0, ok.stderr
-    assert "every check passed" in ok.stdout
-    assert "play: partner of the declarer" in ok.stdout and "median" in ok.stdout
-    bad = arena("check-bot", f"hostile={sys.executable} {HOSTILE} illegal", "-p", "indiana", "--json",
-                "--log-dir", str(tmp_path), cwd=ROOT)
-    assert bad.returncode == 1, bad.stderr
-    report = json.loads(bad.stdout)
+    log_dir = ["--log-dir", str(tmp_path)]
+    code, out, err = arena("check-bot", "rules=python -m example_bots.rules_bot", "-p", "indiana", *log_dir)
+    assert code == 0, err
+    assert "every check passed" in out
+    assert "play: partner of the declarer" in out and "median" in out
+    code, out, err = arena(
+        "check-bot", f"hostile={sys.executable} {HOSTILE} illegal", "-p", "indiana", "--json", *log_dir
+    )
+    assert code == 1, err
+    report = json.loads(out)
     assert report["passed"] is False
     assert {c["rule"] for c in report["checks"] if not c["passed"]} == {"legal"}
     assert set(report["think_ms"]) == {"median", "p99", "max"}
-    usage = arena("check-bot", "nobot", cwd=ROOT)
-    assert usage.returncode == 1 and "expected NAME=COMMAND" in usage.stderr
+    code, _, err = arena("check-bot", "nobot")
+    assert code == 1 and "expected NAME=COMMAND" in err
