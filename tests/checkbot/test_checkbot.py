@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -153,13 +154,22 @@ def test_a_wrong_exchange_fails_only_where_cards_are_exchanged(tmp_path):
     ("mode", "check", "rule"),
     [
         ("nameless", "hello: connects and names itself", "hello"),
-        ("deaf", "shutdown: exits by itself with status 0", "shutdown"),
         ("error-crash", "error message: carries on after an Error", "connection"),
     ],
 )
 def test_protocol_breaches_fail_their_check(tmp_path, mode, check, rule):
     report = run_check(tmp_path, hostile(mode), ["single-deck"])
     assert failed(report) == {f"protocol/{check}": rule}
+
+
+def test_a_bot_ignoring_shutdown_fails_it_and_is_killed(tmp_path):
+    pid_file = tmp_path / "pid"
+    report = run_check(tmp_path, hostile("deaf", str(pid_file)), ["single-deck"])
+    assert failed(report) == {"protocol/shutdown: exits by itself with status 0": "shutdown"}
+    assert "still running after 3 s (killed)" in report.failures[0].got
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):  # no orphan left behind
+        os.kill(pid, 0)
 
 
 def test_a_bot_that_cannot_restart_fails_the_restart_check(tmp_path):

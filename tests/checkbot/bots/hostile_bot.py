@@ -8,7 +8,7 @@ It plays the SDK defaults, except:
 - ``wrong-field``: answers every decision with the Action field of another kind;
 - ``slow``: sleeps HOSTILE_SLEEP seconds (default 0.4) before each answer;
 - ``nameless``: says Hello with no name and no version;
-- ``deaf``: does not exit on Shutdown;
+- ``deaf``: does not exit on Shutdown (writes its pid to MARKER first);
 - ``error-crash``: exits with status 4 when it gets an Error;
 - ``no-restart``: a second process (MARKER exists) exits at once with status 5.
 """
@@ -97,6 +97,8 @@ if __name__ == "__main__":
     if MODE == "deaf":
         import asyncio
 
+        if MARKER is not None:
+            MARKER.write_text(str(os.getpid()))
         args = sdk.runner.parse_args([], Hostile())
         asyncio.run(sdk.runner.play_session(Hostile(), args.address, args.token))
         time.sleep(60)
