@@ -34,7 +34,7 @@ Bounds
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -223,11 +223,7 @@ def llr(
 def _mle_mean(values: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
     """The distribution on ``values`` with mean ``s`` most likely to give ``probs`` (Van den Bergh, prop. 1.1)."""
     shifted = [v - s for v in values]
-
-    def f(theta: float) -> float:
-        return sum(p * a / (1 + theta * a) for p, a in zip(probs, shifted, strict=True))
-
-    theta = _root(f, -1 / max(shifted), -1 / min(shifted))
+    theta = _root(probs, shifted)
     return [p / (1 + theta * a) for p, a in zip(probs, shifted, strict=True)]
 
 
@@ -239,11 +235,7 @@ def _mle_normalized(values: Sequence[float], probs: Sequence[float], t: float) -
         mu = sum(a * q for a, q in zip(values, p, strict=True))
         sigma = math.sqrt(sum(q * (a - mu) ** 2 for a, q in zip(values, p, strict=True)))
         phi = [a - 0.5 - 0.5 * t * sigma * (1 + ((a - mu) / sigma) ** 2) for a in values]
-
-        def f(theta: float, phi: list[float] = phi) -> float:
-            return sum(q * x / (1 + theta * x) for q, x in zip(probs, phi, strict=True))
-
-        theta = _root(f, -1 / max(phi), -1 / min(phi))
+        theta = _root(probs, phi)
         new = [q / (1 + theta * x) for q, x in zip(probs, phi, strict=True)]
         change = max(abs(a - b) for a, b in zip(new, p, strict=True))
         p = new
@@ -252,20 +244,31 @@ def _mle_normalized(values: Sequence[float], probs: Sequence[float], t: float) -
     return p
 
 
-def _root(f: Callable[[float], float], low: float, high: float) -> float:
-    """The root of ``f``, decreasing from +inf at ``low`` to -inf at ``high`` (open interval), by bisection."""
-    a, b = low, high
-    for _ in range(200):
-        mid = (a + b) / 2
-        if mid in (a, b):
-            break
-        value = f(mid)
-        if value > 0:
-            a = mid
-        elif value < 0:
-            b = mid
+def _root(probs: Sequence[float], a: Sequence[float]) -> float:
+    """The theta with sum(p_i a_i / (1 + theta a_i)) = 0, where every 1 + theta a_i > 0.
+
+    The sum falls from +inf to -inf across that interval, (-1/max a, -1/min a),
+    so it has one root: Newton's method from 0, kept inside a shrinking bracket
+    (a bisection step whenever Newton would leave it).
+    """
+    low, high = -1 / max(a), -1 / min(a)
+    x = 0.0
+    for _ in range(100):
+        f = fp = 0.0
+        for p, ai in zip(probs, a, strict=True):
+            d = ai / (1 + x * ai)
+            f += p * d
+            fp -= p * d * d
+        if f > 0:
+            low = x
+        elif f < 0:
+            high = x
         else:
-            return mid
-        if b - a < 1e-12 * max(1.0, abs(mid)):
-            break
-    return (a + b) / 2
+            return x
+        step = x - f / fp if fp else (low + high) / 2
+        if not low < step < high:
+            step = (low + high) / 2
+        if abs(step - x) <= 1e-13 * max(1.0, abs(x)):
+            return step
+        x = step
+    return x
