@@ -38,8 +38,8 @@ from referee.checkbot.positions import Position, continue_action, positions
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str
 from referee.engine.errors import IllegalActionError, InvalidActionError
-from referee.engine.events import GameEndEvent, visible_to
-from referee.engine.game import Decision, DecisionKind
+from referee.engine.events import Event, GameEndEvent, visible_to
+from referee.engine.game import Decision, DecisionKind, Game
 from referee.match import TimeControl
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
@@ -252,12 +252,10 @@ class _Run:
                 first_dealer=game.first_dealer,
             )
         )
-        await player.connection.send(start)  # type: ignore[union-attr]
+        await self._send(start)
         if error_first:
             note = "check-bot: a test Error (not a fault of yours); carry on with the game"
-            await player.connection.send(  # type: ignore[union-attr]
-                convert.to_bytes(convert.error_to_pb(ErrorCode.STALE_REQUEST, note))
-            )
+            await self._send(convert.to_bytes(convert.error_to_pb(ErrorCode.STALE_REQUEST, note)))
         encoder = convert.RequestEncoder()
         told = 0
         while (decision := game.decision()) is not None:
@@ -269,7 +267,7 @@ class _Run:
                 if not await self._kill_and_restart(check):
                     return check
                 told = 0  # the new process hears the game from its start
-                await player.connection.send(start)  # type: ignore[union-attr]
+                await self._send(start)
             events = [visible_to(ev, seat) for ev in game.events[told:]]
             told = len(game.events)
             failure = await self._ask(check, game, decision, encoder, game_id, events)
@@ -282,14 +280,20 @@ class _Run:
         await self._end(game_id, game, seat, told, None)
         return check
 
+    async def _send(self, data: bytes) -> None:
+        """A message to the bot, if it is connected (if not, the next request finds out)."""
+        conn = self.player.connection
+        if conn is not None:
+            await conn.send(data)
+
     async def _ask(
         self,
         check: Check,
-        game: Any,
+        game: Game,
         decision: Decision,
         encoder: convert.RequestEncoder,
         game_id: str,
-        events: list[Any],
+        events: list[Event],
     ) -> tuple[ErrorCode, str] | None:
         """One request: None when the answer was good and applied, else the Error (code, text) for the bot."""
         player, clock = self.player, self.clock
@@ -306,8 +310,11 @@ class _Run:
         where = f"{kind} decision (request {rid})"
         if answer is Closed.DISCONNECTED:
             process = self.pool.process(player)
-            code = None if process is None else process.returncode
-            check.fail("connection", f"an answer to the {where}", f"the connection closed (exit code {code})")
+            if process is not None and await process.wait_exit(1.0):
+                gone = f"the connection closed: the process exited with status {process.returncode}"
+            else:
+                gone = "the connection closed (the process is still running)"
+            check.fail("connection", f"an answer to the {where}", gone)
             return ErrorCode.MALFORMED, "the connection closed"
         if answer is Closed.TIMEOUT:
             # an answer to a request already closed is only late; one naming a request never sent is wrong
@@ -333,7 +340,7 @@ class _Run:
         check.answered(kind)
         return None
 
-    async def _end(self, game_id: str, game: Any, seat: int, told: int, failure: tuple[ErrorCode, str] | None) -> None:
+    async def _end(self, game_id: str, game: Game, seat: int, told: int, failure: tuple[ErrorCode, str] | None) -> None:
         """The Error for a bad answer (if any), then GameOver: the game's own end (one hand), or a forfeit."""
         if failure is not None:
             code, text = failure
