@@ -15,7 +15,7 @@ from referee.bots import BotCommand, BotSpecError
 from referee.checkbot.positions import situations
 from referee.checkbot.session import Report, check_bot
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import LogDirOpt, VerboseOpt, run_async
+from referee.cli.running import VerboseOpt, run_async
 from referee.engine.presets import PRESETS, rules_for
 
 
@@ -32,7 +32,9 @@ def check_bot_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (for scripts), not a table.")
     ] = False,
-    log_dir: LogDirOpt = Path("logs"),
+    log_dir: Annotated[
+        Path, typer.Option("--log-dir", file_okay=False, help="Folder for the bot's output (stdout and stderr).")
+    ] = Path("logs"),
     verbose: VerboseOpt = False,
 ) -> None:
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
