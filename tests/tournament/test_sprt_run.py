@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import QUICK, arena, bot, results
+from tournament_helpers import ARENA, QUICK, arena, bot, results, script_bot
 
 from referee.sprt.runner import pair_points
 
@@ -102,3 +105,29 @@ def test_pair_points_count_only_complete_pairs():
         rec(5, 2, ["new", "base"], 0),  # its pair is not complete yet
     ]
     assert pair_points(records, "new") == [1.5, 0.0]
+
+
+def test_a_stopped_test_resumes_without_playing_a_game_twice(tmp_path):
+    folder = tmp_path / "s"
+    # the base bot waits 20 ms a decision (no CPU): ten games take well over ten seconds, so there is time to stop it
+    slow = script_bot("slow", "busy_bot.py", "0.01", "sleep")
+    argv = [str(ARENA), "sprt", *QUICK, "--bot", RANDOM, "--bot", slow, "--max-pairs", "5", "--out", str(folder)]
+    proc = subprocess.Popen([*argv, "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results_file = folder / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if results_file.exists() and results_file.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "arena sprt --resume --out" in err
+    before = results(folder)
+    assert 2 <= len(before) < 10
+    again = arena("sprt", "--resume", "--out", str(folder), "-j", "2")
+    assert again.returncode == 0, again.stderr
+    after = results(folder)
+    assert after[: len(before)] == before
+    assert sorted(r["game"] for r in after) == list(range(1, len(after) + 1))
+    assert summary(folder)["final"]["games"] == len(after)
