@@ -24,8 +24,6 @@ from referee.engine.presets import PRESETS
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "bots" / "hostile_bot.py"
-ROOT = HERE.parent.parent
-JS_BOT = ROOT / "example_bots" / "js" / "bot.js"
 
 
 def run_check(tmp_path: Path, bot: BotCommand, presets: list[str], move_time_ms: int = 1000) -> Report:
@@ -108,16 +106,6 @@ def test_montecarlo_bot_passes_with_a_short_move_time(tmp_path):
     report = run_check(tmp_path, bot, ["neuralplay", "bloomington"], move_time_ms=300)
     assert failed(report) == {}
     assert report.passed
-
-
-@pytest.mark.skipif(
-    not (ROOT / "example_bots" / "js" / "node_modules" / ".installed").exists(),
-    reason="the JavaScript bot's packages are not installed: make example_bots/js/node_modules/.installed",
-)
-def test_js_bot_passes_every_check(tmp_path):
-    report = run_check(tmp_path, BotCommand("js", ("node", str(JS_BOT))), list(PRESETS))
-    assert failed(report) == {}
-    assert report.bot_name == "js"
 
 
 # ------------------------------------------------------------ hostile bots
