@@ -97,14 +97,28 @@ def write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def pair_points(records: Iterable[dict[str, Any]], new: str) -> list[float]:
-    """The new bot's points in each complete pair (both games of a deal played), by deal."""
-    games: dict[int, list[float]] = {}
-    for record in records:
+class PairTally:
+    """The new bot's complete pairs, counted game by game (a pair is complete when both games of its deal are in)."""
+
+    def __init__(self, new: str, records: Iterable[dict[str, Any]] = ()) -> None:
+        self.new = new
+        self.games = 0
+        self.penta = Pentanomial()
+        self._open: dict[int, float] = {}  # deal -> the new bot's points in the one game of it played so far
+        for record in records:
+            self.add(record)
+
+    def add(self, record: dict[str, Any]) -> None:
+        """One finished game (a results.jsonl record)."""
         game = outcome(record)
-        me = game.teams.index(new)
-        games.setdefault(int(record["deal"]), []).append(game.pair_score(me, 1 - me))
-    return [sum(points) for _, points in sorted(games.items()) if len(points) == 2]
+        me = game.teams.index(self.new)
+        points = game.pair_score(me, 1 - me)
+        deal = int(record["deal"])
+        self.games += 1
+        if deal in self._open:
+            self.penta = self.penta.add(self._open.pop(deal) + points)
+        else:
+            self._open[deal] = points
 
 
 @dataclass(frozen=True)
@@ -160,23 +174,19 @@ class SprtRun:
         self.new, self.base = settings.bot_names
         self.on_game = on_game
         self.tournament = Tournament(settings, folder, concurrency=concurrency, on_game=self._game)
+        self.tally = PairTally(self.new, (self.tournament.done[n] for n in sorted(self.tournament.done)))
         self.decided: Status | None = None  # the status when the LLR first crossed a bound
         first = self.status()
         if first.verdict is not Verdict.CONTINUE:
             self.decided = first
 
     def status(self) -> Status:
-        points = pair_points(self.tournament.done.values(), self.new)
-        penta = Pentanomial()
-        for p in points:
-            penta = penta.add(p)
-        test = self.plan.test
+        penta, test = self.tally.penta, self.plan.test
         llr = test.llr(penta)
-        return Status(
-            len(self.tournament.done), penta.pairs, penta, llr, pentanomial_estimate(penta), test.verdict(llr)
-        )
+        return Status(self.tally.games, penta.pairs, penta, llr, pentanomial_estimate(penta), test.verdict(llr))
 
-    def _game(self, _record: dict[str, Any]) -> None:
+    def _game(self, record: dict[str, Any]) -> None:
+        self.tally.add(record)
         status = self.status()
         if self.decided is None and status.verdict is not Verdict.CONTINUE:
             self.decided = status

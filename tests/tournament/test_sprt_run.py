@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tournament_helpers import ARENA, QUICK, arena, bot, results, script_bot
 
-from referee.sprt.runner import pair_points
+from referee.sprt.runner import PairTally
 
 RULES, RANDOM = bot("rules", "rules_bot"), bot("random", "random_bot")
 
@@ -36,7 +36,7 @@ def test_a_much_stronger_bot_is_accepted(tmp_path):
     final = done["final"]
     played = results(folder)
     assert final["games"] == len(played)
-    assert sum(final["pentanomial"]) == final["pairs"] == len(pair_points(played, "rules"))
+    assert sum(final["pentanomial"]) == final["pairs"] == PairTally("rules", played).penta.pairs
     # the live line's content, printed (not a terminal) at the end
     assert "LLR" in run.stdout and "(-2.94, +2.94)" in run.stdout
 
@@ -84,7 +84,7 @@ def test_resume_refuses_other_hypotheses(tmp_path):
     assert "elo1 20.0 / 10.0" in run.stderr
 
 
-def test_pair_points_count_only_complete_pairs():
+def test_the_tally_counts_only_complete_pairs():
     def rec(game, deal, teams, winner):
         return {
             "game": game,
@@ -97,14 +97,18 @@ def test_pair_points_count_only_complete_pairs():
             "violations": [],
         }
 
-    records = [
-        rec(1, 0, ["new", "base"], 0),
-        rec(2, 0, ["base", "new"], None),
-        rec(3, 1, ["new", "base"], 1),
-        rec(4, 1, ["base", "new"], 0),
-        rec(5, 2, ["new", "base"], 0),  # its pair is not complete yet
-    ]
-    assert pair_points(records, "new") == [1.5, 0.0]
+    tally = PairTally(
+        "new",
+        [
+            rec(1, 0, ["new", "base"], 0),
+            rec(3, 1, ["new", "base"], 1),
+            rec(2, 0, ["base", "new"], None),  # pairs complete in any order
+            rec(4, 1, ["base", "new"], 0),
+            rec(5, 2, ["new", "base"], 0),  # its pair is not complete yet
+        ],
+    )
+    assert tally.games == 5
+    assert tally.penta.counts == (1, 0, 0, 1, 0)  # deal 0: 1 + 1/2, deal 1: 0 + 0
 
 
 def test_a_stopped_test_resumes_without_playing_a_game_twice(tmp_path):
