@@ -13,7 +13,7 @@ from tournament_helpers import FIRST, RANDOM, bot, results, tournament
 from referee.engine.presets import rules_for
 from referee.tournament.gauntlet import head_to_head
 from referee.tournament.schedule import ScheduleError, gauntlet, round_robin
-from referee.tournament.settings import Given, SettingsError, TournamentSettings, parse_bots, resolve
+from referee.tournament.settings import Given, SettingsError, TournamentSettings, parse_bots, read_toml, resolve
 from referee.tournament.standings import Outcome
 
 BOTS = ("new", "a", "b", "c")
@@ -98,3 +98,12 @@ def test_a_real_gauntlet_plays_only_the_candidates_games_and_resumes(tmp_path: P
     again = tournament(None, "--resume", "--out", str(folder), bots=(), quick=False)
     assert again.returncode == 0, again.stderr
     assert "4 games (4 done)" in again.stdout and "gauntlet: first" in again.stdout
+
+
+def test_a_settings_file_names_the_gauntlet(tmp_path: Path):
+    config = tmp_path / "t.toml"
+    config.write_text('gauntlet = "x"\n[bots]\nx = "python -m example_bots.random_bot"\ny = "true"\n')
+    assert read_toml(config).gauntlet == "x"
+    config.write_text("gauntlet = 3\n")
+    with pytest.raises(SettingsError, match=r"t.toml:1: gauntlet: expected the name of one of the bots, got a number"):
+        read_toml(config)
