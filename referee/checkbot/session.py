@@ -180,6 +180,7 @@ class _Run:
     shutdown_wait_s: float
     faults: list[tuple[str, str]] = field(default_factory=list)  # protocol faults seen during the open request
     games: int = 0
+    lost: str | None = None  # why the bot could not be started again, once that happened
 
     def __post_init__(self) -> None:
         self.player.on_violation = lambda kind, detail: self.faults.append((kind, detail))
@@ -231,10 +232,14 @@ class _Run:
         self, check: Check, position: Position, *, error_first: bool = False, kill_after: int | None = None
     ) -> Check:
         player, clock = self.player, self.clock
+        expected = "the bot connected (started again after it left)"
+        if self.lost is not None:
+            return check.fail("connection", expected, f"it could not be started again earlier: {self.lost}")
         if not player.connected:
             absent = await self.pool.ready([player])
             if absent:
-                return check.fail("connection", "the bot connected (it was started again)", absent[player])
+                self.lost = absent[player]  # no more waiting for it: the other positions fail at once
+                return check.fail("connection", expected, self.lost)
         game = position.game.copy()
         seat, rng = position.seat, random.Random(position.seed)
         rules = game.rules

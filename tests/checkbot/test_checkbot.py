@@ -26,14 +26,16 @@ HERE = Path(__file__).parent
 HOSTILE = HERE / "bots" / "hostile_bot.py"
 
 
-def run_check(tmp_path: Path, bot: BotCommand, presets: list[str], move_time_ms: int = 1000) -> Report:
+def run_check(
+    tmp_path: Path, bot: BotCommand, presets: list[str], move_time_ms: int = 1000, connect_timeout_s: float = 30
+) -> Report:
     return asyncio.run(
         check_bot(
             bot,
             presets=presets,
             move_time_ms=move_time_ms,
             output_dir=tmp_path,
-            connect_timeout_s=30,
+            connect_timeout_s=connect_timeout_s,
             shutdown_wait_s=3,
         )
     )
@@ -165,6 +167,17 @@ def test_a_bot_that_cannot_restart_fails_the_restart_check(tmp_path):
     rules = failed(report)
     assert rules.pop("protocol/restart: a new process after the bot is killed") == "restart"
     assert rules == {"protocol/shutdown: exits by itself with status 0": "shutdown"}  # nothing left to shut down
+
+
+def test_a_bot_that_cannot_be_started_again_is_waited_for_once(tmp_path):
+    bot = hostile("crash-then-hang", str(tmp_path / "marker"))
+    report = run_check(tmp_path, bot, ["indiana"], connect_timeout_s=2)
+    positions_failed = [c for c in report.failures if c.group == "indiana"]
+    assert [c.rule for c in positions_failed] == ["connection"] * len(situations(check_rules("indiana")))
+    assert "exited with status 6" in positions_failed[0].got
+    assert "did not connect within 2 s" in positions_failed[1].got
+    assert all("could not be started again earlier" in c.got for c in positions_failed[2:])
+    assert len(report.think_ms) == 0
 
 
 def test_a_bot_that_never_connects_fails_hello_and_stops_there(tmp_path):

@@ -10,7 +10,9 @@ It plays the SDK defaults, except:
 - ``nameless``: says Hello with no name and no version;
 - ``deaf``: does not exit on Shutdown (writes its pid to MARKER first);
 - ``error-crash``: exits with status 4 when it gets an Error;
-- ``no-restart``: a second process (MARKER exists) exits at once with status 5.
+- ``no-restart``: a second process (MARKER exists) exits at once with status 5;
+- ``crash-then-hang``: exits with status 6 at its first decision; a second
+  process (MARKER exists) hangs without connecting.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ MARKER = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 if MODE == "no-restart" and MARKER is not None:
     if MARKER.exists():
         sys.exit(5)
+    MARKER.write_text("started once\n")
+
+if MODE == "crash-then-hang" and MARKER is not None:
+    if MARKER.exists():
+        time.sleep(60)
+        sys.exit(0)
     MARKER.write_text("started once\n")
 
 _encode = convert.action_to_pb
@@ -79,6 +87,8 @@ class Hostile(Bot):
     def decide(self, view: SeatView) -> object:
         decision = view.decision
         assert decision is not None
+        if MODE == "crash-then-hang":
+            os._exit(6)
         if MODE == "slow":
             time.sleep(float(os.environ.get("HOSTILE_SLEEP", "0.4")))
         if MODE == "illegal":
