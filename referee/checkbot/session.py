@@ -181,6 +181,7 @@ class _Run:
     faults: list[tuple[str, str]] = field(default_factory=list)  # protocol faults seen during the open request
     games: int = 0
     lost: str | None = None  # why the bot could not be started again, once that happened
+    silent: bool = False  # after a timeout, no late answer came
 
     def __post_init__(self) -> None:
         self.player.on_violation = lambda kind, detail: self.faults.append((kind, detail))
@@ -279,11 +280,23 @@ class _Run:
             if failure is not None:
                 await self._end(game_id, game, seat, told, failure)
                 if failure[0] is ErrorCode.TIMEOUT:
-                    # a slow bot may still answer: let that late answer go by before the next position
-                    await asyncio.sleep(clock.limit_s)
+                    await self._let_late_answer_pass()
                 return check
         await self._end(game_id, game, seat, told, None)
         return check
+
+    async def _let_late_answer_pass(self) -> None:
+        """After a timeout, wait (up to one more limit and a second) for the bot's late answer, so that it is
+        not taken for a wrong request id in the next position. A bot that never answered late is not waited
+        for again."""
+        if self.silent:
+            return
+        deadline = time.monotonic() + self.clock.limit_s + 1.0
+        while not any("which is closed" in d for _, d in self.faults):
+            if time.monotonic() >= deadline:
+                self.silent = True
+                return
+            await asyncio.sleep(0.01)
 
     async def _send(self, data: bytes) -> None:
         """A message to the bot, if it is connected (if not, the next request finds out)."""
@@ -322,8 +335,8 @@ class _Run:
             check.fail("connection", f"an answer to the {where}", gone)
             return ErrorCode.MALFORMED, "the connection closed"
         if answer is Closed.TIMEOUT:
-            # an answer to a request already closed is only late; one naming a request never sent is wrong
-            misplaced = [d for k, d in self.faults if k == "protocol" and "which is closed" not in d]
+            # (a late answer to an earlier request that timed out was let pass after it: see _position)
+            misplaced = [d for k, d in self.faults if k == "protocol"]
             garbled = [d for k, d in self.faults if k == "malformed"]
             if misplaced:
                 check.fail("request id", f"an Action naming request {rid}", misplaced[0])

@@ -115,7 +115,13 @@ def test_montecarlo_bot_passes_with_a_short_move_time(tmp_path):
 
 @pytest.mark.parametrize(
     ("mode", "rule"),
-    [("illegal", "legal"), ("wrong-field", "answer field"), ("wrong-id", "request id"), ("slow", "in time")],
+    [
+        ("illegal", "legal"),
+        ("wrong-field", "answer field"),
+        ("wrong-id", "request id"),
+        ("stale-id", "request id"),
+        ("slow", "in time"),
+    ],
 )
 def test_a_bot_breaking_a_rule_fails_that_check_everywhere(tmp_path, mode, rule):
     report = run_check(tmp_path, hostile(mode), ["indiana"], move_time_ms=100)

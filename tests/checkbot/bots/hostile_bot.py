@@ -5,6 +5,7 @@ It plays the SDK defaults, except:
 - ``illegal``: plays, gives or discards a card it does not hold (bids 99 in the auction);
 - ``bad-exchange``: gives or discards one card more than asked;
 - ``wrong-id``: names a request that was never sent;
+- ``stale-id``: names the request before the open one;
 - ``wrong-field``: answers every decision with the Action field of another kind;
 - ``slow``: sleeps HOSTILE_SLEEP seconds (default 0.4) before each answer;
 - ``nameless``: says Hello with no name and no version;
@@ -47,6 +48,8 @@ _encode = convert.action_to_pb
 def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> object:
     if MODE == "wrong-id":
         return _encode(request_id + 1000, kind, action)
+    if MODE == "stale-id":
+        return _encode(request_id - 1, kind, action)
     if MODE == "wrong-field":
         msg = pb.BotMessage()
         msg.action.request_id = request_id
