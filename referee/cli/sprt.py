@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.live import Live
@@ -33,6 +33,8 @@ from referee.sprt.runner import (
 from referee.stats.sprt import Model, Sprt, SprtError, Verdict
 from referee.tournament.runner import TournamentFolder
 from referee.tournament.settings import MOVE_TIME_MS, Given, SettingsError, check_name, parse_bots, parse_rules, resolve
+
+T = TypeVar("T")
 
 
 @app.command("sprt")
@@ -159,7 +161,7 @@ def sprt_command(
     console.print(f"results: {folder.path / SUMMARY_FILE}; game logs: {folder.games}", highlight=False, soft_wrap=True)
 
 
-def _pick(given, default):  # type: ignore[no-untyped-def]
+def _pick(given: T | None, default: T) -> T:
     return default if given is None else given
 
 
