@@ -25,6 +25,7 @@ sees it).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import statistics
 import time
@@ -101,6 +102,7 @@ class Report:
     bot_name: str = ""  # from the Hello
     bot_version: str = ""
     output: str = ""  # where the bot's stdout and stderr went
+    saved: str = ""  # where this report was written (JSON)
 
     @property
     def passed(self) -> bool:
@@ -136,6 +138,7 @@ class Report:
             "kinds": self.kinds(),
             "think_ms": {k: round(v, 3) for k, v in self.think_summary().items()},
             "bot_output": self.output,
+            "report": self.saved,
         }
 
 
@@ -167,6 +170,10 @@ async def check_bot(
             await pool.close("check-bot finished")
         finally:
             await server.stop(0.5)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    path = output_dir / f"{stem}.json"
+    report.saved = str(path)
+    path.write_text(json.dumps(report.record(), indent=2) + "\n", encoding="utf-8")
     return report
 
 

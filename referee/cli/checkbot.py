@@ -99,4 +99,8 @@ def print_report(report: Report) -> None:
         )
     failed = report.failures
     verdict = "[bold green]every check passed[/]" if not failed else f"[bold red]{len(failed)} check(s) failed[/]"
-    console.print(f"{verdict}; the bot's output: {escape(report.output)}", highlight=False, soft_wrap=True)
+    console.print(
+        f"{verdict}; the report: {escape(report.saved)}; the bot's output: {escape(report.output)}",
+        highlight=False,
+        soft_wrap=True,
+    )

@@ -215,5 +215,6 @@ def test_cli_table_json_and_exit_status(tmp_path):
     assert report["passed"] is False
     assert {c["rule"] for c in report["checks"] if not c["passed"]} == {"legal"}
     assert set(report["think_ms"]) == {"median", "p99", "max"}
+    assert json.loads(Path(report["report"]).read_text()) == report  # also saved beside the bot's output
     code, _, err = arena("check-bot", "nobot")
     assert code == 1 and "expected NAME=COMMAND" in err
