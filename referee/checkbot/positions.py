@@ -127,7 +127,7 @@ def _seat_of(rules: Rules, role: str, opener: int, dealer: int) -> int:
     raise ValueError(f"unknown role {role!r}")
 
 
-def _scripted_bid(game: Game, decision: Decision, situation: Situation, opener: int, first_turn: bool) -> Bid:
+def _scripted_bid(decision: Decision, situation: Situation, opener: int, first_turn: bool) -> Bid:
     """The bid the script makes for a seat that is not (yet) the bot's."""
     legal = decision.options
     if decision.seat == opener and first_turn:
@@ -175,7 +175,7 @@ def _arrange(game: Game, situation: Situation, seat: int, opener: int, rng: rand
         if decision.kind is DecisionKind.BID:
             first = decision.seat not in bid_turns
             bid_turns.add(decision.seat)
-            game.apply(_scripted_bid(game, decision, situation, opener, first))
+            game.apply(_scripted_bid(decision, situation, opener, first))
         else:
             game.apply(random_action(decision, rng))
     return False
