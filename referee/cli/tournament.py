@@ -17,6 +17,8 @@ from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import VerboseOpt, long_game_line, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
+from referee.tournament.gauntlet import Matchup, head_to_head
+from referee.tournament.results import outcome
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
@@ -110,6 +112,13 @@ def tournament_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
+    gauntlet: Annotated[
+        str | None,
+        typer.Option(
+            "--gauntlet",
+            help="A gauntlet instead of a round-robin: this bot plays every other bot; the others do not meet.",
+        ),
+    ] = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
@@ -127,6 +136,7 @@ def tournament_command(
             name=check_name(name) if name is not None else None,
             out=out,
             concurrency=concurrency,
+            gauntlet=gauntlet,
         )
         given = cli.over(read_toml(config)) if config is not None else cli
         folder = TournamentFolder(_folder(given, resume))
@@ -169,6 +179,8 @@ def tournament_command(
         rows = tournament.standings()
         csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
     print_standings(settings, rows, done=len(tournament.done), total=total)
+    if settings.gauntlet is not None:
+        print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
 
 
@@ -235,7 +247,37 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
         "complete": tournament.complete,
         "elo": "Bradley-Terry maximum likelihood, draws as half points, one virtual draw per pair, mean 0; "
         "elo_error_95 is 1.96 standard errors",
+        **(
+            {"gauntlet": settings.gauntlet, "head_to_head": [m.as_dict() for m in _head_to_head(settings, tournament)]}
+            if settings.gauntlet is not None
+            else {}
+        ),
     }
+
+
+def _head_to_head(settings: TournamentSettings, tournament: Tournament) -> list[Matchup]:
+    assert settings.gauntlet is not None
+    return head_to_head(settings.gauntlet, settings.bot_names, [outcome(r) for r in tournament.done.values()])
+
+
+def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
+    title = f"gauntlet: {candidate} against each opponent (its Elo over each, 95% interval, one virtual draw)"
+    table = Table(title=title)
+    for col in ("opponent", "games", "W", "D", "L", "score", "Elo", "95% interval"):
+        table.add_column(col, justify="left" if col == "opponent" else "right")
+    for m in rows:
+        e = m.elo
+        table.add_row(
+            m.opponent,
+            str(m.games),
+            str(m.wins),
+            str(m.draws),
+            str(m.losses),
+            f"{e.score:.1%}" if m.games else "",
+            f"{e.elo:+.0f}" if m.games else "",
+            f"{e.elo_low:+.0f} .. {e.elo_high:+.0f}" if m.games else "",
+        )
+    console.print(table)
 
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:

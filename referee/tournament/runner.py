@@ -207,6 +207,8 @@ class Tournament:
         self.on_hand: OnHand | None = None  # called as each hand of each game is dealt
         self.schedule = settings.schedule()
         self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
+        # asked before each game is handed to a table: True stops the run early (games in play finish)
+        self.stop_when: Callable[[], bool] | None = None
 
     @property
     def pending(self) -> list[ScheduledGame]:
@@ -248,7 +250,9 @@ class Tournament:
                 results.close()
 
     async def _serve(self, table: _Table, queue: _Queue, results: ResultsWriter) -> None:
-        while (game := queue.take(table.number, table.bots)) is not None:
+        while not (self.stop_when is not None and self.stop_when()) and (
+            game := queue.take(table.number, table.bots)
+        ) is not None:
             await self._play(table, game, results)
 
     async def _play(self, table: _Table, game: ScheduledGame, results: ResultsWriter) -> None:

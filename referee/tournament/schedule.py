@@ -1,4 +1,4 @@
-"""The round-robin schedule: which bots meet, in which seats, on which deal.
+"""The schedules: which bots meet, in which seats, on which deal (round-robin, or a gauntlet).
 
 A pure function of the settings (bot names in the order given, the rules, the
 games per pairing, the root seed, duplicate or not), so an interrupted
@@ -18,12 +18,14 @@ tournament can be resumed game by game.
   the others held. Without duplicate, every game has a deal of its own.
 - The n-th deal of every group is the same (its seed depends on the root
   seed and n only): all pairings play the same cards.
+- A gauntlet keeps the round-robin's games of one bot, the candidate: it
+  meets every other bot; the others do not play each other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations, permutations
 
@@ -130,3 +132,26 @@ def round_robin(
                 )
             )
     return tuple(schedule)
+
+
+def gauntlet(
+    bots: Sequence[str],
+    rules: Rules,
+    *,
+    candidate: str,
+    games: int,
+    seed: int,
+    duplicate: bool = True,
+    every_seating: bool = False,
+) -> tuple[ScheduledGame, ...]:
+    """The candidate against every other bot (every group holding it); the others do not meet each other.
+
+    The games are the round-robin's that the candidate plays, in the same
+    seatings and on the same deals, numbered from 1 (cutechess's gauntlet
+    beside its round-robin).
+    """
+    if candidate not in bots:
+        raise ScheduleError(f"the gauntlet's bot {candidate!r} is not one of the bots ({', '.join(bots)})")
+    everyone = round_robin(bots, rules, games=games, seed=seed, duplicate=duplicate, every_seating=every_seating)
+    mine = [g for g in everyone if candidate in g.group]
+    return tuple(replace(g, number=k) for k, g in enumerate(mine, start=1))

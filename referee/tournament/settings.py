@@ -18,6 +18,7 @@ The TOML file (see docs/tournament.md)::
     duplicate = true
     all_seatings = false          # three teams: all 6 seatings, not the 3 rotations
     concurrency = 2               # tables at once
+    gauntlet = "rules"            # only this bot's games: it plays every other bot
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -44,7 +45,7 @@ from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.match import FaultPolicy, TimeControl
-from referee.tournament.schedule import ScheduledGame, ScheduleError, round_robin, set_size
+from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
 SETTINGS_FORMAT = 1
 MOVE_TIME_MS = (1, 3_600_000)  # the range --move-time allows
@@ -78,6 +79,7 @@ class TournamentSettings:
     duplicate: bool
     name: str = "tournament"  # a label; not part of what must match on resume
     all_seatings: bool = False  # three teams: every order round the table, not only the rotations
+    gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -88,6 +90,16 @@ class TournamentSettings:
         return TimeControl(move_time_ms=self.move_time_ms)
 
     def schedule(self) -> tuple[ScheduledGame, ...]:
+        if self.gauntlet is not None:
+            return gauntlet(
+                self.bot_names,
+                self.rules,
+                candidate=self.gauntlet,
+                games=self.games,
+                seed=self.seed,
+                duplicate=self.duplicate,
+                every_seating=self.all_seatings,
+            )
         return round_robin(
             self.bot_names,
             self.rules,
@@ -112,6 +124,7 @@ class TournamentSettings:
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
             "all_seatings": self.all_seatings,
+            "gauntlet": self.gauntlet,
         }
 
     @classmethod
@@ -133,6 +146,7 @@ class TournamentSettings:
                 duplicate=bool(data["duplicate"]),
                 name=str(data["name"]),
                 all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
+                gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -143,7 +157,7 @@ class TournamentSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
         mine, theirs = self.record(), other.record()
         out = []
-        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate", "all_seatings"):
+        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate", "all_seatings", "gauntlet"):
             if mine[key] != theirs[key]:
                 out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
         if mine["bots"] != theirs["bots"]:
@@ -183,6 +197,7 @@ class Given:
     name: str | None = None
     out: Path | None = None
     concurrency: int | None = None
+    gauntlet: str | None = None  # the candidate bot of a gauntlet
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -259,6 +274,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         duplicate=duplicate,
         name=_pick(given.name, base and base.name, "tournament"),
         all_seatings=all_seatings,
+        gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
     )
     try:
         settings.schedule()
@@ -287,6 +303,7 @@ _KEYS = {
     "duplicate": "true or false",
     "all_seatings": "true or false",
     "concurrency": "a whole number >= 1",
+    "gauntlet": "the name of one of the bots",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -340,7 +357,7 @@ def read_toml(path: Path) -> Given:
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
-    for key in ("preset", "out", "name"):
+    for key in ("preset", "out", "name", "gauntlet"):
         if key in data:
             want(key, isinstance(data[key], str) and data[key].strip() != "")
     if "preset" in data:
@@ -356,6 +373,8 @@ def read_toml(path: Path) -> Given:
             raise bad(None, "name", str(exc)) from None
     if "out" in data:
         values["out"] = Path(data["out"])
+    if "gauntlet" in data:
+        values["gauntlet"] = data["gauntlet"]
     for key in ("rules", "bots"):
         if key in data:
             want(key, isinstance(data[key], dict))
