@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import BotCommand, BotSpecError
+from referee.bots import BotCommand, BotSpecError, BotStartError
 from referee.cli.app import app, console, user_errors
 from referee.cli.running import (
     DEFAULTS,
@@ -16,8 +16,10 @@ from referee.cli.running import (
     MoveTimeOpt,
     PresetOpt,
     RuleOpt,
+    SandboxOpt,
     SeedOpt,
     VerboseOpt,
+    bot_sandbox,
     game_line,
     match_config,
     print_result,
@@ -52,6 +54,7 @@ def match_command(
     move_time: MoveTimeOpt = DEFAULTS["move_time"],
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    sandbox: SandboxOpt = DEFAULTS["sandbox"],
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
@@ -68,8 +71,9 @@ def match_command(
             move_time=move_time,
             on_fault=on_fault,
             log_dir=log_dir,
+            sandbox=bot_sandbox(sandbox),
         )
-    with user_errors(OSError):  # cannot listen, cannot write the log
+    with user_errors(OSError, BotStartError):  # cannot listen, cannot write the log, a bot cannot start
         result = run_async(_play(config), verbose)
     print_result(result)
 
@@ -79,4 +83,4 @@ async def _play(config: MatchConfig) -> MatchResult:
         names = [s.name for s in config.seats]
         teams = " vs ".join(names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=lambda r: console.print(game_line(r, names)))
+        return await match.play(on_game=lambda r: console.print(game_line(r, names)), start_required=True)

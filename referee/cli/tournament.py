@@ -14,9 +14,10 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async
+from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
+from referee.sandbox import SandboxMode
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
@@ -98,6 +99,10 @@ def tournament_command(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
     ] = None,
+    sandbox: Annotated[
+        SandboxMode | None,
+        typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
+    ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
@@ -117,6 +122,7 @@ def tournament_command(
             name=check_name(name) if name is not None else None,
             out=out,
             concurrency=concurrency,
+            sandbox=sandbox,
         )
         given = cli.over(read_toml(config)) if config is not None else cli
         folder = TournamentFolder(_folder(given, resume))
@@ -133,10 +139,11 @@ def tournament_command(
             settings = resolve(replace(given, name=given.name or folder.path.name))
         for command in settings.bots:
             command.check_runnable()
+        box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         if not resume:
             folder.start(settings)
         tables = given.concurrency or cpu_count()
-        tournament = Tournament(settings, folder, concurrency=tables)
+        tournament = Tournament(settings, folder, concurrency=tables, sandbox=box)
     total, done = len(tournament.schedule), len(tournament.done)
     pending = total - done
     console.print(

@@ -42,6 +42,7 @@ from referee.bots import BotCommand, BotPool
 from referee.engine.rules import Rules
 from referee.gamelog import LogWriter, match_end_record, match_start_record
 from referee.match import play_game
+from referee.sandbox import Sandbox
 from referee.server import ArenaServer, Limits, Player
 from referee.tournament.results import ResultsWriter, outcome, read_results, result_record
 from referee.tournament.schedule import ScheduledGame
@@ -122,6 +123,7 @@ class _Table:
         folder: TournamentFolder,
         settings: TournamentSettings,
         connect_timeout_s: float,
+        sandbox: Sandbox | None,
     ) -> None:
         self.number = number
         self.pool = BotPool(
@@ -130,6 +132,7 @@ class _Table:
             output_stem=f"table{number}",
             seed=settings.seed,  # the same for every table: a role's seed does not depend on its table
             connect_timeout_s=connect_timeout_s,
+            sandbox=None if sandbox is None else sandbox.with_hidden(folder.path),
         )
         self.commands: dict[str, BotCommand] = {b.name: b for b in settings.bots}
         self.seated: dict[tuple[str, int], Player] = {}
@@ -194,8 +197,10 @@ class Tournament:
         concurrency: int,
         connect_timeout_s: float = 10.0,
         limits: Limits | None = None,
+        sandbox: Sandbox | None = None,
         on_game: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
+        """``sandbox``: what each bot runs in (None: bare; see referee/sandbox.py); the folder is hidden from it."""
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
@@ -203,6 +208,7 @@ class Tournament:
         self.concurrency = concurrency
         self.connect_timeout_s = connect_timeout_s
         self.limits = limits or Limits()
+        self.sandbox = sandbox
         self.on_game = on_game
         self.schedule = settings.schedule()
         self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
@@ -230,7 +236,7 @@ class Tournament:
         results = ResultsWriter(self.folder.results_path)
         queue = _Queue(pending)
         count = min(self.concurrency, len(pending))
-        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s) for k in range(count)]
+        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s, self.sandbox) for k in range(count)]
         tasks = [asyncio.create_task(self._serve(table, queue, results)) for table in tables]
         reason = "tournament interrupted"
         try:

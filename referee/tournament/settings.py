@@ -17,6 +17,7 @@ The TOML file (see docs/tournament.md)::
     on_fault = "forfeit"          # or "default"
     duplicate = true
     concurrency = 2               # tables at once
+    sandbox = "auto"              # or "required", "off": how bots are contained (docs/security.md)
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -43,6 +44,7 @@ from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.match import FaultPolicy, TimeControl
+from referee.sandbox import SandboxMode
 from referee.tournament.schedule import ScheduledGame, ScheduleError, round_robin, set_size
 
 SETTINGS_FORMAT = 1
@@ -76,6 +78,7 @@ class TournamentSettings:
     on_fault: FaultPolicy
     duplicate: bool
     name: str = "tournament"  # a label; not part of what must match on resume
+    sandbox: SandboxMode = SandboxMode.AUTO  # how bots are contained; kept on resume unless given again
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -102,6 +105,7 @@ class TournamentSettings:
             "move_time_ms": self.move_time_ms,
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
+            "sandbox": self.sandbox.value,
         }
 
     @classmethod
@@ -122,6 +126,7 @@ class TournamentSettings:
                 on_fault=FaultPolicy(data["on_fault"]),
                 duplicate=bool(data["duplicate"]),
                 name=str(data["name"]),
+                sandbox=SandboxMode(data.get("sandbox", SandboxMode.AUTO.value)),  # absent: saved before it existed
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -171,6 +176,7 @@ class Given:
     name: str | None = None
     out: Path | None = None
     concurrency: int | None = None
+    sandbox: SandboxMode | None = None
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -245,6 +251,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         on_fault=_pick(given.on_fault, base and base.on_fault, FaultPolicy.FORFEIT),
         duplicate=duplicate,
         name=_pick(given.name, base and base.name, "tournament"),
+        sandbox=_pick(given.sandbox, base and base.sandbox, SandboxMode.AUTO),
     )
     try:
         settings.schedule()
@@ -272,6 +279,7 @@ _KEYS = {
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
     "concurrency": "a whole number >= 1",
+    "sandbox": "'auto', 'required' or 'off'",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -324,6 +332,9 @@ def read_toml(path: Path) -> Given:
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
+    if "sandbox" in data:
+        want("sandbox", data["sandbox"] in {m.value for m in SandboxMode})
+        values["sandbox"] = SandboxMode(data["sandbox"])
     for key in ("preset", "out", "name"):
         if key in data:
             want(key, isinstance(data[key], str) and data[key].strip() != "")
