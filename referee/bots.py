@@ -151,7 +151,8 @@ class BotProcess:
             _die_with_parent()
 
         with output.open("ab") as out:
-            out.write(f"--- {shlex.join(argv)}{'' if sandbox is None else f' (in a {sandbox.kind} sandbox)'}\n".encode())
+            where = "" if sandbox is None else f" (in a {sandbox.kind} sandbox)"
+            out.write(f"--- {shlex.join(argv)}{where}\n".encode())
             out.flush()
             # PR_SET_PDEATHSIG fires when the thread that forked exits: the
             # referee launches from its event loop's (main) thread.

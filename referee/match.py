@@ -52,7 +52,7 @@ from referee.gamelog import (
 )
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
-from referee.sandbox import Sandbox
+from referee.sandbox import Sandbox, default_sandbox
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Closed, Limits, Player
 
@@ -385,7 +385,7 @@ class MatchConfig:
     port: int = 0
     connect_timeout_s: float = 10.0
     limits: Limits = field(default_factory=Limits)
-    sandbox: Sandbox | None = None  # None: bots run without one (referee/sandbox.py)
+    sandbox: Sandbox | None = field(default_factory=default_sandbox)  # None: bots run bare (referee/sandbox.py)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:

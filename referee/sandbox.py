@@ -25,6 +25,7 @@ See docs/security.md for what each limit really bounds.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 import resource
@@ -76,11 +77,17 @@ class Sandbox:
     tool: str
     hidden: tuple[Path, ...] = ()
     limits: ResourceLimits = ResourceLimits()
+    writable: tuple[Path, ...] = ()  # folders the bot may write in (none unless the arena's owner says so)
 
     def with_hidden(self, *folders: Path) -> Sandbox:
         """The same sandbox, covering these folders too."""
         extra = tuple(Path(os.path.abspath(f)) for f in folders)
-        return Sandbox(self.kind, self.tool, self.hidden + extra, self.limits)
+        return dataclasses.replace(self, hidden=self.hidden + extra)
+
+    def with_writable(self, *folders: Path) -> Sandbox:
+        """The same sandbox, letting the bot write in these (existing) folders, even inside a hidden one."""
+        extra = tuple(Path(os.path.abspath(f)) for f in folders)
+        return dataclasses.replace(self, writable=self.writable + extra)
 
     def wrap(self, argv: Sequence[str], cwd: str | None = None) -> list[str]:
         """The command line that runs ``argv`` inside the sandbox (in ``cwd``, default the current folder)."""
@@ -104,14 +111,23 @@ class Sandbox:
             cmd += ["--ro-bind", cwd, cwd]
         for folder in self.hidden:
             cmd += ["--tmpfs", str(folder)]
+        for folder in self.writable:
+            cmd += ["--bind", str(folder), str(folder)]
         cmd += ["--chdir", cwd, "--", *_nproc(self.limits.processes), *argv]
         return cmd
 
     def _unshare(self, argv: Sequence[str], cwd: str) -> list[str]:
         # unshare maps the user to root of the new namespace, mounts, then drops every
         # capability for good before the bot runs, so it cannot undo the mounts.
-        private_tmp = not _under(cwd, "/tmp")  # else the bot's own folder is under /tmp: leave /tmp as it is
-        covered = [f for f in self.hidden if not (private_tmp and _under(str(f), "/tmp")) and os.path.isdir(f)]
+        # the bot's own folder, or one it may write in, under /tmp: leave /tmp as it is
+        private_tmp = not any(_under(str(p), "/tmp") for p in (cwd, *self.writable))
+        covered = [
+            f
+            for f in self.hidden
+            if not (private_tmp and _under(str(f), "/tmp"))
+            and os.path.isdir(f)
+            and not any(_under(str(w), str(f)) for w in self.writable)  # no bind-back here: leave it visible
+        ]
         mount = _sh_quote(_helper("mount"))
         mounts = [f"{mount} -t tmpfs -o size=1m tmpfs {_sh_quote(str(f))}" for f in covered]
         if private_tmp:
@@ -148,7 +164,9 @@ def _helper(name: str) -> str:
     return found or name
 
 
-def resolve(mode: SandboxMode, *, hidden: Sequence[Path] = (), limits: ResourceLimits = ResourceLimits()) -> tuple[Sandbox | None, str]:
+def resolve(
+    mode: SandboxMode, *, hidden: Sequence[Path] = (), limits: ResourceLimits = ResourceLimits()
+) -> tuple[Sandbox | None, str]:
     """The sandbox for ``mode`` on this machine, and a warning ('' when none is due).
 
     ``required`` raises SandboxUnavailable where none can be made; ``auto``
@@ -165,21 +183,32 @@ def resolve(mode: SandboxMode, *, hidden: Sequence[Path] = (), limits: ResourceL
     return Sandbox(found.kind, found.tool, limits=limits).with_hidden(*hidden), ""
 
 
+def default_sandbox() -> Sandbox | None:
+    """What ``auto`` gives, without the warning: the default of a ``Match`` or ``Tournament`` made in code."""
+    return resolve(SandboxMode.AUTO)[0]
+
+
 def find() -> tuple[Sandbox | None, str]:
     """The first tool on PATH that makes a working sandbox here, or None and why not."""
-    reasons = []
-    for kind in ("bwrap", "unshare"):
-        tool = shutil.which(kind)
-        if tool is None:
-            reasons.append(f"{kind} not found")
-            continue
-        problem = _probe(kind, tool)
-        if not problem:
-            return Sandbox(kind, tool), ""
-        reasons.append(f"{kind}: {problem}")
-    if not reasons or all(r.endswith("not found") for r in reasons):
+    found = candidates()
+    for sandbox, problem in found:
+        if sandbox is not None:
+            return sandbox, ""
+    reasons = [problem for _, problem in found]
+    if all(r.endswith("not found") for r in reasons):
         reasons = ["neither bwrap (Debian package bubblewrap) nor unshare (util-linux) is on PATH"]
     return None, "; ".join(reasons)
+
+
+def candidates() -> list[tuple[Sandbox | None, str]]:
+    """Each way to make a sandbox, best first: the sandbox where it works here, else None and why not."""
+    out: list[tuple[Sandbox | None, str]] = []
+    for kind in ("bwrap", "unshare"):
+        tool = shutil.which(kind)
+        problem = "not found" if tool is None else _probe(kind, tool)
+        works = tool is not None and not problem
+        out.append((Sandbox(kind, tool) if works else None, problem and f"{kind}: {problem}"))
+    return out
 
 
 @cache
@@ -187,7 +216,7 @@ def _probe(kind: str, tool: str) -> str:
     """'' when ``tool`` makes a sandbox on this kernel for this user (tried once per process), else why not."""
     argv = Sandbox(kind, tool).wrap(["true"], cwd="/")
     try:
-        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
     if done.returncode == 0:

@@ -42,7 +42,7 @@ from referee.bots import BotCommand, BotPool
 from referee.engine.rules import Rules
 from referee.gamelog import LogWriter, match_end_record, match_start_record
 from referee.match import play_game
-from referee.sandbox import Sandbox
+from referee.sandbox import Sandbox, SandboxMode, default_sandbox
 from referee.server import ArenaServer, Limits, Player
 from referee.tournament.results import ResultsWriter, outcome, read_results, result_record
 from referee.tournament.schedule import ScheduledGame
@@ -197,10 +197,11 @@ class Tournament:
         concurrency: int,
         connect_timeout_s: float = 10.0,
         limits: Limits | None = None,
-        sandbox: Sandbox | None = None,
+        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
         on_game: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
-        """``sandbox``: what each bot runs in (None: bare; see referee/sandbox.py); the folder is hidden from it."""
+        """``sandbox``: what each bot runs in (None: bare; default: one where it can be made, see
+        referee/sandbox.py); the tournament folder is hidden from it."""
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
@@ -208,7 +209,7 @@ class Tournament:
         self.concurrency = concurrency
         self.connect_timeout_s = connect_timeout_s
         self.limits = limits or Limits()
-        self.sandbox = sandbox
+        self.sandbox = default_sandbox() if sandbox is SandboxMode.AUTO else sandbox
         self.on_game = on_game
         self.schedule = settings.schedule()
         self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
@@ -236,7 +237,9 @@ class Tournament:
         results = ResultsWriter(self.folder.results_path)
         queue = _Queue(pending)
         count = min(self.concurrency, len(pending))
-        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s, self.sandbox) for k in range(count)]
+        tables = [
+            _Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s, self.sandbox) for k in range(count)
+        ]
         tasks = [asyncio.create_task(self._serve(table, queue, results)) for table in tables]
         reason = "tournament interrupted"
         try:
