@@ -33,13 +33,22 @@ demo: $(STAMP)
 CHROMIUM := /usr/bin/chromium
 SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
 
-test: $(STAMP) $(CHROMIUM) $(JS_STAMP)
+test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP)
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "the browser tests need Chromium at $(CHROMIUM) (Debian package chromium)"; exit 1; }
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+# Bots run in a bubblewrap sandbox (docs/security.md); the tests of tests/hostile
+# need it (or util-linux's unshare). Installed here from Debian when missing.
+BWRAP := /usr/bin/bwrap
+
+$(BWRAP):
+	@command -v apt-get >/dev/null || { echo "the sandbox tests need bubblewrap at $(BWRAP) (Debian package bubblewrap)"; exit 1; }
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap
 
 # The JavaScript example bot (example_bots/js) needs Node.js >= 18 and its npm
 # packages, at the exact versions of its package-lock.json. `npm ci` runs again
@@ -61,6 +70,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/referee.py
 	$(BIN)/python bench/tournament.py
+	$(BIN)/python bench/sandbox.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
 # pyproject.toml; tests/protocol fails when the committed code is stale).
