@@ -214,7 +214,7 @@ def candidates() -> list[tuple[Sandbox | None, str]]:
 @cache
 def _probe(kind: str, tool: str) -> str:
     """'' when ``tool`` makes a sandbox on this kernel for this user (tried once per process), else why not."""
-    argv = Sandbox(kind, tool).wrap(["true"], cwd="/")
+    argv = Sandbox(kind, tool).wrap([_helper("true")], cwd="/")
     try:
         done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -38,8 +38,8 @@ def arena(*args: str, env: dict[str, str] | None = None, timeout: float = 240) -
     return subprocess.run([str(ARENA), *args], check=False, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def start(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([str(ARENA), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def start(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([str(ARENA), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
 def match(

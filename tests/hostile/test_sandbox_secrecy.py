@@ -8,12 +8,31 @@ reads none.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from .sandbox_helpers import RANDOM, hostile, match, match_log, output_of, results, tournament, verified, violations
+from .sandbox_helpers import (
+    QUICK,
+    RANDOM,
+    hostile,
+    marked,
+    match,
+    match_log,
+    new_marker,
+    output_of,
+    results,
+    start,
+    tournament,
+    verified,
+    violations,
+    wait_for,
+    wait_gone,
+)
 
 READ = re.compile(r"sbx_snoop: read (\d+) log file")
 
@@ -44,3 +63,26 @@ def test_a_bot_in_a_tournament_reads_no_log_in_the_sandbox(tmp_path: Path) -> No
     for record in results(folder):
         assert record["violations"] == []
         verified(folder / record["log"])
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="util-linux's unshare is not installed")
+def test_the_unshare_fallback_hides_the_logs_and_ends_what_the_bot_started(tmp_path: Path) -> None:
+    tools = tmp_path / "bin"  # a PATH with unshare but no bwrap
+    tools.mkdir()
+    (tools / "unshare").symlink_to(shutil.which("unshare") or "unshare")
+    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{Path(sys.executable).parent}"}
+    logs, marker = tmp_path / "logs", new_marker()
+    bots = ["--bot", hostile("snoop", "sbx_snoop.py", str(logs)), "--bot", hostile("forker", "sbx_forker.py", marker)]
+    proc = start("match", *QUICK, "--sandbox", "required", "--log-dir", str(logs), *bots, env=env)
+    try:
+        wait_for(lambda: len(marked(marker)) >= 6 or proc.poll() is not None, "the sleepers of both forker seats")
+        assert len(marked(marker)) == 6, proc.communicate()
+        _, err = proc.communicate(timeout=240)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    wait_gone(marker)
+    first_lines = {p.read_text().splitlines()[0] for p in logs.glob("*.stderr")}
+    assert len(first_lines) == 2 and all(line.endswith("(in a unshare sandbox)") for line in first_lines)
+    assert reads(output_of(logs, "*snoop.stderr")) == [0, 0]
+    assert violations(verified(match_log(logs))) == []
