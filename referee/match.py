@@ -261,7 +261,8 @@ class _GameRun:
             return
         if conn is None or conn.closed:
             why = self.absent.get(player)  # it could not be started or connected: no game to play for it
-            await self._fault(decision, "crash", why or "the bot is not connected", None, 0, forfeit=bool(why))
+            detail = f"{NOT_STARTED}{why}" if why else "the bot is not connected"
+            await self._fault(decision, "crash", detail, None, 0, forfeit=bool(why))
             return
         told = self.told[seat]
         events = g.events
@@ -361,6 +362,10 @@ class _GameRun:
 
 
 # ---------------------------------------------------------------- matches
+
+
+# How a violation's detail starts when the bot could not be started or connected for its game.
+NOT_STARTED = "could not start: "
 
 
 @dataclass(frozen=True)

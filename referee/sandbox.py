@@ -64,9 +64,12 @@ class ResourceLimits:
     tmp_bytes: int = 64 * MIB  # size of its private /tmp (sandbox only)
 
     def apply(self) -> None:
-        """In the child before exec: limits that need no sandbox (memory, file size)."""
-        resource.setrlimit(resource.RLIMIT_AS, (self.memory_bytes, self.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (self.output_bytes, self.output_bytes))
+        """In the child before exec: limits that need no sandbox (memory, file size), never above a
+        limit the referee itself was given."""
+        for which, value in ((resource.RLIMIT_AS, self.memory_bytes), (resource.RLIMIT_FSIZE, self.output_bytes)):
+            _, hard = resource.getrlimit(which)
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (value, value))
 
 
 @dataclass(frozen=True)

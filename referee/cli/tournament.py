@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +17,7 @@ from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, run_async
 from referee.gamelog import LogError
-from referee.match import FaultPolicy
+from referee.match import NOT_STARTED, FaultPolicy
 from referee.sandbox import SandboxMode
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
@@ -166,6 +167,7 @@ def tournament_command(
         rows = tournament.standings()
         csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
     print_standings(settings, rows, done=len(tournament.done), total=total)
+    print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
 
 
@@ -244,3 +246,19 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
             str(r.violations),
         )
     console.print(table)
+
+
+def print_start_failures(records: Iterable[dict[str, Any]]) -> None:
+    """One line per bot that could not start for some of its games: how many, and the last reason."""
+    failures: dict[str, list[str]] = {}
+    for record in sorted(records, key=lambda r: r["game"]):
+        for v in record["violations"]:
+            if v["detail"].startswith(NOT_STARTED):
+                failures.setdefault(v["bot"], []).append(v["detail"].removeprefix(NOT_STARTED))
+    for bot, reasons in sorted(failures.items()):
+        err_console.print(
+            f"bot {bot} could not start for {len(reasons)} game(s), forfeited: {reasons[-1]}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from sandbox_helpers import RANDOM, hostile, match, match_log, output_of, results, tournament, verified, violations
 
 from referee.sandbox import ResourceLimits, SandboxMode, resolve
-
-from .sandbox_helpers import RANDOM, hostile, match, match_log, output_of, results, tournament, verified, violations
 
 CAP = ResourceLimits().output_bytes
 NOTE = f"--- output cut at {CAP} bytes"

@@ -12,8 +12,7 @@ import signal
 from pathlib import Path
 
 import pytest
-
-from .sandbox_helpers import (
+from sandbox_helpers import (
     QUICK,
     RANDOM,
     hostile,

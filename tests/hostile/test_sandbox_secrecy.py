@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from .sandbox_helpers import (
+from sandbox_helpers import (
     QUICK,
     RANDOM,
     hostile,

@@ -13,8 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from .sandbox_helpers import (
+from sandbox_helpers import (
     POLICIES,
     RANDOM,
     arena,
@@ -64,6 +63,8 @@ def test_a_bot_that_cannot_start_forfeits_its_tournament_games(tmp_path: Path, p
     rows = {row["bot"]: row for row in standings(folder)}
     assert rows["nostart"]["wins"] == 0 and rows["nostart"]["losses"] == 4 and rows["nostart"]["violations"] == 4
     assert "nostart" in run.stdout  # the standings table
+    (line,) = [line for line in run.stderr.splitlines() if "nostart" in line]
+    assert line.startswith("bot nostart could not start for 4 game(s), forfeited: exited with code 3 before connecting")
 
 
 @pytest.mark.skipif(not have_sandbox_tools(), reason="this machine has neither bwrap nor unshare")
@@ -95,7 +96,9 @@ def test_required_refuses_where_no_sandbox_can_be_made(tmp_path: Path) -> None:
     )
     assert run.stderr.strip().splitlines() == [expected]
     assert not (tmp_path / "m").exists() or not list((tmp_path / "m").iterdir())
-    run = tournament(tmp_path / "t", RANDOM, RANDOM.replace("random=", "other="), sandbox="required", env=no_sandbox_env())
+    run = tournament(
+        tmp_path / "t", RANDOM, RANDOM.replace("random=", "other="), sandbox="required", env=no_sandbox_env()
+    )
     assert run.returncode == 1 and run.stderr.startswith("error: --sandbox required")
     assert not (tmp_path / "t").exists()  # refused before the folder was made
 

@@ -13,8 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from .sandbox_helpers import (
+from sandbox_helpers import (
     FIRST,
     POLICIES,
     RANDOM,
