@@ -103,6 +103,32 @@ def with_marker_in_cmdline(marker: str) -> list[int]:
     return pids
 
 
+def descendants(pid: int) -> list[int]:
+    """Every live process under ``pid`` (children, their children ...), as the kernel sees them now."""
+    out, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                children = [int(c) for c in Path(f"/proc/{parent}/task/{tid}/children").read_text().split()]
+            except (OSError, ValueError):
+                continue
+            out += children
+            todo += children
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def wait_for(condition: Any, what: str, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while not condition():

@@ -15,6 +15,8 @@ import pytest
 from sandbox_helpers import (
     QUICK,
     RANDOM,
+    alive,
+    descendants,
     hostile,
     marked,
     match_log,
@@ -74,12 +76,15 @@ def test_kill_9_of_the_referee_mid_tournament(tmp_path: Path) -> None:
         results_file = folder / "results.jsonl"
         wait_for(lambda: results_file.exists() and results_file.read_bytes().count(b"\n") >= 2, "two games")
         wait_for(lambda: len(marked(marker)) >= 3, "the forker's sleepers")
+        under = descendants(proc.pid)  # launchers, bots (both), sleepers
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
     finally:
         proc.kill()
         proc.communicate()
+    assert len(under) >= 2 * 3 + 3  # per table at least: launcher, namespace init, bot; and the sleepers
     wait_gone(marker)  # bots, launchers and sleepers, setsid and double-forked ones too
+    wait_for(lambda: not any(alive(p) for p in under), "every process under the killed referee to end", 15)
     for log in (folder / "games").iterdir():  # every log, finished or cut off (.part), valid up to its last line
         verified(log)
     done = len(results(folder))
