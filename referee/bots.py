@@ -350,6 +350,8 @@ class BotPool:
             tail = output_tail(m.output)
             if tail:
                 why += f"; it ended: {tail!r}"
+        if self.sandbox is not None and m.process is not None:
+            why += " (in the sandbox: read-only files but /tmp, see docs/security.md)"
         m.failures.append(why)
         log.info("bot not ready", player=player.player_id, reason=why)
         return m, why

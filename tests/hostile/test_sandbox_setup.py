@@ -39,7 +39,18 @@ def test_a_bot_that_cannot_start_is_a_setup_error_in_a_match(tmp_path: Path, pol
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, run.stderr
     assert lines[0].startswith("error: bot 'nostart' (seat 1) exited with code 3 before connecting")
-    assert lines[0].endswith("it ended: 'FileNotFoundError: sbx_nostart: no such file: weights.bin'")
+    assert "it ended: 'FileNotFoundError: sbx_nostart: no such file: weights.bin'" in lines[0]
+    assert no_json_lines(run.stdout + run.stderr)
+    assert not list(tmp_path.glob("*.jsonl"))  # no log of a match that never started
+
+
+@pytest.mark.parametrize("sandbox", ["required", "off"])
+def test_the_setup_error_says_when_the_bot_ran_in_the_sandbox(tmp_path: Path, sandbox: str) -> None:
+    run = match(tmp_path, RANDOM, NOSTART, sandbox=sandbox)
+    assert run.returncode == 1
+    (line,) = run.stderr.strip().splitlines()
+    hint = " (in the sandbox: read-only files but /tmp, see docs/security.md)"
+    assert line.endswith(hint) == (sandbox == "required"), line
     assert no_json_lines(run.stdout + run.stderr)
     assert not list(tmp_path.glob("*.jsonl"))  # no log of a match that never started
 
