@@ -138,9 +138,8 @@ class BotProcess:
         env: dict[str, str],
         output: Path,
         sandbox: Sandbox | None = None,
-        limits: ResourceLimits | None = None,
     ) -> None:
-        self.limits = limits or (sandbox.limits if sandbox is not None else ResourceLimits())
+        self.limits = sandbox.limits if sandbox is not None else ResourceLimits()
         self.output = output
         output.parent.mkdir(parents=True, exist_ok=True)
         command = list(argv) if sandbox is None else sandbox.wrap(argv)
