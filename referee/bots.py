@@ -10,6 +10,8 @@ A child gets ARENA_ADDRESS, ARENA_TOKEN and ARENA_SEED in its environment,
 runs in its own process group (killed as a group), writes stdout and stderr to
 a file beside the game log, and on Linux is killed by the kernel if the
 referee dies (PR_SET_PDEATHSIG). ``kill_all`` is also registered with atexit.
+Bare, a stopped bot's processes that left its group are found by the
+ARENA_TOKEN in their environment and killed too (``_kill_strays``).
 Where the pool has a ``Sandbox`` (referee/sandbox.py) the command runs inside
 it, so what the bot starts dies with it too; its resource limits
 (``sandbox.ResourceLimits``: memory, output file size) apply with or without one.
@@ -166,6 +168,8 @@ class BotProcess:
                 close_fds=True,
             )
         self.pid = self.popen.pid
+        # bare, what the bot starts outside its process group is found by the token it inherits
+        self.stray_marker = None if sandbox is not None or "ARENA_TOKEN" not in env else env["ARENA_TOKEN"]
         _LIVE.add(self)
 
     @property
@@ -197,10 +201,12 @@ class BotProcess:
         self.kill()
 
     def kill(self) -> None:
-        """SIGKILL the whole group now and reap the child."""
+        """SIGKILL the whole group now and reap the child (bare: and the processes it left, see ``_kill_strays``)."""
         self.signal_group(signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
+        if self.stray_marker is not None:
+            _kill_strays(self.stray_marker)
         if self in _LIVE:
             _LIVE.discard(self)
             self._note_output_cap()
@@ -211,6 +217,31 @@ class BotProcess:
             if self.output.stat().st_size >= self.limits.output_bytes:
                 with self.output.open("ab") as out:
                     out.write(f"\n--- output cut at {self.limits.output_bytes} bytes (the bot's limit)\n".encode())
+
+
+def _kill_strays(token: str) -> None:
+    """SIGKILL every process (but this one) whose environment holds ``ARENA_TOKEN=token``.
+
+    Without the sandbox, a bot's children that left its process group (setsid,
+    double forks) are not killed with the group; they keep the environment the
+    bot was started with, unless they clear it. Linux only (/proc); a no-op elsewhere.
+    """
+    wanted = f"ARENA_TOKEN={token}".encode()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                found = wanted in f.read().split(b"\0")
+        except OSError:  # gone, or not ours
+            continue
+        if found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(entry), signal.SIGKILL)
 
 
 def kill_all() -> None:
