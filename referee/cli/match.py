@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import BotCommand, BotSpecError
+from referee.bots import BotCommand, BotSpecError, BotStartError
 from referee.cli.app import app, console, user_errors
 from referee.cli.running import (
     DEFAULTS,
@@ -17,8 +17,10 @@ from referee.cli.running import (
     MoveTimeOpt,
     PresetOpt,
     RuleOpt,
+    SandboxOpt,
     SeedOpt,
     VerboseOpt,
+    bot_sandbox,
     game_line,
     long_game_line,
     match_config,
@@ -62,6 +64,7 @@ def match_command(
     move_time: MoveTimeOpt = DEFAULTS["move_time"],
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    sandbox: SandboxOpt = DEFAULTS["sandbox"],
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
@@ -78,9 +81,10 @@ def match_command(
             move_time=move_time,
             on_fault=on_fault,
             log_dir=log_dir,
+            sandbox=bot_sandbox(sandbox),
         )
     progress = _Progress()
-    with user_errors(OSError):  # cannot listen, cannot write the log
+    with user_errors(OSError, BotStartError):  # cannot listen, cannot write the log, a bot cannot start
         result = run_async(_play(config, progress), verbose, interrupted=progress.interrupted)
     print_result(result)
 
@@ -117,4 +121,4 @@ async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
         progress.log_path = match.log_path
         teams = " vs ".join(names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=finished, on_hand=hand)
+        return await match.play(on_game=finished, on_hand=hand, start_required=True)

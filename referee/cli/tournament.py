@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,9 +15,10 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import VerboseOpt, long_game_line, run_async
+from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, long_game_line, run_async
 from referee.gamelog import LogError
-from referee.match import FaultPolicy
+from referee.match import NOT_STARTED, FaultPolicy
+from referee.sandbox import SandboxMode
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import outcome
 from referee.tournament.runner import Tournament, TournamentFolder
@@ -109,6 +111,10 @@ def tournament_command(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
     ] = None,
+    sandbox: Annotated[
+        SandboxMode | None,
+        typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
+    ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
@@ -137,6 +143,7 @@ def tournament_command(
             out=out,
             concurrency=concurrency,
             gauntlet=gauntlet,
+            sandbox=sandbox,
         )
         given = cli.over(read_toml(config)) if config is not None else cli
         folder = TournamentFolder(_folder(given, resume))
@@ -153,10 +160,11 @@ def tournament_command(
             settings = resolve(replace(given, name=given.name or folder.path.name))
         for command in settings.bots:
             command.check_runnable()
+        box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         if not resume:
             folder.start(settings)
         tables = given.concurrency or cpu_count()
-        tournament = Tournament(settings, folder, concurrency=tables)
+        tournament = Tournament(settings, folder, concurrency=tables, sandbox=box)
     total, done = len(tournament.schedule), len(tournament.done)
     pending = total - done
     console.print(
@@ -181,6 +189,7 @@ def tournament_command(
     print_standings(settings, rows, done=len(tournament.done), total=total)
     if settings.gauntlet is not None:
         print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
+    print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
 
 
@@ -301,3 +310,19 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
             str(r.violations),
         )
     console.print(table)
+
+
+def print_start_failures(records: Iterable[dict[str, Any]]) -> None:
+    """One line per bot that could not start for some of its games: how many, and the last reason."""
+    failures: dict[str, list[str]] = {}
+    for record in sorted(records, key=lambda r: r["game"]):
+        for v in record["violations"]:
+            if v["detail"].startswith(NOT_STARTED):
+                failures.setdefault(v["bot"], []).append(v["detail"].removeprefix(NOT_STARTED))
+    for bot, reasons in sorted(failures.items()):
+        err_console.print(
+            f"bot {bot} could not start for {len(reasons)} game(s), forfeited: {reasons[-1]}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

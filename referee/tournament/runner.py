@@ -42,6 +42,7 @@ from referee.bots import BotCommand, BotPool
 from referee.engine.rules import Rules
 from referee.gamelog import LogWriter, match_end_record, match_start_record
 from referee.match import OnHand, play_game
+from referee.sandbox import Sandbox, SandboxMode, default_sandbox
 from referee.server import ArenaServer, Limits, Player
 from referee.tournament.results import ResultsWriter, outcome, read_results, result_record
 from referee.tournament.schedule import ScheduledGame
@@ -122,6 +123,7 @@ class _Table:
         folder: TournamentFolder,
         settings: TournamentSettings,
         connect_timeout_s: float,
+        sandbox: Sandbox | None,
     ) -> None:
         self.number = number
         self.pool = BotPool(
@@ -130,6 +132,7 @@ class _Table:
             output_stem=f"table{number}",
             seed=settings.seed,  # the same for every table: a role's seed does not depend on its table
             connect_timeout_s=connect_timeout_s,
+            sandbox=None if sandbox is None else sandbox.with_hidden(folder.path),
         )
         self.commands: dict[str, BotCommand] = {b.name: b for b in settings.bots}
         self.seated: dict[tuple[str, int], Player] = {}
@@ -194,8 +197,11 @@ class Tournament:
         concurrency: int,
         connect_timeout_s: float = 10.0,
         limits: Limits | None = None,
+        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
         on_game: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
+        """``sandbox``: what each bot runs in (None: bare; default: one where it can be made, see
+        referee/sandbox.py); the tournament folder is hidden from it."""
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
@@ -203,6 +209,7 @@ class Tournament:
         self.concurrency = concurrency
         self.connect_timeout_s = connect_timeout_s
         self.limits = limits or Limits()
+        self.sandbox = default_sandbox() if sandbox is SandboxMode.AUTO else sandbox
         self.on_game = on_game
         self.on_hand: OnHand | None = None  # called as each hand of each game is dealt
         self.schedule = settings.schedule()
@@ -233,7 +240,9 @@ class Tournament:
         results = ResultsWriter(self.folder.results_path)
         queue = _Queue(pending)
         count = min(self.concurrency, len(pending))
-        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s) for k in range(count)]
+        tables = [
+            _Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s, self.sandbox) for k in range(count)
+        ]
         tasks = [asyncio.create_task(self._serve(table, queue, results)) for table in tables]
         reason = "tournament interrupted"
         try:

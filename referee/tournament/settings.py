@@ -19,6 +19,7 @@ The TOML file (see docs/tournament.md)::
     all_seatings = false          # three teams: all 6 seatings, not the 3 rotations
     concurrency = 2               # tables at once
     gauntlet = "rules"            # only this bot's games: it plays every other bot
+    sandbox = "auto"              # or "required", "off": how bots are contained (docs/security.md)
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -45,6 +46,7 @@ from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.match import FaultPolicy, TimeControl
+from referee.sandbox import SandboxMode
 from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
 SETTINGS_FORMAT = 1
@@ -80,6 +82,7 @@ class TournamentSettings:
     name: str = "tournament"  # a label; not part of what must match on resume
     all_seatings: bool = False  # three teams: every order round the table, not only the rotations
     gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
+    sandbox: SandboxMode = SandboxMode.AUTO  # how bots are contained; kept on resume unless given again
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -125,6 +128,7 @@ class TournamentSettings:
             "duplicate": self.duplicate,
             "all_seatings": self.all_seatings,
             "gauntlet": self.gauntlet,
+            "sandbox": self.sandbox.value,
         }
 
     @classmethod
@@ -147,6 +151,7 @@ class TournamentSettings:
                 name=str(data["name"]),
                 all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
                 gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
+                sandbox=SandboxMode(data.get("sandbox", SandboxMode.AUTO.value)),  # absent: saved before it existed
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -198,6 +203,7 @@ class Given:
     out: Path | None = None
     concurrency: int | None = None
     gauntlet: str | None = None  # the candidate bot of a gauntlet
+    sandbox: SandboxMode | None = None
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -275,6 +281,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         name=_pick(given.name, base and base.name, "tournament"),
         all_seatings=all_seatings,
         gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
+        sandbox=_pick(given.sandbox, base and base.sandbox, SandboxMode.AUTO),
     )
     try:
         settings.schedule()
@@ -304,6 +311,7 @@ _KEYS = {
     "all_seatings": "true or false",
     "concurrency": "a whole number >= 1",
     "gauntlet": "the name of one of the bots",
+    "sandbox": "'auto', 'required' or 'off'",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -357,6 +365,9 @@ def read_toml(path: Path) -> Given:
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
+    if "sandbox" in data:
+        want("sandbox", data["sandbox"] in {m.value for m in SandboxMode})
+        values["sandbox"] = SandboxMode(data["sandbox"])
     for key in ("preset", "out", "name", "gauntlet"):
         if key in data:
             want(key, isinstance(data[key], str) and data[key].strip() != "")
