@@ -93,8 +93,15 @@ class Sandbox:
         return dataclasses.replace(self, writable=self.writable + extra)
 
     def wrap(self, argv: Sequence[str], cwd: str | None = None) -> list[str]:
-        """The command line that runs ``argv`` inside the sandbox (in ``cwd``, default the current folder)."""
+        """The command line that runs ``argv`` inside the sandbox (in ``cwd``, default the current folder).
+
+        Besides ``hidden``, the arena's default log folder (``logs/`` where
+        the bot runs) is covered: it holds the logs of other matches.
+        """
         cwd = os.path.abspath(cwd or os.getcwd())
+        default_logs = Path(cwd, "logs")
+        if default_logs.is_dir() and default_logs not in self.hidden:
+            self = dataclasses.replace(self, hidden=(*self.hidden, default_logs))
         if self.kind == "bwrap":
             return self._bwrap(argv, cwd)
         return self._unshare(argv, cwd)
@@ -113,7 +120,8 @@ class Sandbox:
         if _under(cwd, "/tmp"):  # the private /tmp would hide the bot's own folder: give it back, read-only
             cmd += ["--ro-bind", cwd, cwd]
         for folder in self.hidden:
-            cmd += ["--tmpfs", str(folder)]
+            if os.path.isdir(folder):  # bwrap cannot make a mount point in the read-only root
+                cmd += ["--tmpfs", str(folder)]
         for folder in self.writable:
             cmd += ["--bind", str(folder), str(folder)]
         cmd += ["--chdir", cwd, "--", *_nproc(self.limits.processes), *argv]
