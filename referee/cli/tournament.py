@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import VerboseOpt, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
+from referee.tournament.backends.local import cpu_count
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
@@ -30,14 +30,6 @@ from referee.tournament.settings import (
     resolve,
 )
 from referee.tournament.standings import Standing
-
-
-def cpu_count() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 @app.command("tournament")
