@@ -98,7 +98,7 @@ if sys.platform.startswith("linux"):
         _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Runs in the child between fork and exec: SIGKILL when the referee's thread ends."""
     if _prctl is not None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -124,7 +124,7 @@ class BotProcess:
                 stdout=out,
                 stderr=out,
                 start_new_session=True,  # own process group; the terminal's Ctrl-C goes to the referee only
-                preexec_fn=_die_with_parent if _prctl is not None else None,
+                preexec_fn=die_with_parent if _prctl is not None else None,
                 close_fds=True,
             )
         self.pid = self.popen.pid

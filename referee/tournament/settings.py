@@ -17,6 +17,7 @@ The TOML file (see docs/tournament.md)::
     on_fault = "forfeit"          # or "default"
     duplicate = true
     concurrency = 2               # tables at once
+    workers = 2                   # referee processes the tables are spread over
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -171,6 +172,7 @@ class Given:
     name: str | None = None
     out: Path | None = None
     concurrency: int | None = None
+    workers: int | None = None  # referee processes (--workers): how, not which, games are played
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -272,6 +274,7 @@ _KEYS = {
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
     "concurrency": "a whole number >= 1",
+    "workers": "a whole number >= 1",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -308,7 +311,7 @@ def read_toml(path: Path) -> Given:
             raise bad(None, key, f"expected {_KEYS[key]}, got {_shown(data[key])}")
 
     values: dict[str, Any] = {}
-    for key in ("games", "concurrency"):
+    for key in ("games", "concurrency", "workers"):
         if key in data:
             want(key, _is_int(data[key]) and data[key] >= 1)
             values[key] = data[key]
