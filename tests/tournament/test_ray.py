@@ -1,0 +1,89 @@
+"""``arena tournament --ray``: tables on a real Ray cluster, started here on loopback only.
+
+Ray finds its node's address by probing an outside one; each test runs it in
+a network namespace of its own (``unshare --net``) where only loopback
+exists, so nothing here reaches any address but 127.0.0.1. A local Ray, a
+cluster of three simulated nodes and one of them killed mid-tournament must
+all give the games of a plain run in one process (``scale_plain``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_helpers import ARENA, SCALE_ARGS, results, same_games
+
+pytestmark = pytest.mark.slow
+
+# a shell in a fresh user and network namespace: loopback up, then the command
+NETNS = ["unshare", "--user", "--map-root-user", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "netns"]
+
+
+def in_netns(*argv: str, timeout: float = 400) -> Any:
+    import subprocess
+
+    return subprocess.run([*NETNS, *argv], capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def events(stderr: str, name: str) -> list[dict[str, Any]]:
+    """The referee's JSON log lines with this event (Ray's own lines are not JSON)."""
+    out = []
+    for line in stderr.splitlines():
+        if line.startswith("{"):
+            record = json.loads(line)
+            if record.get("event") == name:
+                out.append(record)
+    return out
+
+
+def test_a_local_ray_plays_the_games_of_one_process(scale_plain: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "local"
+    run = in_netns(str(ARENA), "tournament", *SCALE_ARGS, "-j", "2", "--ray", "--out", str(folder))
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"12 games, 2 table\(s\) on Ray, 1 node\(s\), \d+ CPUs", run.stdout), run.stdout
+    same_games(folder, scale_plain)
+    # the bots' output came back from the tables' scratch folders, game by game
+    assert {p.name.split(".")[0] for p in (folder / "bots").iterdir()} == {"table1", "table2"}
+    assert all(p.read_text().startswith("--- ") for p in (folder / "bots").iterdir())
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any], str]:
+    """The tournament on three simulated nodes, then on four with one killed after two games."""
+    base = tmp_path_factory.mktemp("cluster")
+    whole, lost = base / "whole", base / "lost"
+    script = Path(__file__).parent / "ray_cluster.py"
+    run = in_netns(sys.executable, str(script), str(whole), str(lost), "--", *SCALE_ARGS)
+    assert run.returncode == 0, run.stderr[-5000:]
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    return whole, lost, summary, run.stderr
+
+
+def test_three_nodes_play_a_table_each_and_the_games_of_one_process(
+    scale_plain: Path, cluster: tuple[Path, Path, dict[str, Any], str]
+) -> None:
+    whole, _, summary, stderr = cluster
+    started = events(stderr, "table started")[:3]  # the first tournament's tables
+    assert len({e["node"] for e in started}) == 3  # one CPU a node: each table on its own node
+    assert {e["node"] for e in started} <= set(summary["nodes"])
+    same_games(whole, scale_plain)
+
+
+def test_a_node_lost_mid_tournament_has_its_game_played_again(
+    scale_plain: Path, cluster: tuple[Path, Path, dict[str, Any], str]
+) -> None:
+    _, lost, summary, stderr = cluster
+    assert summary.get("node"), "no node was playing a table when the tournament had two games"
+    assert summary["node"] != summary["head"]
+    assert 2 <= int(summary["games_recorded"]) < len(results(scale_plain))
+    assert events(stderr, "table lost, its game is played again")
+    started = events(stderr, "table started")[3:]  # the second tournament's: three, and one in place of the lost
+    assert len(started) >= 4
+    assert summary["node"] not in {e["node"] for e in started[3:]}
+    # none lost, none counted twice: the results file holds each game once, as a plain run played it
+    same_games(lost, scale_plain)
