@@ -253,7 +253,16 @@ class Tournament:
 
     async def _serve(self, table: Table | None, queue: _Queue, results: ResultsWriter) -> None:
         bots: frozenset[str] = frozenset()
-        while table is not None and (game := await queue.next(table.number, bots)) is not None:
+        while table is not None:
+            try:
+                await table.ready()
+            except TableLost as exc:
+                log.warning("table lost before it played", table=table.number, why=str(exc))
+                table = await self.backend.replace(table)
+                continue
+            game = await queue.next(table.number, bots)
+            if game is None:
+                return
             try:
                 played = await table.play(game)
             except TableLost as exc:

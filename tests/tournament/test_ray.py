@@ -10,7 +10,7 @@ all give the games of a plain run in one process (``scale_plain``).
 from __future__ import annotations
 
 import json
-import re
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,12 +43,15 @@ def events(stderr: str, name: str) -> list[dict[str, Any]]:
 
 def test_a_local_ray_plays_the_games_of_one_process(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "local"
-    run = in_netns(str(ARENA), "tournament", *SCALE_ARGS, "-j", "2", "--ray", "--out", str(folder))
+    cpus = len(os.sched_getaffinity(0))  # a local Ray has one CPU for each, and a table takes one
+    tables = min(cpus + 1, 12)  # one table more than there is room for: it waits, and the others play
+    run = in_netns(str(ARENA), "tournament", *SCALE_ARGS, "-j", str(tables), "--ray", "--out", str(folder))
     assert run.returncode == 0, run.stderr
-    assert re.search(r"12 games, 2 table\(s\) on Ray, 1 node\(s\), \d+ CPUs", run.stdout), run.stdout
+    assert f"12 games, {tables} table(s) on Ray, 1 node(s), {cpus} CPUs" in run.stdout, run.stdout
     same_games(folder, scale_plain)
     # the bots' output came back from the tables' scratch folders, game by game
-    assert {p.name.split(".")[0] for p in (folder / "bots").iterdir()} == {"table1", "table2"}
+    seen = {p.name.split(".")[0] for p in (folder / "bots").iterdir()}
+    assert 1 <= len(seen) <= min(cpus, tables) and seen <= {f"table{k}" for k in range(1, tables + 1)}
     assert all(p.read_text().startswith("--- ") for p in (folder / "bots").iterdir())
 
 

@@ -36,6 +36,10 @@ class TablesError(RuntimeError):
 class Table(Protocol):
     number: int
 
+    async def ready(self) -> None:
+        """Wait until the table can play (a Ray actor waits for a node with a CPU free); TableLost if it never can."""
+        ...
+
     async def play(self, game: ScheduledGame) -> PlayedGame:
         """Play the game; TableLost when the table's host went away meanwhile."""
         ...
@@ -55,7 +59,7 @@ class Backend(Protocol):
         limits: Limits,
         connect_timeout_s: float,
     ) -> list[Table]:
-        """Start tables with these numbers for the tournament in ``folder``."""
+        """Tables with these numbers for the tournament in ``folder`` (each ready to play once ``ready()`` returns)."""
         ...
 
     async def replace(self, table: Table) -> Table | None:

@@ -131,6 +131,20 @@ class _ClusterTable:
         self.number = number
         self.node = ""  # set once the actor has started
 
+    async def ready(self) -> None:
+        import ray
+
+        if self.node:
+            return
+        try:
+            self.node = await self.actor.start.remote()  # waits while no node has a CPU free
+        except ray.exceptions.RayActorError as exc:
+            raise TableLost(f"table {self.number} did not start: {type(exc).__name__}") from None
+        except ray.exceptions.RayTaskError as exc:
+            cause = exc.cause if exc.cause is not None else exc
+            raise TablesError(f"table {self.number} could not start: {type(cause).__name__}: {cause}") from None
+        log.info("table started", table=self.number, node=self.node)
+
     async def play(self, game: ScheduledGame) -> PlayedGame:
         import ray
 
@@ -178,22 +192,15 @@ class RayBackend:
     ) -> list[Table]:
         self._init = (settings.record(), dataclasses.asdict(limits), connect_timeout_s)
         self._replacements_left = 3 * len(numbers)  # a bound, for actors that die for another reason than nodes
-        tables = await asyncio.gather(*(self._start(n) for n in numbers))
-        return list(tables)
+        return [self._start(n) for n in numbers]
 
-    async def _start(self, number: int) -> _ClusterTable:
-        import ray
-
+    def _start(self, number: int) -> _ClusterTable:
+        """A new actor for the table; Ray places it when a node has a CPU free (``ready`` waits for that)."""
         assert self._init is not None
         settings, limits, connect_timeout_s = self._init
         actor = self._actor_class.remote(settings, number, limits, connect_timeout_s, self.cwd)
         table = _ClusterTable(self, actor, number)
         self._tables.append(table)
-        try:
-            table.node = await actor.start.remote()  # waits while no node has a CPU free
-        except (ray.exceptions.RayActorError, ray.exceptions.RayTaskError) as exc:
-            raise TablesError(f"table {number} could not start on the Ray cluster: {exc}") from None
-        log.info("table started", table=number, node=table.node)
         return table
 
     async def replace(self, table: Table) -> Table | None:
@@ -206,11 +213,7 @@ class RayBackend:
         if self._replacements_left <= 0:
             return None
         self._replacements_left -= 1
-        try:
-            return await self._start(table.number)
-        except TablesError as exc:
-            log.warning("no table in place of a lost one", table=table.number, why=str(exc))
-            return None
+        return self._start(table.number)
 
     async def close(self, reason: str) -> None:
         import ray

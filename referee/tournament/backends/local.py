@@ -26,6 +26,9 @@ class _LocalTable:
         self.host = host
         self.number = number
 
+    async def ready(self) -> None:
+        return None  # started by ``open``
+
     async def play(self, game: ScheduledGame) -> PlayedGame:
         return await self.host.play(self.number, game)
 

@@ -61,6 +61,9 @@ class _WorkerTable:
         self.worker = worker
         self.number = number
 
+    async def ready(self) -> None:
+        return None  # started by ``open``
+
     async def play(self, game: ScheduledGame) -> PlayedGame:
         return await self.worker.play(self.number, game)
 
