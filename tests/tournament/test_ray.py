@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,12 @@ pytestmark = pytest.mark.slow
 
 # a shell in a fresh user and network namespace: loopback up, then the command
 NETNS = ["unshare", "--user", "--map-root-user", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "netns"]
+# the same, with process ids of its own too, so that processes left behind can be counted
+NETNS_PIDS = [*NETNS[:4], "--pid", "--fork", "--mount-proc", *NETNS[4:]]
 
 
-def in_netns(*argv: str, timeout: float = 400) -> Any:
-    import subprocess
-
-    return subprocess.run([*NETNS, *argv], capture_output=True, text=True, timeout=timeout, check=False)
+def in_netns(*argv: str, timeout: float = 400, namespaces: list[str] = NETNS) -> Any:
+    return subprocess.run([*namespaces, *argv], capture_output=True, text=True, timeout=timeout, check=False)
 
 
 def events(stderr: str, name: str) -> list[dict[str, Any]]:
@@ -53,6 +54,25 @@ def test_a_local_ray_plays_the_games_of_one_process(scale_plain: Path, tmp_path:
     seen = {p.name.split(".")[0] for p in (folder / "bots").iterdir()}
     assert 1 <= len(seen) <= min(cpus, tables) and seen <= {f"table{k}" for k in range(1, tables + 1)}
     assert all(p.read_text().startswith("--- ") for p in (folder / "bots").iterdir())
+
+
+def test_ctrl_c_on_a_local_ray_leaves_no_process_and_resume_finishes(scale_plain: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "stopped"
+    script = Path(__file__).parent / "ray_local.py"
+    run = in_netns(sys.executable, str(script), str(folder), "2", "--", *SCALE_ARGS, namespaces=NETNS_PIDS)
+    assert run.returncode == 0, run.stderr[-5000:]
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert summary["interrupted"] == 130
+    assert summary["message"] == (
+        f"error: interrupted: the finished games are kept in {folder}; "
+        f"continue with `arena tournament --resume --out {folder}`"
+    )
+    assert summary["left_interrupted"] == []  # no bot, no Ray process
+    assert 2 <= summary["recorded"] < len(results(scale_plain))
+    assert summary["resumed"] == 0, summary["resumed_err"]
+    assert f"({summary['recorded']} done)" in summary["resumed_out"][0]
+    assert summary["left_resumed"] == []
+    same_games(folder, scale_plain)
 
 
 @pytest.fixture(scope="module")

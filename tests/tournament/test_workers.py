@@ -14,6 +14,7 @@ from tournament_helpers import ARENA, SCALE_ARGS, alive, arena, children_of, res
 from referee.cli.scale import bare_ray
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from referee.tournament.settings import SettingsError, read_toml
 
 ARGS = SCALE_ARGS
 TOTAL = 3 * 4
@@ -123,14 +124,13 @@ def test_a_worker_that_dies_leaves_its_games_to_the_other(scale_plain: Path, tmp
     same_games(folder, scale_plain)
 
 
-def test_workers_go_in_the_settings_file(scale_plain: Path, tmp_path: Path) -> None:
+def test_workers_go_in_the_settings_file(tmp_path: Path) -> None:
     config = tmp_path / "t.toml"
-    config.write_text("workers = 2\nconcurrency = 2\n")
-    folder = tmp_path / "configured"
-    run = arena("tournament", *ARGS, "--config", str(config), "--out", str(folder))
-    assert run.returncode == 0, run.stderr
-    assert "2 table(s) in 2 worker processes" in run.stdout
-    same_games(folder, scale_plain)
+    config.write_text("workers = 3\nconcurrency = 2\n")
+    assert read_toml(config).workers == 3
+    config.write_text("workers = 0\n")
+    with pytest.raises(SettingsError, match=r"t.toml:1: workers: expected a whole number >= 1, got a number \(0\)"):
+        read_toml(config)
 
 
 @pytest.mark.parametrize(
