@@ -173,3 +173,29 @@ def test_ray_without_ray_installed_says_how_to_install_it(tmp_path: Path) -> Non
         "error: --ray needs Ray, an optional extra of the arena: pip install 'bideuchre-arena[ray]'"
     )
     assert not (tmp_path / "t").exists()
+
+
+def test_a_game_put_back_goes_to_a_table_that_was_waiting() -> None:
+    import asyncio
+
+    from referee.engine.presets import rules_for
+    from referee.tournament.runner import _Queue
+    from referee.tournament.schedule import round_robin
+
+    async def scenario() -> list[str]:
+        queue = _Queue(round_robin(("a", "b"), rules_for("neuralplay"), games=2, seed=1))
+        first = queue.take(1, frozenset())
+        second = queue.take(2, frozenset())
+        assert first is not None and second is not None and queue.take(3, frozenset()) is None
+        waiting = asyncio.create_task(queue.next(3, frozenset()))  # nothing to start, two games in play
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        queue.put_back(1, first)  # table 1 was lost
+        taken = await asyncio.wait_for(waiting, 5)
+        assert taken is not None
+        queue.finish(2)
+        queue.finish(3)
+        assert queue.finished and await queue.next(2, frozenset()) is None
+        return [taken.game_id]
+
+    assert asyncio.run(scenario()) == ["g0001"]
