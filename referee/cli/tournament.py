@@ -165,7 +165,7 @@ def tournament_command(
             raise fail("--ray-working-dir goes with --ray")
         backend = connect(ray, working_dir=ray_working_dir, verbose=verbose) if ray is not None else None
         tables = given.concurrency or (backend.default_tables() if backend is not None else cpu_count())
-        processes = given.workers or default_workers(tables)
+        processes = min(given.workers or default_workers(tables), tables)
         if backend is None and processes > 1:
             backend = WorkerBackend(processes, log_level="info" if verbose else "warning")
         if not resume:

@@ -199,3 +199,16 @@ def test_a_game_put_back_goes_to_a_table_that_was_waiting() -> None:
         return [taken.game_id]
 
     assert asyncio.run(scenario()) == ["g0001"]
+
+
+def test_ray_at_an_address_nobody_answers_on_is_a_one_line_error(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as unused:  # a port just freed: nothing listens on it
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    run = arena("tournament", *ARGS, "--ray", f"127.0.0.1:{port}", "--out", str(tmp_path / "t"), timeout=60)
+    assert run.returncode == 1
+    (line,) = run.stderr.strip().splitlines()
+    assert line.startswith(f"error: --ray 127.0.0.1:{port}: no Ray head answers there (")
+    assert not (tmp_path / "t").exists()

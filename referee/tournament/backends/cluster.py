@@ -31,6 +31,7 @@ import dataclasses
 import logging
 import os
 import shutil
+import socket
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,6 +51,7 @@ log = structlog.get_logger("referee.tournament.cluster")
 LOCAL = "local"  # --ray alone: start a Ray on this machine (Ray's own name for it)
 INSTALL = "pip install 'bideuchre-arena[ray]'"
 _OBJECT_STORE_BYTES = 128 * 1024 * 1024  # a local Ray's object store: game logs pass through it
+_REACH_TIMEOUT_S = 5.0  # to open a connection to the head given with --ray
 _CLOSE_WAIT_S = 10.0  # for a table to shut its bots down before its actor is killed
 
 
@@ -72,12 +74,31 @@ def connect(address: str, *, working_dir: Path | None = None, verbose: bool = Fa
     }
     if address == LOCAL:
         options.update(num_cpus=cpu_count(), object_store_memory=_OBJECT_STORE_BYTES)
+    else:
+        _check_reachable(address)
     try:
         ray.init(address=address, **options)
     except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; the user gets one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SettingsError(f"--ray {address}: cannot start or join the Ray cluster: {first}") from None
+    if ray.cluster_resources().get("CPU", 0) < 1:
+        ray.shutdown()
+        raise SettingsError(f"--ray {address}: the Ray cluster has no CPU to run a table on (a table takes one)")
     return RayBackend(cwd=None if working_dir is not None else os.getcwd())
+
+
+def _check_reachable(address: str) -> None:
+    """A HOST:PORT that nothing answers on is a one-line error at once (Ray itself would retry for minutes)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", or a form Ray knows better than this
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        raise SettingsError(
+            f"--ray {address}: no Ray head answers there ({exc.strerror or exc}); start one with "
+            "`ray start --head`, or give --ray alone for a Ray on this machine"
+        ) from None
 
 
 class RayTable:
@@ -173,7 +194,7 @@ class RayBackend:
     def default_tables(self) -> int:
         import ray
 
-        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return max(1, int(ray.cluster_resources().get("CPU", 0)))
 
     def describe(self) -> str:
         import ray
