@@ -42,11 +42,19 @@ def events(stderr: str, name: str) -> list[dict[str, Any]]:
     return out
 
 
-def test_a_local_ray_plays_the_games_of_one_process(scale_plain: Path, tmp_path: Path) -> None:
+def test_a_local_ray_plays_the_games_of_one_process_with_bots_it_ships(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "local"
     cpus = len(os.sched_getaffinity(0))  # a local Ray has one CPU for each, and a table takes one
     tables = min(cpus + 1, 12)  # one table more than there is room for: it waits, and the others play
-    run = in_netns(str(ARENA), "tournament", *SCALE_ARGS, "-j", str(tables), "--ray", "--out", str(folder))
+    # one bot is a script that only the folder Ray ships to the node has (the arena runs elsewhere)
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "other_bot.py").write_text(
+        "from example_bots.random_bot import RandomBot\nfrom sdk import run\n\nrun(RandomBot())\n"
+    )
+    args = ["other=python other_bot.py" if a.startswith("other=") else a for a in SCALE_ARGS]
+    ray = ["--ray", "--ray-working-dir", str(shipped)]
+    run = in_netns(str(ARENA), "tournament", *args, "-j", str(tables), *ray, "--out", str(folder))
     assert run.returncode == 0, run.stderr
     assert f"12 games, {tables} table(s) on Ray, 1 node(s), {cpus} CPUs" in run.stdout, run.stdout
     same_games(folder, scale_plain)
