@@ -18,9 +18,9 @@ from referee.cli.scale import where
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
 from referee.tournament.backends import TablesError
-from referee.tournament.backends.local import cpu_count
 from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
 from referee.tournament.backends.cluster import RayBackend, connect
+from referee.tournament.backends.local import cpu_count
 from referee.tournament.backends.workers import WorkerBackend, default_workers
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (

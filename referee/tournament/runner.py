@@ -270,8 +270,8 @@ class Tournament:
                 queue.put_back(table.number, game)
                 table, bots = await self.backend.replace(table), frozenset()
                 continue
-            if played.log is not None or played.outputs:
-                await asyncio.to_thread(self._keep, game, played)  # off the event loop: other tables' bots are on the clock
+            if played.log is not None or played.outputs:  # off the event loop: other tables' bots are on the clock
+                await asyncio.to_thread(self._keep, game, played)
             await results.append(played.record)
             self.done[game.number] = played.record
             queue.finish(table.number)
