@@ -112,9 +112,12 @@ def test_a_node_lost_mid_tournament_has_its_game_played_again(
     assert summary.get("node"), "no node was playing a table when the tournament had two games"
     assert summary["node"] != summary["head"]
     assert 2 <= int(summary["games_recorded"]) < len(results(scale_plain))
-    assert events(stderr, "table lost, its game is played again")
-    started = events(stderr, "table started")[3:]  # the second tournament's: three, and one in place of the lost
-    assert len(started) >= 4
+    (lost_game,) = events(stderr, "table lost, its game is played again")
+    assert any(r["game_id"] == lost_game["game"] for r in results(lost))  # played again, by another table
+    # the second tournament's tables: three, and maybe one in place of the lost (if Ray placed it before the
+    # others had played every game); none on the node that was killed
+    started = events(stderr, "table started")[3:]
+    assert len(started) >= 3
     assert summary["node"] not in {e["node"] for e in started[3:]}
     # none lost, none counted twice: the results file holds each game once, as a plain run played it
     same_games(lost, scale_plain)
