@@ -107,7 +107,7 @@ if sys.platform.startswith("linux"):
         _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Runs in the child between fork and exec: SIGKILL when the referee's thread ends."""
     if _prctl is not None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -149,7 +149,7 @@ class BotProcess:
 
         def in_child() -> None:
             limits_now.apply()
-            _die_with_parent()
+            die_with_parent()
 
         with output.open("ab") as out:
             where = "" if sandbox is None else f" (in a {sandbox.kind} sandbox)"

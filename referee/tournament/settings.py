@@ -20,6 +20,7 @@ The TOML file (see docs/tournament.md)::
     concurrency = 2               # tables at once
     gauntlet = "rules"            # only this bot's games: it plays every other bot
     sandbox = "auto"              # or "required", "off": how bots are contained (docs/security.md)
+    workers = 2                   # referee processes the tables are spread over
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -204,6 +205,7 @@ class Given:
     concurrency: int | None = None
     gauntlet: str | None = None  # the candidate bot of a gauntlet
     sandbox: SandboxMode | None = None
+    workers: int | None = None  # referee processes (--workers): how, not which, games are played
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -312,6 +314,7 @@ _KEYS = {
     "concurrency": "a whole number >= 1",
     "gauntlet": "the name of one of the bots",
     "sandbox": "'auto', 'required' or 'off'",
+    "workers": "a whole number >= 1",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -348,7 +351,7 @@ def read_toml(path: Path) -> Given:
             raise bad(None, key, f"expected {_KEYS[key]}, got {_shown(data[key])}")
 
     values: dict[str, Any] = {}
-    for key in ("games", "concurrency"):
+    for key in ("games", "concurrency", "workers"):
         if key in data:
             want(key, _is_int(data[key]) and data[key] >= 1)
             values[key] = data[key]
