@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -70,7 +71,17 @@ def wait_results(proc: subprocess.Popen[str], folder: Path, count: int) -> None:
         time.sleep(0.01)
 
 
+def is_bot(pid: int) -> bool:
+    """A bot's own process, not the sandbox launcher (bwrap) in front of it."""
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip() != "bwrap"
+    except OSError:
+        return False
+
+
 def workers_and_bots(proc: subprocess.Popen[str]) -> tuple[list[int], list[int]]:
+    """The worker processes, and every process under them (bots and their sandboxes)."""
     workers = children_of(proc.pid)
     return workers, [b for w in workers for b in descendants(w)]
 
@@ -80,13 +91,14 @@ def test_ctrl_c_stops_every_worker_and_bot_and_resume_finishes(scale_plain: Path
     proc = start(folder)
     wait_results(proc, folder, 2)
     workers, bots = workers_and_bots(proc)
-    assert len(workers) == 2 and len(bots) == 8  # two tables of four seats, one per worker
+    assert len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers)  # a table in each
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert err.strip().splitlines()[-1] == (
-        f"error: interrupted: the finished games are kept in {folder}; "
-        f"continue with `arena tournament --resume --out {folder}`"
+    assert re.fullmatch(
+        rf"interrupted: finished games kept in {re.escape(str(folder))}: \d+; "
+        rf"continue with `arena tournament --resume --out {re.escape(str(folder))}`",
+        err.strip().splitlines()[-1],
     )
     wait_gone(workers + bots)
     kept = results(folder)
@@ -103,7 +115,7 @@ def test_kill_9_of_the_arena_takes_its_workers_and_bots_with_it(tmp_path: Path) 
     proc = start(folder)
     wait_results(proc, folder, 1)
     workers, bots = workers_and_bots(proc)
-    assert len(workers) == 2 and len(bots) == 8
+    assert len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers)
     proc.kill()
     proc.communicate(timeout=60)
     wait_gone(workers + bots)
