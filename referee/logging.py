@@ -45,6 +45,17 @@ def wants_json(stream: Any = None) -> bool:
     return not (hasattr(stream, "isatty") and stream.isatty())
 
 
+class _Stderr:
+    """Whatever ``sys.stderr`` is when a line is written (it may be swapped after ``configure``: a
+    CliRunner, a redirect), so a log line never goes to a stream that was closed meanwhile."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure(level: str = "info", json: bool | None = None) -> None:
     if json is None:
         json = wants_json()
@@ -59,6 +70,6 @@ def configure(level: str = "info", json: bool | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=True,
     )
