@@ -14,8 +14,8 @@ handled by the fault policy at its first decision.
 
 Per game: GameStart to every seat, one DecisionRequest per turn carrying the
 events that seat has not been told (filtered by ``visible_to``), GameOver to
-every seat. The log gets the omniscient record of every event, each violation,
-and the game_end.
+every seat. The log gets every event, each violation, and the game_end; hidden
+cards only once their hand is over (``gamelog.HandSecrets``).
 
 ``Match`` runs ``arena match`` and ``arena serve``: one server, one pool, a
 process per seat, N games, one JSONL log.
@@ -43,8 +43,8 @@ from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
 from referee.gamelog import (
+    HandSecrets,
     LogWriter,
-    event_record,
     game_start_record,
     match_end_record,
     match_start_record,
@@ -174,6 +174,7 @@ class _GameRun:
         n = rules.players
         self.told = [0] * n  # per seat: events of game.events already sent
         self.logged = 0  # events of game.events already logged
+        self.secrets = HandSecrets(number)  # hidden cards reach the log when their hand is over
         self.gone = [False] * n  # crashed this game (default policy: play for it)
         self.violations: list[Violation] = []
         self.decisions = 0
@@ -337,9 +338,10 @@ class _GameRun:
     def _violation(self, seat: int, kind: str, detail: str, penalty: str) -> None:
         hand = self.game.hand_number
         self.violations.append(Violation(self.number, hand, seat, kind, detail, penalty))
-        log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
         self._log_events()  # what happened before it comes first
-        self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=penalty))
+        shown = self.secrets.violation_detail(kind, detail)  # no hidden card in anything written mid-hand
+        log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=shown)
+        self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=shown, penalty=penalty))
 
     # ------------------------------------------------------------------- log
 
@@ -350,9 +352,9 @@ class _GameRun:
     def _log_events(self) -> None:
         events = self.game.events
         if self.logged < len(events):
+            records = self.secrets.records(events[self.logged :])
             if self.writer is not None:
-                number = self.number
-                self.writer.write_many([event_record(ev, number) for ev in events[self.logged :]])
+                self.writer.write_many(records)
             self.logged = len(events)
 
 

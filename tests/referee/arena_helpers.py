@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from referee.bots import BotCommand
 from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent
 from referee.engine.presets import rules_for
-from referee.gamelog import read_records
+from referee.replay.logfile import revealed_records
 from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, TimeControl, seat_bots
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.server import Limits
@@ -99,7 +99,7 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def records(path: Path) -> list[dict[str, Any]]:
-    return [rec for _, rec in read_records(path)]
+    return revealed_records(path)
 
 
 def of_kind(recs: Iterable[dict[str, Any]], event: str) -> list[dict[str, Any]]:

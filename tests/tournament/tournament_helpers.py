@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.gamelog import read_json_lines, read_records
+from referee.gamelog import read_json_lines
+from referee.replay.logfile import revealed_records
 
 ARENA = Path(sys.executable).parent / "arena"
 BOTS = Path(__file__).parent / "bots"
@@ -56,7 +57,7 @@ def standings(folder: Path) -> list[dict[str, Any]]:
 
 
 def game_records(log: Path) -> list[dict[str, Any]]:
-    return [rec for _, rec in read_records(log)]
+    return revealed_records(log)
 
 
 def _referee_helpers() -> None:
