@@ -38,6 +38,7 @@ from grpc_reflection.v1alpha import reflection
 
 from referee import __version__
 from referee.engine.errors import InvalidActionError
+from referee.names import printable_name
 from referee.protocol import convert
 from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg
 from referee.runqueue import Sample, WaitClock
@@ -132,7 +133,7 @@ class Player:
         self.connection = conn
         self.hello = hello
         if self.name_from_hello and hello.bot_name.strip():
-            self.bot_name = hello.bot_name.strip()[:64]
+            self.bot_name = printable_name(hello.bot_name)
         self._connected.set()
 
     def _detach(self, conn: Connection) -> None:
@@ -451,7 +452,7 @@ class ArenaServer:
             return
         player = self._players.get(hello.token)
         if player is None:
-            log.warning("unknown token", peer=context.peer(), bot=hello.bot_name[:64])
+            log.warning("unknown token", peer=context.peer(), bot=printable_name(hello.bot_name))
             await _reject(context, ErrorCode.BAD_TOKEN, "unknown token: use the ARENA_TOKEN the referee gave you")
             return
         if player.connected:
@@ -462,7 +463,12 @@ class ArenaServer:
         if not await conn.send(convert.to_bytes(convert.welcome_to_pb(player.player_id, __version__))):
             return
         player._attach(conn, hello)
-        log.debug("bot connected", player=player.player_id, bot=hello.bot_name[:64], version=hello.bot_version[:64])
+        log.debug(
+            "bot connected",
+            player=player.player_id,
+            bot=printable_name(hello.bot_name),
+            version=printable_name(hello.bot_version),
+        )
         try:
             await conn.read_loop()
         finally:

@@ -24,6 +24,7 @@ from referee.cli.running import (
     run_async,
 )
 from referee.match import Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.names import shown_name
 
 # The example bots `arena match` plays when no --bot is given (team 0 first).
 DEFAULT_BOTS = ("rules", "random")
@@ -77,6 +78,6 @@ def match_command(
 async def _play(config: MatchConfig) -> MatchResult:
     async with Match(config) as match:
         names = [s.name for s in config.seats]
-        teams = " vs ".join(names[: config.rules.teams])
+        teams = " vs ".join(shown_name(n) for n in names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
         return await match.play(on_game=lambda r: console.print(game_line(r, names)))

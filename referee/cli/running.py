@@ -16,6 +16,7 @@ from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
 from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.names import shown_name
 from referee.server import DEFAULT_HOST
 
 T = TypeVar("T")
@@ -105,7 +106,7 @@ def run_async(
 
 
 def game_line(result: GameResult, names: list[str]) -> str:
-    winner = "draw" if result.winner is None else f"team {result.winner} ({names[result.winner]}) wins"
+    winner = "draw" if result.winner is None else f"team {result.winner} ({shown_name(names[result.winner])}) wins"
     faults = f", {len(result.violations)} violation(s)" if result.violations else ""
     return (
         f"game {result.game}: {winner}, scores {' / '.join(map(str, result.scores))} "
@@ -124,7 +125,7 @@ def print_result(result: MatchResult) -> None:
         for v in game.violations:
             faults[result.config.rules.team_of(v.seat)] += 1
     for team, name in enumerate(names):
-        table.add_row(str(team), name, str(wins[team]), str(points[team]), str(faults[team]))
+        table.add_row(str(team), shown_name(name), str(wins[team]), str(points[team]), str(faults[team]))
     console.print(table)
     if result.draws():
         console.print(f"draws: {result.draws()}")

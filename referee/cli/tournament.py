@@ -17,6 +17,7 @@ from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import VerboseOpt, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
+from referee.names import shown_name
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
@@ -191,7 +192,7 @@ def _play(tournament: Tournament, verbose: bool) -> None:
     )
     with progress:
         task = progress.add_task(
-            tournament.settings.name, total=len(tournament.schedule), completed=len(tournament.done)
+            shown_name(tournament.settings.name), total=len(tournament.schedule), completed=len(tournament.done)
         )
         tournament.on_game = lambda _record: progress.advance(task)
         folder = tournament.folder.path
@@ -226,7 +227,7 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
     for rank, r in enumerate(rows, start=1):
         table.add_row(
             str(rank),
-            r.bot,
+            shown_name(r.bot),
             str(r.games),
             str(r.wins),
             str(r.draws),
