@@ -16,32 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from trust_helpers import BOTS, records
+from trust_helpers import ARENA, BOTS, records, start_serve
 
-ARENA = str(Path(sys.executable).parent / "arena")
 HOSTILE = ["[/oops]", "[bold]x", "\x1b[2J\x1b]0;pwned\x07evil"]
 SHOWN = ["[/oops]", "[bold]x", "?[2J?]0;pwned?evil"]  # control characters become '?'
 
 
 def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
-    serve = subprocess.Popen(
-        [ARENA, "serve", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "double-deck-3p", "-v"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    serve, tokens, head = start_serve(tmp_path, "-r", "hand_limit=1", "--preset", "double-deck-3p", "-v")
     bots = []
     try:
-        assert serve.stdout is not None
-        tokens: list[tuple[str, str]] = []
-        head = []
-        while len(tokens) < 3:
-            line = serve.stdout.readline()
-            assert line, serve.stderr.read() if serve.stderr else "no output"
-            head.append(line)
-            found = re.search(r"ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+)", line)
-            if found:
-                tokens.append((found[1], found[2]))
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
         for (address, token), name in zip(tokens, HOSTILE, strict=True):
             bots.append(
@@ -53,7 +37,7 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
             )
         out, err = serve.communicate(timeout=120)
         assert serve.returncode == 0, err
-        out = "".join(head) + out
+        out = head + out
         assert "\x1b" not in out + err and "\x07" not in out + err
         for name in SHOWN:  # the result table has one row per team (one seat each)
             assert name in out

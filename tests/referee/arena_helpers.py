@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -146,6 +147,31 @@ def cards_seen(events: Iterable[Event], seat: int) -> set[int]:
         elif isinstance(ev, PlayEvent):
             seen.add(ev.card)
     return seen
+
+
+ARENA = str(Path(sys.executable).parent / "arena")
+
+
+def start_serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], list[tuple[str, str]], str]:
+    """``arena serve`` with ``args``, read up to its seat tokens: the process, (address, token) per seat,
+    and what it printed so far."""
+    serve = subprocess.Popen(
+        [ARENA, "serve", "--log-dir", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert serve.stdout is not None
+    tokens: list[tuple[str, str]] = []
+    head = []
+    while True:
+        line = serve.stdout.readline()
+        if not line:
+            serve.kill()
+            raise AssertionError(serve.stderr.read() if serve.stderr else "arena serve printed no tokens")
+        head.append(line)
+        found = re.search(r"ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+)", line)
+        if found:
+            tokens.append((found[1], found[2]))
+        elif tokens:  # the line after the last token
+            return serve, tokens, "".join(head)
 
 
 def alive(pid: int) -> bool:
