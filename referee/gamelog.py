@@ -13,7 +13,7 @@ Record shapes (every record has ``event``; see docs/logs.md):
 - ``trick``: hand, trick, winner
 - ``hand_end``: hand, tricks, points, scores (per team), passed_out, declarer, made
 - ``violation``: game, hand, seat, kind (timeout, illegal, malformed, crash,
-  protocol), detail, penalty (forfeit, default-action, none). Under the
+  protocol, late), detail, penalty (forfeit, default-action, none). Under the
   default-action policy the action played for the bot follows as a normal
   record; under forfeit the game_end (reason ``forfeit``) follows.
 - ``reveal``: hand, hands, exchanges, details: the hidden cards of the hand,
@@ -204,7 +204,7 @@ def game_start_record(
     }
 
 
-VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol")
+VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol", "late")
 
 
 def violation_record(
@@ -318,6 +318,10 @@ class LogWriter:
         """Flush to disk (fsync), for records that must survive a power cut or kill -9."""
         self._file.flush()
         os.fsync(self._file.fileno())
+
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
 
     def close(self) -> None:
         if not self._file.closed:

@@ -180,6 +180,7 @@ class _GameRun:
         self.decisions = 0
         self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
+        self.over = False  # the result is out: what still comes is a late answer to one of its requests
 
     # ------------------------------------------------------------------ flow
 
@@ -213,6 +214,7 @@ class _GameRun:
                 await self._turn(decision)
             await self._game_over()
         finally:
+            self.over = True
             for player, hook in zip(self.players, hooks, strict=True):
                 if player.on_violation is hook:
                     player.on_violation = None
@@ -332,8 +334,20 @@ class _GameRun:
         self._log_events()
 
     def _reported(self, seat: int, kind: str, detail: str) -> None:
-        """A protocol fault the server saw from a seated bot (out of turn, stale answer ...)."""
-        self._violation(seat, kind, detail, "none")
+        """A protocol fault the server saw from a seated bot (out of turn, stale answer ...).
+
+        After the game it can only be a late answer to one of the game's
+        requests (the server charges it to the game it answers): it goes in
+        this game's log while that is open (a match's log, which the next
+        game shares), never into another game.
+        """
+        if not self.over:
+            self._violation(seat, kind, detail, "none")
+            return
+        log.info("violation after its game", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
+        if self.writer is not None and not self.writer.closed:
+            hand = self.game.hand_number
+            self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty="none"))
 
     def _violation(self, seat: int, kind: str, detail: str, penalty: str) -> None:
         hand = self.game.hand_number
@@ -518,4 +532,5 @@ class Match:
             if on_game is not None:
                 on_game(result)
         writer.write(match_end_record(games=len(results), results=[r.record() for r in results]))
+        writer.close()  # the last line: a late answer from now on goes to the referee's own log only
         return MatchResult(self.log_path, cfg, results, names)

@@ -79,6 +79,9 @@ class Closed(enum.Enum):
 
 Violation = Callable[[str, str], None]
 
+# how many recent requests a connection remembers (to charge a late answer to the game it answers)
+_REMEMBERED = 16
+
 
 class Player:
     """One bot identity the referee expects: a token, and the stream using it now (if any).
@@ -116,11 +119,16 @@ class Player:
     def next_request_id(self) -> int:
         return next(self._request_ids)
 
-    def report(self, kind: str, detail: str) -> None:
-        """A fault by this player's bot outside the game's own flow (out of turn, flooding ...)."""
+    def report(self, kind: str, detail: str, owner: Violation | None = None) -> None:
+        """A fault by this player's bot outside the game's own flow (out of turn, flooding ...).
+
+        It goes to ``owner`` when given (the game of the request a late answer
+        answers), else to the game the player sits in now.
+        """
         log.warning("bot fault", player=self.player_id, kind=kind, detail=detail)
-        if self.on_violation is not None:
-            self.on_violation(kind, detail)
+        hook = owner or self.on_violation
+        if hook is not None:
+            hook(kind, detail)
 
     def drop(self) -> None:
         """Close the current stream, if any, and forget it (its process is gone)."""
@@ -160,6 +168,9 @@ class Connection:
         self._writer: asyncio.Task[object] | None = None  # the task doing it
         self._write_cut = False  # _time_up cancelled that write
         self._errors: deque[float] = deque()
+        # per recent request: the game it was asked for (its violation hook), and whether its time ran out
+        self._owners: dict[int, Violation | None] = {}
+        self._timed_out: set[int] = set()
 
     # ----------------------------------------------------------- match side
 
@@ -196,6 +207,10 @@ class Connection:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[ActionMsg | Closed] = loop.create_future()
         self._pending, self._pending_id, self._last_issued = fut, request_id, request_id
+        self._owners[request_id] = self.player.on_violation
+        for old in [rid for rid in self._owners if rid <= request_id - _REMEMBERED]:
+            self._owners.pop(old)
+            self._timed_out.discard(old)
         clock = self.player.wait_clock
         waited = clock.sample() if clock is not None else None
         due = loop.time() + limit_s
@@ -257,6 +272,7 @@ class Connection:
         if fut.done():
             return
         fut.set_result(Closed.TIMEOUT)
+        self._timed_out.add(self._pending_id)
         if self._writing and self._writer is not None:
             # the request is still not taken: the bot stopped reading its stream
             self.player.report("protocol", "stopped reading its stream (a request could not be delivered in time)")
@@ -298,7 +314,11 @@ class Connection:
                     if fut is not None and rid == self._pending_id and not fut.done():
                         fut.set_result(msg)
                         continue
-                    ok = await self._fault(*self._misplaced(rid, fut is not None and not fut.done()), request_id=rid)
+                    ok = await self._fault(
+                        *self._misplaced(rid, fut is not None and not fut.done()),
+                        request_id=rid,
+                        owner=self._owners.get(rid),
+                    )
                 else:
                     ok = await self._fault(ErrorCode.BAD_HELLO, "protocol", "a second Hello on the same stream")
                 if not ok:
@@ -309,6 +329,9 @@ class Connection:
                 self._pending.set_result(Closed.DISCONNECTED)
 
     def _misplaced(self, rid: int, open_now: bool) -> tuple[ErrorCode, str, str]:
+        if rid in self._timed_out:
+            self._timed_out.discard(rid)  # one late answer per request; another is a stale one
+            return ErrorCode.STALE_REQUEST, "late", f"an answer to request {rid} after its time ran out"
         if rid and rid <= self._last_issued:
             state = f"the open request is {self._pending_id}" if open_now else "no request is open"
             return ErrorCode.STALE_REQUEST, "protocol", f"an answer to request {rid}, which is closed ({state})"
@@ -320,8 +343,11 @@ class Connection:
             )
         return ErrorCode.OUT_OF_TURN, "protocol", f"an Action (request {rid}) while no request is open"
 
-    async def _fault(self, code: ErrorCode, kind: str, detail: str, request_id: int = 0) -> bool:
-        """Tell the bot, report it; False when the bot is flooding and is now disconnected."""
+    async def _fault(
+        self, code: ErrorCode, kind: str, detail: str, request_id: int = 0, owner: Violation | None = None
+    ) -> bool:
+        """Tell the bot, report it (to ``owner``, see ``Player.report``); False when the bot is flooding
+        and is now disconnected."""
         now = time.monotonic()
         errors = self._errors
         errors.append(now)
@@ -334,7 +360,7 @@ class Connection:
             self.player.report("protocol", detail)
             await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id, fatal=True)))
             return False
-        self.player.report(kind, detail)
+        self.player.report(kind, detail, owner)
         await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id)))
         return True
 
@@ -456,7 +482,8 @@ class ArenaServer:
             await _reject(context, ErrorCode.BAD_TOKEN, "unknown token: use the ARENA_TOKEN the referee gave you")
             return
         if player.connected:
-            player.report("protocol", "a second connection presented this seat's token (refused)")
+            # an intrusion: whoever holds the token, the bot in the seat did nothing wrong
+            log.warning("intrusion refused", player=player.player_id, peer=context.peer(), bot=printable_name(hello.bot_name))
             await _reject(context, ErrorCode.SEAT_TAKEN, f"another stream is already connected as {player.player_id}")
             return
         conn = Connection(player, context, limits)
