@@ -3,7 +3,7 @@
 Record shapes (every record has ``event``; see docs/logs.md):
 
 - ``match_start``: log_version, preset, rules (every option), seats (seat, team,
-  bot), seed, games, move_time_ms, on_fault
+  bot), seed, games, move_time_ms, time_bank_ms, on_fault
 - ``game_start``: game (1-based), game_id, seed, first_dealer, seats
 - ``deal``: hand, dealer, hands (per seat: null while the hand is in play)
 - ``bid``: hand, seat, bid (text: ``pass``, ``4``, ``4 S``, ``call2 H`` ...)
@@ -27,8 +27,9 @@ Every record after match_start that belongs to a game carries the game number
 While a hand is in play the log holds only public cards (``HandSecrets``):
 a bot that reads the live log learns nothing its seat could not know.
 
-No clock values go in: the same seed and the same actions give the same
-bytes. A log cut off by a crash is valid up to its last complete line.
+The only clock values are the think times (``ms``, on the record of each
+answer a bot gave): apart from them, the same seed and the same actions give
+the same records (``without_think_times``). A log cut off by a crash is valid up to its last complete line.
 """
 
 from __future__ import annotations
@@ -175,6 +176,7 @@ def match_start_record(
     games: int,
     move_time_ms: int,
     on_fault: str,
+    time_bank_ms: int = 0,
 ) -> dict[str, Any]:
     """The first line of every log. ``bot_names`` is the seating of the first game."""
     return {
@@ -186,6 +188,7 @@ def match_start_record(
         "seed": seed,
         "games": games,
         "move_time_ms": move_time_ms,
+        "time_bank_ms": time_bank_ms,
         "on_fault": on_fault,
     }
 
@@ -290,6 +293,14 @@ class HandSecrets:
 
 ENGINE_EVENTS = frozenset({"deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end"})
 KNOWN_EVENTS = ENGINE_EVENTS | {"match_start", "game_start", "violation", "reveal", "match_end"}
+
+
+THINK_FIELD = "ms"  # the time charged for the bot's answer that made the record, in milliseconds
+
+
+def without_think_times(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records without their think times: what the same seed and actions reproduce exactly."""
+    return [{k: v for k, v in r.items() if k != THINK_FIELD} for r in records]
 
 
 def dumps(record: dict[str, Any]) -> str:

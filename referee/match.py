@@ -43,6 +43,7 @@ from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
 from referee.gamelog import (
+    THINK_FIELD,
     HandSecrets,
     LogWriter,
     game_start_record,
@@ -54,6 +55,7 @@ from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Closed, Limits, Player
+from referee.thinktime import ThinkTime
 
 log = structlog.get_logger("referee.match")
 
@@ -67,17 +69,20 @@ class FaultPolicy(StrEnum):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """The per-decision limit told to bots, and the grace the referee adds before it calls time."""
+    """The per-decision limit told to bots, the grace the referee adds before it calls time, and the
+    time bank each bot has per game (a decision over its limit draws the excess from it)."""
 
     move_time_ms: int = 1000
     grace_ms: int = 100
+    time_bank_ms: int = 0
 
-    @property
-    def limit_s(self) -> float:
-        return (self.move_time_ms + self.grace_ms) / 1000
+    def limit_s(self, bank_ms: int = 0) -> float:
+        """When time is called, with ``bank_ms`` left in the bot's bank."""
+        return (self.move_time_ms + bank_ms + self.grace_ms) / 1000
 
-    def describe(self) -> str:
-        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace)"
+    def describe(self, bank_ms: int = 0) -> str:
+        bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
+        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace{bank})"
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,7 @@ class GameResult:
     hands: int
     decisions: int  # requests answered by bots (default actions not counted)
     violations: tuple[Violation, ...]
+    think: tuple[ThinkTime, ...] = ()  # per seat
 
     def record(self) -> dict[str, Any]:
         return {"game": self.game, "winner": self.winner, "scores": list(self.scores), "reason": self.reason}
@@ -178,6 +184,8 @@ class _GameRun:
         self.gone = [False] * n  # crashed this game (default policy: play for it)
         self.violations: list[Violation] = []
         self.decisions = 0
+        self.bank_ms = [clock.time_bank_ms] * n  # per seat: what is left of its time bank
+        self.think = [ThinkTime()] * n
         self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
         self.over = False  # the result is out: what still comes is a late answer to one of its requests
@@ -232,6 +240,7 @@ class _GameRun:
             hands=g.hand_number,
             decisions=self.decisions,
             violations=tuple(self.violations),
+            think=tuple(self.think),
         )
 
     async def _announce(self) -> None:
@@ -270,17 +279,28 @@ class _GameRun:
         new = [visible_to(ev, seat) for ev in events[told:]] if told < len(events) else ()
         self.told[seat] = len(events)
         rid = player.next_request_id()
+        clock, bank = self.clock, self.bank_ms[seat]
         data = self.encoder.decision(
-            g, decision, request_id=rid, game_id=self.game_id, events=new, time_limit_ms=self.clock.move_time_ms
+            g,
+            decision,
+            request_id=rid,
+            game_id=self.game_id,
+            events=new,
+            time_limit_ms=clock.move_time_ms,
+            time_bank_ms=bank,
         )
-        answer = await conn.ask(data, rid, self.clock.limit_s)
+        answer = await conn.ask(data, rid, clock.limit_s(bank), free_s=clock.move_time_ms / 1000)
         if answer is Closed.TIMEOUT:
-            await self._fault(decision, "timeout", f"no answer within {self.clock.describe()}", ErrorCode.TIMEOUT, rid)
+            self.bank_ms[seat] = 0
+            await self._fault(decision, "timeout", f"no answer within {clock.describe(bank)}", ErrorCode.TIMEOUT, rid)
             return
         if answer is Closed.DISCONNECTED:
             await self._fault(decision, "crash", "the bot's connection closed", None, rid)
             return
         self.decisions += 1
+        think_ms = round(conn.think_s * 1000)
+        self.think[seat] = self.think[seat].add(think_ms)
+        self.bank_ms[seat] = max(0, bank - max(0, think_ms - clock.move_time_ms))
         try:
             g.apply(convert.action_from_pb(answer.body, decision))
         except IllegalActionError as exc:
@@ -289,7 +309,7 @@ class _GameRun:
         except InvalidActionError as exc:
             await self._fault(decision, "malformed", str(exc), ErrorCode.MALFORMED, rid)
             return
-        self._log_events()
+        self._log_events(think_ms)
 
     async def _game_over(self) -> None:
         g = self.game
@@ -363,10 +383,13 @@ class _GameRun:
         if self.writer is not None:
             self.writer.write(record)
 
-    def _log_events(self) -> None:
+    def _log_events(self, think_ms: int | None = None) -> None:
+        """Log the events not logged yet; ``think_ms`` goes on the first (the record of a bot's answer)."""
         events = self.game.events
         if self.logged < len(events):
             records = self.secrets.records(events[self.logged :])
+            if think_ms is not None:
+                records[0][THINK_FIELD] = think_ms
             if self.writer is not None:
                 self.writer.write_many(records)
             self.logged = len(events)
@@ -508,6 +531,7 @@ class Match:
                 seed=cfg.seed,
                 games=cfg.games,
                 move_time_ms=cfg.clock.move_time_ms,
+                time_bank_ms=cfg.clock.time_bank_ms,
                 on_fault=cfg.policy.value,
             )
         )

@@ -171,6 +171,9 @@ class Connection:
         # per recent request: the game it was asked for (its violation hook), and whether its time ran out
         self._owners: dict[int, Violation | None] = {}
         self._timed_out: set[int] = set()
+        self._credited = 0.0  # time given back at the open request's deadlines
+        # the time the last answer is charged: from the request to the answer, less the time given back
+        self.think_s = 0.0
 
     # ----------------------------------------------------------- match side
 
@@ -193,14 +196,19 @@ class Connection:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             return False
 
-    async def ask(self, data: bytes, request_id: int, limit_s: float) -> ActionMsg | Closed:
+    async def ask(
+        self, data: bytes, request_id: int, limit_s: float, *, free_s: float | None = None
+    ) -> ActionMsg | Closed:
         """Send a request and wait for the Action naming ``request_id``.
 
         The clock starts as the request is handed to gRPC. Under load the
         referee must not charge its own delays, or the machine's, to the bot:
         at the deadline the bot gets back the time the event loop was late or
-        (if larger) the time the bot's process waited for a CPU
-        (``referee.runqueue``), at most one more limit in all.
+        (if larger) the time the bot's process waited for a CPU because of
+        others (``referee.runqueue``), at most one more limit in all. After an
+        answer, ``think_s`` is the time charged for it; when that is over
+        ``free_s`` (the part of the limit that costs nothing, a time bank
+        paying the rest) the CPU wait is given back there too.
         """
         if self.closed:
             return Closed.DISCONNECTED
@@ -213,7 +221,9 @@ class Connection:
             self._timed_out.discard(old)
         clock = self.player.wait_clock
         waited = clock.sample() if clock is not None else None
-        due = loop.time() + limit_s
+        self._credited = 0.0
+        start = loop.time()
+        due = start + limit_s
         self._timer = loop.call_at(due, self._deadline, fut, due, limit_s, waited)
         try:
             self._writing = True
@@ -235,10 +245,16 @@ class Connection:
         finally:
             self._writing = False
         try:
-            return await fut
+            answer = await fut
         finally:
             self._pending = None
             self._timer.cancel()
+        think = loop.time() - start
+        owed = self._credited
+        if free_s is not None and think - owed > free_s and clock is not None and waited is not None:
+            owed = max(owed, clock.waited_since(waited)[0])
+        self.think_s = max(0.0, think - owed)
+        return answer
 
     def _deadline(
         self,
@@ -261,6 +277,7 @@ class Connection:
             # that came in time may still be waiting to be read. Give that
             # time back (at most one more limit).
             extra = min(owed, budget)
+            self._credited += extra
             again = loop.time() + extra
             self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra, waited)
             return

@@ -129,6 +129,7 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
                     hand_events.append(ev)
             assert rules is not None, "a request before GameStart"
             bot.time_limit_ms = msg.time_limit_ms
+            bot.time_bank_ms = msg.time_bank_ms
             hand_number, dealer = msg.hand_number, msg.dealer
             action = bot.decide(view_from_request(msg, rules, hand_events))
             await write(to_bytes(action_to_pb(msg.request_id, msg.decision.kind, action)))

@@ -17,6 +17,7 @@ from referee.cli.running import (
     PresetOpt,
     RuleOpt,
     SeedOpt,
+    TimeBankOpt,
     VerboseOpt,
     game_line,
     match_config,
@@ -51,6 +52,7 @@ def match_command(
     games: GamesOpt = DEFAULTS["games"],
     seed: SeedOpt = DEFAULTS["seed"],
     move_time: MoveTimeOpt = DEFAULTS["move_time"],
+    time_bank: TimeBankOpt = DEFAULTS["time_bank"],
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
     verbose: VerboseOpt = False,
@@ -67,6 +69,7 @@ def match_command(
             games=games,
             seed=seed,
             move_time=move_time,
+            time_bank=time_bank,
             on_fault=on_fault,
             log_dir=log_dir,
         )

@@ -30,6 +30,15 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the deals (same se
 MoveTimeOpt = Annotated[
     int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
 ]
+TimeBankOpt = Annotated[
+    int,
+    typer.Option(
+        "--time-bank",
+        min=0,
+        max=3_600_000,
+        help="Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout.",
+    ),
+]
 FaultOpt = Annotated[
     FaultPolicy,
     typer.Option(
@@ -46,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "games": 1,
     "seed": 1,
     "move_time": 1000,
+    "time_bank": 0,
     "on_fault": FaultPolicy.FORFEIT,
     "log_dir": Path("logs"),
 }
@@ -60,6 +70,7 @@ def match_config(
     seed: int,
     move_time: int,
     on_fault: FaultPolicy,
+    time_bank: int = 0,
     log_dir: Path,
     host: str = DEFAULT_HOST,
     port: int = 0,
@@ -72,7 +83,7 @@ def match_config(
         seats=seats(rules),
         games=games,
         seed=seed,
-        clock=TimeControl(move_time_ms=move_time),
+        clock=TimeControl(move_time_ms=move_time, time_bank_ms=time_bank),
         policy=FaultPolicy(on_fault),
         log_dir=log_dir,
         host=host,

@@ -21,6 +21,7 @@ from referee.names import shown_name
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
+    TIME_BANK_MS,
     Given,
     SettingsError,
     TournamentSettings,
@@ -75,6 +76,16 @@ def tournament_command(
             help="Time per decision in ms, plus a small grace (default: 1000).",
         ),
     ] = None,
+    time_bank: Annotated[
+        int | None,
+        typer.Option(
+            "--time-bank",
+            min=TIME_BANK_MS[0],
+            max=TIME_BANK_MS[1],
+            help="Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout "
+            "(default: 0, none).",
+        ),
+    ] = None,
     on_fault: Annotated[
         FaultPolicy | None,
         typer.Option(
@@ -113,6 +124,7 @@ def tournament_command(
             games=games,
             seed=seed,
             move_time=move_time,
+            time_bank=time_bank,
             on_fault=on_fault,
             duplicate=duplicate,
             name=check_name(name) if name is not None else None,
@@ -222,7 +234,7 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
     dup = ", duplicate" if settings.duplicate else ""
     table = Table(title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}")
-    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "violations"):
+    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(rows, start=1):
         table.add_row(
@@ -236,5 +248,6 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
             f"{round(r.elo):+d}",
             f"{r.elo_error:.0f}",
             str(r.violations),
+            f"{r.think.mean_ms:.0f}/{r.think.max_ms}",
         )
     console.print(table)

@@ -309,12 +309,12 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
             assert conn is not None
             await conn.send(request.game_start)
             for earlier in request.earlier:  # bring the bot's state up to the decision; answers are not used
-                if await conn.ask(earlier.data, earlier.request_id, clock.limit_s) is Closed.DISCONNECTED:
+                if await conn.ask(earlier.data, earlier.request_id, clock.limit_s()) is Closed.DISCONNECTED:
                     raise AskError(
                         f"bot {bot.name!r} left while being brought up to the decision (at request "
                         f"{earlier.request_id}, hand {earlier.hand})"
                     )
-            reply = await conn.ask(request.data, request.request_id, clock.limit_s)
+            reply = await conn.ask(request.data, request.request_id, clock.limit_s())
         finally:
             await pool.close("replay: one request asked")
     if reply is Closed.TIMEOUT:

@@ -14,6 +14,7 @@ The TOML file (see docs/tournament.md)::
     games = 4                     # per pairing
     seed = 7
     move_time = 500               # ms per decision
+    time_bank = 2000              # ms per bot per game, drawn on by answers over move_time
     on_fault = "forfeit"          # or "default"
     duplicate = true
     concurrency = 2               # tables at once
@@ -47,6 +48,7 @@ from referee.tournament.schedule import ScheduledGame, ScheduleError, round_robi
 
 SETTINGS_FORMAT = 1
 MOVE_TIME_MS = (1, 3_600_000)  # the range --move-time allows
+TIME_BANK_MS = (0, 3_600_000)  # the range --time-bank allows
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -76,6 +78,7 @@ class TournamentSettings:
     on_fault: FaultPolicy
     duplicate: bool
     name: str = "tournament"  # a label; not part of what must match on resume
+    time_bank_ms: int = 0
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -83,7 +86,7 @@ class TournamentSettings:
 
     @property
     def clock(self) -> TimeControl:
-        return TimeControl(move_time_ms=self.move_time_ms)
+        return TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
 
     def schedule(self) -> tuple[ScheduledGame, ...]:
         return round_robin(self.bot_names, self.rules, games=self.games, seed=self.seed, duplicate=self.duplicate)
@@ -100,6 +103,7 @@ class TournamentSettings:
             "games": self.games,
             "seed": self.seed,
             "move_time_ms": self.move_time_ms,
+            "time_bank_ms": self.time_bank_ms,
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
         }
@@ -122,6 +126,7 @@ class TournamentSettings:
                 on_fault=FaultPolicy(data["on_fault"]),
                 duplicate=bool(data["duplicate"]),
                 name=str(data["name"]),
+                time_bank_ms=_int(data.get("time_bank_ms", 0)),  # absent: saved before time banks
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -132,7 +137,7 @@ class TournamentSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
         mine, theirs = self.record(), other.record()
         out = []
-        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate"):
+        for key in ("preset", "games", "seed", "move_time_ms", "time_bank_ms", "on_fault", "duplicate"):
             if mine[key] != theirs[key]:
                 out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
         if mine["bots"] != theirs["bots"]:
@@ -166,6 +171,7 @@ class Given:
     games: int | None = None
     seed: int | None = None
     move_time: int | None = None
+    time_bank: int | None = None
     on_fault: FaultPolicy | None = None
     duplicate: bool | None = None
     name: str | None = None
@@ -245,6 +251,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         on_fault=_pick(given.on_fault, base and base.on_fault, FaultPolicy.FORFEIT),
         duplicate=duplicate,
         name=_pick(given.name, base and base.name, "tournament"),
+        time_bank_ms=_pick(given.time_bank, base and base.time_bank_ms, 0),
     )
     try:
         settings.schedule()
@@ -269,6 +276,7 @@ _KEYS = {
     "games": "a whole number >= 1",
     "seed": "a whole number",
     "move_time": f"a whole number of ms, {MOVE_TIME_MS[0]}..{MOVE_TIME_MS[1]}",
+    "time_bank": f"a whole number of ms, {TIME_BANK_MS[0]}..{TIME_BANK_MS[1]}",
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
     "concurrency": "a whole number >= 1",
@@ -318,6 +326,9 @@ def read_toml(path: Path) -> Given:
     if "move_time" in data:
         want("move_time", _is_int(data["move_time"]) and MOVE_TIME_MS[0] <= data["move_time"] <= MOVE_TIME_MS[1])
         values["move_time"] = data["move_time"]
+    if "time_bank" in data:
+        want("time_bank", _is_int(data["time_bank"]) and TIME_BANK_MS[0] <= data["time_bank"] <= TIME_BANK_MS[1])
+        values["time_bank"] = data["time_bank"]
     if "duplicate" in data:
         want("duplicate", isinstance(data["duplicate"], bool))
         values["duplicate"] = data["duplicate"]
