@@ -8,9 +8,9 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 BOTS = HERE / "bots"
-_referee_tests = str(HERE.parent / "referee")
-if _referee_tests not in sys.path:
-    sys.path.append(_referee_tests)
+for _tests in ("referee", "tournament"):
+    if str(HERE.parent / _tests) not in sys.path:
+        sys.path.append(str(HERE.parent / _tests))
 
 from arena_helpers import (  # noqa: E402
     ARENA,
@@ -24,6 +24,7 @@ from arena_helpers import (  # noqa: E402
     run_match,
     start_serve,
 )
+from tournament_helpers import results, standings, tournament  # noqa: E402
 
 # a card as the log writes it (rank, suit): every place a card can appear in a record
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
@@ -33,4 +34,15 @@ __all__ = [
     "BOTS",
     "CARD",
     "RANDOM",
-    "start_serve", "alive", "children_of", "faulty", "in_process", "records", "run_async", "run_match"]
+    "alive",
+    "children_of",
+    "faulty",
+    "in_process",
+    "records",
+    "results",
+    "run_async",
+    "run_match",
+    "standings",
+    "start_serve",
+    "tournament",
+]
