@@ -116,3 +116,19 @@ def test_hostile_bots_in_a_tournament_charge_only_themselves(policy: FaultPolicy
         verify_log(load_log(folder / r["log"]))
     hostile_pids = [int(p) for p in pidfile.read_text().split()]
     assert hostile_pids and not any(alive(p) for p in hostile_pids)
+
+
+def test_a_late_answer_is_charged_to_the_game_it_answers(tmp_path: Path, monkeypatch) -> None:
+    """Item 8: seat 0 times out in game 1 (forfeit) and answers while game 2 is under way.
+
+    The answer is logged as late, against game 1; game 2 is charged nothing.
+    """
+    monkeypatch.setenv("FAULTY_SLEEP", "0.6")
+    seats = [SeatBot("sleepy", faulty("sleep", 1, tmp_path / "slept")), *[in_process() for _ in range(3)]]
+    result = run_match(tmp_path, "neuralplay", seats, games=2, rules=["hand_limit=1"], move_time_ms=300)
+    first, second = result.games
+    assert [(v.seat, v.kind, v.penalty) for v in first.violations if v.kind == "timeout"] == [(0, "timeout", "forfeit")]
+    assert second.violations == () and second.reason == "hand-limit"
+    late = [r for r in records(result.log_path) if r["event"] == "violation" and r["kind"] == "late"]
+    assert [(r["game"], r["seat"], r["penalty"]) for r in late] == [(1, 0, "none")]
+    assert verify_log(load_log(result.log_path)).games == 2
