@@ -15,6 +15,7 @@ for _tests in ("referee", "tournament"):
 from arena_helpers import (  # noqa: E402
     ARENA,
     RANDOM,
+    RECORDING,
     alive,
     children_of,
     faulty,
@@ -34,6 +35,7 @@ __all__ = [
     "BOTS",
     "CARD",
     "RANDOM",
+    "RECORDING",
     "alive",
     "children_of",
     "faulty",

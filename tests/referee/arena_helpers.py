@@ -124,16 +124,21 @@ def recorded_messages(record_dir: Path) -> dict[int, list[pb.RefereeMessage]]:
 
 def cards_in(message: Any) -> set[str]:
     """Every string anywhere in a protobuf message that is a card's text."""
-    found: set[str] = set()
+    return set(card_texts(message))
+
+
+def card_texts(message: Any) -> list[str]:
+    """Each string anywhere in a protobuf message that is a card's text, repeats included."""
+    found: list[str] = []
     for field, value in message.ListFields():
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
             continue  # the rules map: option names and values, no cards
         values = value if field.is_repeated else [value]
         for v in values:
             if field.message_type is not None:
-                found |= cards_in(v)
+                found += card_texts(v)
             elif isinstance(v, str) and CARD_TEXT.match(v):
-                found.add(v)
+                found.append(v)
     return found
 
 

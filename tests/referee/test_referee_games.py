@@ -18,7 +18,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from arena_helpers import RANDOM, RECORDING, cards_in, cards_seen, of_kind, recorded_messages, records, run_match
+from arena_helpers import (
+    RANDOM,
+    RECORDING,
+    card_texts,
+    cards_in,
+    cards_seen,
+    of_kind,
+    recorded_messages,
+    records,
+    run_match,
+)
 
 from referee.engine.cards import card_str
 from referee.engine.events import DealEvent, Event, ExchangeEvent, visible_to
@@ -70,6 +80,7 @@ def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
             msg = next(queues[seat])
             assert msg.WhichOneof("message") == "decision", msg
             assert not unseen_cards(msg, game, seat), (seat, msg)
+            stats["card observations"] += len(card_texts(msg))
             info = convert.decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
             for ev in info.events:
                 hand_events[seat] = [ev] if isinstance(ev, DealEvent) else [*hand_events[seat], ev]
@@ -81,6 +92,7 @@ def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
             msg = next(queues[seat])
             assert msg.WhichOneof("message") == "game_over", msg
             assert not unseen_cards(msg, replay.game, seat), (seat, msg)
+            stats["card observations"] += len(card_texts(msg))
         stats["games"] += 1
     return stats
 
