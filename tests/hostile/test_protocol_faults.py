@@ -13,17 +13,30 @@ streams, a stranger presenting the seat's token). For each:
 - the log is valid JSONL that ``arena replay --verify`` accepts;
 - no bot process is left behind.
 
-In a tournament, the tables where no hostile bot sits are charged nothing.
+In a tournament, the tables where no hostile bot sits are charged nothing;
+against ``arena serve``, a hostile bot started by hand is handled the same.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from trust_helpers import BOTS, alive, children_of, faulty, in_process, records, results, run_match, tournament
+from trust_helpers import (
+    BOTS,
+    alive,
+    children_of,
+    faulty,
+    in_process,
+    records,
+    results,
+    run_match,
+    start_serve,
+    tournament,
+)
 
 from referee.bots import BotCommand
 from referee.gamelog import read_json_lines
@@ -132,3 +145,30 @@ def test_a_late_answer_is_charged_to_the_game_it_answers(tmp_path: Path, monkeyp
     late = [r for r in records(result.log_path) if r["event"] == "violation" and r["kind"] == "late"]
     assert [(r["game"], r["seat"], r["penalty"]) for r in late] == [(1, 0, "none")]
     assert verify_log(load_log(result.log_path)).games == 2
+
+
+@pytest.mark.parametrize("mode", ["flood", "garbage", "streams", "intruder"])
+def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: Path) -> None:
+    serve, tokens, _ = start_serve(tmp_path, "-r", "hand_limit=1", "--move-time", "300", "--on-fault", "default")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    pidfile = tmp_path / "pids"
+    bots = []
+    try:
+        for seat, (address, token) in enumerate(tokens):
+            command = hostile(mode, pidfile).argv if seat == 0 else (sys.executable, "-m", "example_bots.random_bot")
+            seat_env = {**env, "ARENA_ADDRESS": address, "ARENA_TOKEN": token}
+            bots.append(subprocess.Popen(command, env=seat_env, stderr=subprocess.DEVNULL))
+        _, err = serve.communicate(timeout=120)
+        assert serve.returncode == 0, err  # the referee stayed up and finished the match
+        for b in bots:
+            b.wait(timeout=30)
+    finally:
+        for p in [serve, *bots]:
+            if p.poll() is None:
+                p.kill()
+    (log,) = tmp_path.glob("*.jsonl")
+    faults = [r for r in records(log) if r["event"] == "violation"]
+    assert {r["seat"] for r in faults} <= {0}
+    assert bool(faults) == (PENALISED[mode] is not None)
+    assert verify_log(load_log(log)).games == 1
+    assert not any(alive(int(p)) for p in pidfile.read_text().split())
