@@ -177,7 +177,7 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
     console.print(
         f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
-        f"{earlier}",
+        f"{f', time bank {request.time_bank_ms} ms' if request.time_bank_ms else ''}{earlier}",
         highlight=False,
         soft_wrap=True,
     )

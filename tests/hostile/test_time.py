@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from trust_helpers import BOTS, RANDOM, alive, children_of, records, results, run_match, standings, tournament
+from trust_helpers import ARENA, BOTS, RANDOM, alive, children_of, records, results, run_match, standings, tournament
 
 from referee.bots import BotCommand
 from referee.match import FaultPolicy, SeatBot
@@ -138,3 +138,27 @@ def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path) -> Non
     assert len(think) == game.decisions and sum(t >= 600 for t in think) == 2  # (less any CPU wait given back)
     assert game.think[0].max_ms >= 600 and game.think[1].max_ms < 600
     verify_log(load_log(result.log_path))
+
+
+def test_replay_ask_rebuilds_the_time_bank_a_request_told(tmp_path: Path) -> None:
+    """``arena replay --ask`` serves a request as the referee sent it: with the bank left at that point."""
+    told = tmp_path / "told"
+    seats = [SeatBot("banker", banker(2, 700, told)), *[SeatBot("random", RANDOM)] * 3]
+    result = run_match(
+        tmp_path, "single-deck", seats, rules=["hand_limit=2"], move_time_ms=200, policy=DEFAULT, time_bank_ms=2000
+    )
+    banks = [int(line.split()[1]) for line in told.read_text().splitlines()]
+    assert banks[0] == 2000 and banks[-1] < 1600, banks  # the slow second answer drew on it
+    last = len(banks)  # seat 0's last request of the game: its decision number among all
+    points = [r for r in records(result.log_path) if r.get("seat") == 0 and r["event"] in ("bid", "play")]
+    assert len(points) == last
+    rec = points[-1]
+    address = f"{rec['hand']}.{rec['trick']}.0" if rec["event"] == "play" else f"{rec['hand']}.bid.0"
+    ask = subprocess.run(
+        [ARENA, "replay", str(result.log_path), "--ask", f"{sys.executable} -m example_bots.random_bot", "--at", address],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ask.returncode == 0, ask.stderr
+    assert f"time bank {banks[-1]} ms" in ask.stdout, (banks, ask.stdout)
