@@ -1,22 +1,55 @@
 """structlog set-up: configured once at process start.
 
-Human console output on a terminal, JSON lines otherwise. Library code just
-calls ``structlog.get_logger()`` and binds its context (match, game, seat).
+On a terminal, each log line is written for a person: ``warning: bot not
+ready: player seat2-x; reason exited with code 0 ...`` (no timestamp, no
+quoting). Otherwise (stderr is a file or a pipe) it is one JSON object per
+line, with a timestamp, for tools. ``ARENA_LOG_FORMAT=json`` or ``=text``
+chooses either way. Library code just calls ``structlog.get_logger()`` and
+binds its context (match, game, seat).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from collections.abc import MutableMapping
+from typing import Any
 
 import structlog
+
+FORMAT_VARIABLE = "ARENA_LOG_FORMAT"
+_LEVEL_STYLE = {"warning": "\x1b[33m", "error": "\x1b[31m", "critical": "\x1b[31m"}
+
+
+def _for_a_person(colour: bool) -> structlog.typing.Processor:
+    """``level: event: key value; key value``, the level in colour on a terminal."""
+
+    def render(_logger: Any, _name: str, event_dict: MutableMapping[str, Any]) -> str:
+        level = str(event_dict.pop("level", "info"))
+        event = str(event_dict.pop("event", ""))
+        event_dict.pop("timestamp", None)
+        details = "; ".join(f"{key} {value}" for key, value in event_dict.items())
+        head = f"{_LEVEL_STYLE.get(level, '')}{level}:\x1b[0m" if colour else f"{level}:"
+        return f"{head} {event}" + (f": {details}" if details else "")
+
+    return render
+
+
+def wants_json(stream: Any = None) -> bool:
+    """JSON unless the stream (stderr) is a terminal; ARENA_LOG_FORMAT=json|text overrides."""
+    chosen = os.environ.get(FORMAT_VARIABLE, "").strip().lower()
+    if chosen in ("json", "text"):
+        return chosen == "json"
+    stream = sys.stderr if stream is None else stream
+    return not (hasattr(stream, "isatty") and stream.isatty())
 
 
 def configure(level: str = "info", json: bool | None = None) -> None:
     if json is None:
-        json = not sys.stderr.isatty()
+        json = wants_json()
     renderer: structlog.typing.Processor = (
-        structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=True)
+        structlog.processors.JSONRenderer() if json else _for_a_person(colour=sys.stderr.isatty())
     )
     structlog.configure(
         processors=[

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -59,6 +60,9 @@ from referee.thinktime import ThinkTime
 
 log = structlog.get_logger("referee.match")
 
+# Called as each hand is dealt: (game_id, hand number, scores so far per team).
+OnHand = Callable[[str, int, tuple[int, ...]], None]
+
 
 class FaultPolicy(StrEnum):
     """What a timeout, crash, illegal or malformed answer costs."""
@@ -70,17 +74,29 @@ class FaultPolicy(StrEnum):
 @dataclass(frozen=True)
 class TimeControl:
     """The per-decision limit told to bots, the grace the referee adds before it calls time, and the
-    time bank each bot has per game (a decision over its limit draws the excess from it)."""
+    time bank each bot has per game (a decision over its limit draws the excess from it).
+
+    ``move_time_ms`` 0 is no limit (a person's seat, ``arena play``): the
+    referee waits as long as it takes, and tells the seat 0.
+    """
 
     move_time_ms: int = 1000
     grace_ms: int = 100
     time_bank_ms: int = 0
 
+    @classmethod
+    def unlimited(cls) -> TimeControl:
+        return cls(move_time_ms=0, grace_ms=0)
+
     def limit_s(self, bank_ms: int = 0) -> float:
         """When time is called, with ``bank_ms`` left in the bot's bank."""
+        if self.move_time_ms == 0:
+            return math.inf
         return (self.move_time_ms + bank_ms + self.grace_ms) / 1000
 
     def describe(self, bank_ms: int = 0) -> str:
+        if self.move_time_ms == 0:
+            return "no limit"
         bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
         return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace{bank})"
 
@@ -136,18 +152,25 @@ async def play_game(
     policy: FaultPolicy = FaultPolicy.FORFEIT,
     log: LogWriter | None = None,
     absent: Mapping[Player, str] | None = None,
+    seat_clocks: Mapping[int, TimeControl] | None = None,
+    on_hand: OnHand | None = None,
 ) -> GameResult:
     """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
 
     ``absent`` names players known not to be connected, with the reason (from
     ``BotPool.ready``); they are treated as crashed at their first decision.
+    ``seat_clocks`` gives some seats a time control of their own (``clock``
+    for the others). ``on_hand(game_id, hand, scores)`` is called as each hand is dealt.
     """
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
     busy = [p.player_id for p in players if p.on_violation is not None]
     if busy or len(set(players)) != len(players):
         raise ValueError(f"a player sits in one game at one seat at a time (already seated: {busy or 'twice here'})")
-    run = _GameRun(players, rules, preset, game, game_id, seed, clock or TimeControl(), policy, log, absent or {})
+    base = clock or TimeControl()
+    clocks = [(seat_clocks or {}).get(seat, base) for seat in range(rules.players)]
+    run = _GameRun(players, rules, preset, game, game_id, seed, clocks, policy, log, absent or {})
+    run.on_hand = on_hand
     return await run.play()
 
 
@@ -160,7 +183,7 @@ class _GameRun:
         number: int,
         game_id: str,
         seed: int,
-        clock: TimeControl,
+        clocks: Sequence[TimeControl],
         policy: FaultPolicy,
         writer: LogWriter | None,
         absent: Mapping[Player, str],
@@ -171,7 +194,7 @@ class _GameRun:
         self.number = number
         self.game_id = game_id
         self.seed = seed
-        self.clock = clock
+        self.clocks = clocks  # per seat
         self.policy = policy
         self.writer = writer
         self.absent = absent
@@ -184,11 +207,12 @@ class _GameRun:
         self.gone = [False] * n  # crashed this game (default policy: play for it)
         self.violations: list[Violation] = []
         self.decisions = 0
-        self.bank_ms = [clock.time_bank_ms] * n  # per seat: what is left of its time bank
+        self.bank_ms = [c.time_bank_ms for c in clocks]  # per seat: what is left of its time bank
         self.think = [ThinkTime()] * n
         self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
         self.over = False  # the result is out: what still comes is a late answer to one of its requests
+        self.on_hand: OnHand | None = None
 
     # ------------------------------------------------------------------ flow
 
@@ -216,6 +240,8 @@ class _GameRun:
                 if g.phase is Phase.DEAL:
                     g.deal(shuffled_deck(rules, rng))
                     self._log_events()
+                    if self.on_hand is not None:
+                        self.on_hand(self.game_id, g.hand_number, tuple(g.scores))
                     continue
                 decision = g.decision()
                 assert decision is not None
@@ -256,7 +282,7 @@ class _GameRun:
                 rules=rules,
                 seat=seat,
                 seat_names=self.names,
-                move_time_ms=self.clock.move_time_ms,
+                move_time_ms=self.clocks[seat].move_time_ms,
                 first_dealer=g.first_dealer,
             )
             sends.append(conn.send(convert.to_bytes(msg)))
@@ -279,7 +305,7 @@ class _GameRun:
         new = [visible_to(ev, seat) for ev in events[told:]] if told < len(events) else ()
         self.told[seat] = len(events)
         rid = player.next_request_id()
-        clock, bank = self.clock, self.bank_ms[seat]
+        clock, bank = self.clocks[seat], self.bank_ms[seat]
         data = self.encoder.decision(
             g,
             decision,
@@ -289,7 +315,8 @@ class _GameRun:
             time_limit_ms=clock.move_time_ms,
             time_bank_ms=bank,
         )
-        answer = await conn.ask(data, rid, clock.limit_s(bank), free_s=clock.move_time_ms / 1000)
+        free_s = clock.move_time_ms / 1000 if clock.move_time_ms else None  # None: no limit
+        answer = await conn.ask(data, rid, clock.limit_s(bank), free_s=free_s)
         if answer is Closed.TIMEOUT:
             self.bank_ms[seat] = 0
             await self._fault(decision, "timeout", f"no answer within {clock.describe(bank)}", ErrorCode.TIMEOUT, rid)
@@ -400,10 +427,14 @@ class _GameRun:
 
 @dataclass(frozen=True)
 class SeatBot:
-    """Who plays a seat: a command to launch, or (command None) a bot started by hand."""
+    """Who plays a seat: a command to launch, or (command None) a bot started by hand.
+
+    ``clock``: the seat's own time control (None: the match's).
+    """
 
     name: str
     command: BotCommand | None = None
+    clock: TimeControl | None = None
 
 
 @dataclass(frozen=True)
@@ -517,7 +548,9 @@ class Match:
             if self._writer is not None:
                 self._writer.close()
 
-    async def play(self, on_game: Callable[[GameResult], None] | None = None) -> MatchResult:
+    async def play(
+        self, on_game: Callable[[GameResult], None] | None = None, on_hand: OnHand | None = None
+    ) -> MatchResult:
         cfg = self.config
         # first every bot connects (a bot started by hand is named by its Hello)
         absent = await self.pool.ready(self.players)
@@ -550,6 +583,8 @@ class Match:
                 policy=cfg.policy,
                 log=writer,
                 absent=absent,
+                seat_clocks={s: b.clock for s, b in enumerate(cfg.seats) if b.clock is not None},
+                on_hand=on_hand,
             )
             results.append(result)
             log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)

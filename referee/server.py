@@ -163,6 +163,7 @@ class Connection:
         self._pending: asyncio.Future[ActionMsg | Closed] | None = None
         self._pending_id = 0
         self._last_issued = 0
+        self._withdrawn = 0  # a request the referee stopped waiting for (it is shutting down)
         self._timer: asyncio.TimerHandle | None = None
         self._writing = False  # ask() is handing a request to gRPC
         self._writer: asyncio.Task[object] | None = None  # the task doing it
@@ -233,6 +234,7 @@ class Connection:
         except asyncio.CancelledError:
             if not self._write_cut:
                 self._timer.cancel()
+                self._withdrawn = request_id
                 raise
             # cut off at the deadline (see _time_up): this request timed out, the stream is closed
             self._writer.uncancel()  # type: ignore[union-attr]
@@ -246,6 +248,9 @@ class Connection:
             self._writing = False
         try:
             answer = await fut
+        except asyncio.CancelledError:
+            self._withdrawn = request_id  # the referee is stopping: the answer, if it comes, is no fault
+            raise
         finally:
             self._pending = None
             self._timer.cancel()
@@ -330,6 +335,9 @@ class Connection:
                     rid = msg.request_id
                     if fut is not None and rid == self._pending_id and not fut.done():
                         fut.set_result(msg)
+                        continue
+                    if rid and rid == self._withdrawn:
+                        log.debug("answer to a withdrawn request", player=self.player.player_id, request_id=rid)
                         continue
                     ok = await self._fault(
                         *self._misplaced(rid, fut is not None and not fut.done()),

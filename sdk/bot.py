@@ -36,12 +36,15 @@ class Bot:
         # Randomness for bots that want it. The runner reseeds it from
         # ARENA_SEED when the referee gives one, so matches replay exactly.
         self.rng = random.Random(seed)
-        # Time allowed for the current decision, in milliseconds; the runner
-        # and the simulator set it before each call.
+        # Time allowed for the current decision, in milliseconds (0: no
+        # limit); the runner and the simulator set it before each call.
         self.time_limit_ms = 1000
         # What is left of the game's time bank, in milliseconds (0: none): an
         # answer may take this much longer than time_limit_ms, drawing it down.
         self.time_bank_ms = 0
+        # Who sits where in the current game (the bot's name per seat); set
+        # at game start.
+        self.seat_names: tuple[str, ...] = ()
 
     def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
         """Bid or pass. Default: pass when allowed, else the lowest legal bid."""
@@ -65,6 +68,11 @@ class Bot:
 
     def game_start(self, view: SeatView) -> None:
         """Called when a game starts (``view`` has the rules and the seat, no cards yet)."""
+
+    def hand_end(self, view: SeatView) -> None:
+        """Called when a hand ends (thrown in too), with every event of it the seat may see, the last
+        trick and the result (``view.hand_result``) included. It comes before the next decision, or
+        before ``game_over`` after the last hand."""
 
     def game_over(self, view: SeatView, winner: int | None, reason: str) -> None:
         """Called when a game ends, with the events of its last hand."""

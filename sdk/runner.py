@@ -3,7 +3,9 @@
 ``run(bot)`` reads the referee's address and the seat token from
 ARENA_ADDRESS / ARENA_TOKEN (or ``--address`` / ``--token``), says Hello and
 then answers the referee: GameStart (``bot.game_start``), DecisionRequest
-(``bot.decide`` on the rebuilt ``SeatView``), GameOver (``bot.game_over``),
+(``bot.decide`` on the rebuilt ``SeatView``; ``bot.hand_end`` first when the
+request brings the end of a hand), GameOver (``bot.hand_end`` for the last
+hand, then ``bot.game_over``),
 Error (logged to stderr; a fatal one ends the process with status 1) and
 Shutdown (status 0). One process plays game after game, whatever seat the
 referee gives it.
@@ -28,7 +30,8 @@ import grpc
 import structlog
 
 from referee.engine.errors import InvalidActionError
-from referee.engine.events import DealEvent, Event
+from referee.engine.events import DealEvent, Event, HandEndEvent
+from referee.engine.rules import Rules
 from referee.engine.view import SeatView
 from referee.logging import configure
 from referee.protocol import convert
@@ -122,12 +125,14 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
         except InvalidActionError as exc:
             raise SessionError(f"cannot read a referee message: {exc}") from None
         if isinstance(msg, RequestInfo):
+            assert rules is not None, "a request before GameStart"
             for ev in msg.events:
                 if isinstance(ev, DealEvent):
                     hand_events = [ev]
                 else:
                     hand_events.append(ev)
-            assert rules is not None, "a request before GameStart"
+                if isinstance(ev, HandEndEvent):
+                    bot.hand_end(_ended_hand_view(rules, seat, ev, hand_events))
             bot.time_limit_ms = msg.time_limit_ms
             bot.time_bank_ms = msg.time_bank_ms
             hand_number, dealer = msg.hand_number, msg.dealer
@@ -140,10 +145,14 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             if seed is not None:
                 bot.rng.seed(f"{seed}:{msg.game_id}")
             bot.time_limit_ms = msg.move_time_ms
+            bot.seat_names = msg.seat_names
             bot.game_start(_bare_view(msg))
         elif isinstance(msg, GameOverInfo):
-            hand_events.extend(msg.events)
             assert rules is not None, "a GameOver before GameStart"
+            for ev in msg.events:
+                hand_events.append(ev)
+                if isinstance(ev, HandEndEvent):
+                    bot.hand_end(_ended_hand_view(rules, seat, ev, hand_events))
             view = SeatView(rules, seat, hand_number, dealer, msg.scores, (), tuple(hand_events), None)
             bot.game_over(view, msg.winner, msg.reason)
         elif isinstance(msg, ErrorInfo):
@@ -157,6 +166,13 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             return
         elif isinstance(msg, WelcomeInfo):
             log.debug("welcome", player=msg.player, referee=msg.referee_version)
+
+
+def _ended_hand_view(rules: Rules, seat: int, end: HandEndEvent, hand_events: list[Event]) -> SeatView:
+    """The view of a hand just ended: its events up to ``end``, no cards left."""
+    deal = hand_events[0]
+    dealer = deal.dealer if isinstance(deal, DealEvent) else 0
+    return SeatView(rules, seat, end.hand, dealer, end.scores, (), tuple(hand_events), None)
 
 
 def _bare_view(start: GameStartInfo) -> SeatView:

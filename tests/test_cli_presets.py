@@ -62,3 +62,19 @@ def test_bad_names_and_overrides_are_one_line_errors(args: list[str], message: s
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
+
+
+def test_each_preset_has_its_own_line_saying_what_sets_it_apart() -> None:
+    from referee.cli.presets import summary
+    from referee.engine.presets import PRESET_NOTES
+
+    assert set(PRESET_NOTES) == set(PRESETS)
+    notes = list(PRESET_NOTES.values())
+    assert len(set(notes)) == len(notes)
+    rows = run().output.splitlines()
+    for name, rules in PRESETS.items():
+        row = next(r for r in rows if r.startswith(f"│ {name} "))
+        assert PRESET_NOTES[name] in row and summary(rules) in row
+        assert "(s)" not in row
+    assert "3 players, each alone" in summary(PRESETS["double-deck-3p"])
+    assert "up to two bids each" in summary(PRESETS["hammerwalt"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,3 +45,16 @@ def test_no_arguments_prints_help() -> None:
     result = run()
     assert result.returncode == 0
     assert "Usage" in result.stdout and result.stderr == ""
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "replay", "serve", "presets"])
+def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str) -> None:
+    result = subprocess.run([str(ARENA), command, "--help"], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    assert "<bool>" not in result.stdout and "list[str]" not in result.stdout
+    assert "{" not in result.stdout, result.stdout
+    if command == "replay":
+        assert "Usage: arena replay [OPTIONS] LOG" in result.stdout
+    if command == "presets":
+        assert "Usage: arena presets [OPTIONS] [NAME]" in result.stdout

@@ -4,12 +4,51 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperArgument, TyperGroup, TyperOption
+
+
+class _PlainArgument(TyperArgument):
+    """An argument shown in usage lines the usual way: LOG, not typer's {log}."""
+
+    def get_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        name = self.metavar or (self.name or "").upper()
+        return [name if self.required else f"[{name}]"]
+
+
+def plain_help(command: Any, ctx: typer.Context) -> None:
+    """Help as people read it: arguments named in capitals, and no type after a flag (``--verify``, not
+    ``--verify <bool>``)."""
+    for param in [*command.params, command.get_help_option(ctx)]:
+        if isinstance(param, TyperArgument) and not isinstance(param, _PlainArgument):
+            param.metavar = param.metavar or (param.name or "").upper()
+            param.__class__ = _PlainArgument
+        elif isinstance(param, TyperOption) and param.is_flag:
+            param.metavar = ""
+        elif isinstance(param, TyperOption) and param.multiple and param.metavar is None:
+            param.metavar = (param.name or "").upper()  # --bot BOT, not --bot <list[str]>
+
+
+class ArenaGroup(TyperGroup):
+    """The ``arena`` group: every command's help goes through ``plain_help``."""
+
+    def get_command(self, ctx: typer.Context, cmd_name: str):  # type: ignore[no-untyped-def]
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            plain_help(command, ctx)
+        return command
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        plain_help(self, ctx)
+        super().format_help(ctx, formatter)
+
 
 app = typer.Typer(
+    cls=ArenaGroup,
     name="arena",
     help="Bid Euchre bot arena: run matches and tournaments between bots, replay and verify game logs.",
     no_args_is_help=True,

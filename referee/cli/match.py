@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,20 +21,28 @@ from referee.cli.running import (
     TimeBankOpt,
     VerboseOpt,
     game_line,
+    long_game_line,
     match_config,
     print_result,
     run_async,
 )
-from referee.match import Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
 from referee.names import shown_name
 
-# The example bots `arena match` plays when no --bot is given (team 0 first).
+# The example bots `arena match` plays when no --bot is given (team 0 first);
+# presets with more teams give the last one to each further team.
 DEFAULT_BOTS = ("rules", "random")
 
 
 def example_bot(name: str) -> str:
     """The NAME=COMMAND of an example bot (example_bots/NAME_bot.py)."""
     return f"{name}=python -m example_bots.{name}_bot"
+
+
+def default_bots(teams: int) -> list[BotCommand]:
+    """One example bot per team: rules, then random for every other team (three-team presets too)."""
+    names = [*DEFAULT_BOTS, *[DEFAULT_BOTS[-1]] * (teams - len(DEFAULT_BOTS))][:teams]
+    return [BotCommand.parse(example_bot(name)) for name in names]
 
 
 @app.command("match")
@@ -43,8 +52,9 @@ def match_command(
         typer.Option(
             "--bot",
             "-b",
-            help="NAME=COMMAND, repeatable: team t is played by the t-th bot (one bot: it plays every team). "
-            f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots).",
+            metavar="NAME=COMMAND",
+            help="Repeatable: team t is played by the t-th bot (one bot: it plays every team). "
+            f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots; {DEFAULT_BOTS[-1]} again for a third team).",
         ),
     ] = None,
     preset: PresetOpt = DEFAULTS["preset"],
@@ -59,13 +69,13 @@ def match_command(
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
     with user_errors(BotSpecError, ValueError):
-        commands = [BotCommand.parse(spec) for spec in (bot or [example_bot(name) for name in DEFAULT_BOTS])]
+        commands = [BotCommand.parse(spec) for spec in bot or []]
         for command in commands:
             command.check_runnable()
         config = match_config(
             preset=preset,
             rule=rule,
-            seats=lambda rules: seat_bots(rules, [SeatBot(c.name, c) for c in commands]),
+            seats=lambda rules: seat_bots(rules, [SeatBot(c.name, c) for c in commands or default_bots(rules.teams)]),
             games=games,
             seed=seed,
             move_time=move_time,
@@ -73,14 +83,42 @@ def match_command(
             on_fault=on_fault,
             log_dir=log_dir,
         )
+    progress = _Progress()
     with user_errors(OSError):  # cannot listen, cannot write the log
-        result = run_async(_play(config), verbose)
+        result = run_async(_play(config, progress), verbose, interrupted=progress.interrupted)
     print_result(result)
 
 
-async def _play(config: MatchConfig) -> MatchResult:
+class _Progress:
+    """How far the match got: what an interrupted match says it kept."""
+
+    def __init__(self) -> None:
+        self.log_path: Path | None = None
+        self.finished = 0
+
+    def interrupted(self) -> str:
+        if self.log_path is None:
+            return "interrupted before the match started: nothing was played"
+        return (
+            f"interrupted: finished games kept in {self.log_path}: {self.finished}; a match does not resume, "
+            "run it again to play them all (the same --seed deals the same games)"
+        )
+
+
+async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
+    names = [s.name for s in config.seats]
+
+    def finished(result: GameResult) -> None:
+        progress.finished += 1
+        console.print(game_line(result, names), soft_wrap=True)
+
+    def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
+        line = long_game_line(f"game {int(game_id[1:])}", number, scores, config.rules)
+        if line is not None:
+            console.print(line, highlight=False, soft_wrap=True)
+
     async with Match(config) as match:
-        names = [s.name for s in config.seats]
+        progress.log_path = match.log_path
         teams = " vs ".join(shown_name(n) for n in names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=lambda r: console.print(game_line(r, names)))
+        return await match.play(on_game=finished, on_hand=hand)

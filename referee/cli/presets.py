@@ -8,16 +8,24 @@ import typer
 from rich.table import Table
 
 from referee.cli.app import app, console, user_errors
-from referee.engine.presets import DEFAULT_PRESET, PRESETS, rules_for
+from referee.engine.presets import DEFAULT_PRESET, PRESET_NOTES, PRESETS, rules_for
 from referee.engine.rules import Rules, option_values
+
+_BIDDING = {"single": "one bid each", "two": "up to two bids each", "multiple": "bidding until all pass"}
 
 
 def summary(rules: Rules) -> str:
+    """The rules' shape in a line: seats, deck, bidding, special bids, game end."""
+    seats = (
+        f"{rules.players} players, each alone"
+        if rules.teams == rules.players
+        else f"{rules.players} players in {rules.teams} teams"
+    )
     specials = ", ".join(rules.special_bids) or "no special bids"
-    end = f"to {rules.game_points} points" if rules.game_over == "points" else f"{rules.game_hands} hands"
+    end = f"to {rules.game_points} points" if rules.game_over == "points" else f"of {rules.game_hands} hands"
     return (
-        f"{rules.players} players in {rules.teams} teams, {rules.deck} deck, {rules.cards_each} cards each; "
-        f"{rules.bidding_rounds} bidding round(s), {specials}; game {end}"
+        f"{seats}, {rules.deck} deck, {rules.cards_each} cards each; "
+        f"{_BIDDING[rules.bidding_rounds]}, {specials}; game {end}"
     )
 
 
@@ -35,10 +43,11 @@ def presets_command(
                 rules_for(DEFAULT_PRESET, rule)  # validate, so a bad override is reported
             table = Table(title="Rule presets", show_lines=False)
             table.add_column("preset", style="bold")
+            table.add_column("what sets it apart")
             table.add_column("summary")
             for preset_name, rules in PRESETS.items():
                 marker = " (default)" if preset_name == DEFAULT_PRESET else ""
-                table.add_row(preset_name + marker, summary(rules))
+                table.add_row(preset_name + marker, PRESET_NOTES[preset_name], summary(rules))
             console.print(table)
             return
         rules = rules_for(name, rule or [])

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 
-from referee.cli.app import console, fail
+from referee.cli.app import console, err_console
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
@@ -21,9 +23,9 @@ from referee.server import DEFAULT_HOST
 
 T = TypeVar("T")
 
-PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `arena presets`).")]
+PresetOpt = Annotated[str, typer.Option("--preset", "-p", metavar="NAME", help="Rule preset (see `arena presets`).")]
 RuleOpt = Annotated[
-    list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
+    list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE", help="Override a rule option (repeatable).")
 ]
 GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the deals (same seed and bots: same games).")]
@@ -94,10 +96,12 @@ def match_config(
 def run_async(
     main: Coroutine[Any, Any, T],
     verbose: bool,
-    interrupted: str = "interrupted: bots shut down, the log holds every complete game",
+    interrupted: str | Callable[[], str] = "interrupted: bots shut down, the log holds every complete game",
+    live: Progress | None = None,
 ) -> T:
-    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), exit status 130
-    after the one-line message ``interrupted``."""
+    """Run ``main``; Ctrl-C and SIGTERM cancel it (its cleanup runs: bots are shut down), then the one line
+    ``interrupted`` (what was kept, how to go on; a callable is asked then) and exit status 130. A ``live``
+    display (a progress bar) is stopped first, so the line stands on its own."""
     configure("info" if verbose else "warning")
 
     async def guarded() -> T:
@@ -113,7 +117,25 @@ def run_async(
     try:
         return asyncio.run(guarded())
     except (KeyboardInterrupt, asyncio.CancelledError):
-        raise fail(interrupted, code=130) from None
+        if live is not None:
+            live.stop()
+        message = interrupted() if callable(interrupted) else interrupted
+        err_console.print(escape(message), highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+
+
+# A game still going at these hands is said to run long (then every LONG_GAME hands).
+LONG_GAME = 200
+
+
+def long_game_line(game: str, hand: int, scores: tuple[int, ...], rules: Rules) -> str | None:
+    """A line for the live output when a game runs long (at hand 200, 400, ...), else None."""
+    if hand < LONG_GAME or hand % LONG_GAME or hand >= rules.hand_limit:
+        return None
+    return (
+        f"{game} runs long: hand {hand}, scores {' / '.join(map(str, scores))}; bots that bid badly can keep "
+        f"a game going to the safety stop at hand {rules.hand_limit} (rule hand_limit)"
+    )
 
 
 def game_line(result: GameResult, names: list[str]) -> str:
@@ -122,6 +144,7 @@ def game_line(result: GameResult, names: list[str]) -> str:
     return (
         f"game {result.game}: {winner}, scores {' / '.join(map(str, result.scores))} "
         f"({result.reason}, {result.hands} hands{faults})"
+        + ("; stopped by the hand limit, no team reached the target" if result.reason == "hand-limit" else "")
     )
 
 

@@ -14,9 +14,11 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async
+from referee.cli.running import VerboseOpt, long_game_line, run_async
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
+from referee.tournament.gauntlet import Matchup, head_to_head
+from referee.tournament.results import outcome
 from referee.names import shown_name
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
@@ -31,7 +33,7 @@ from referee.tournament.settings import (
     read_toml,
     resolve,
 )
-from referee.tournament.standings import Standing
+from referee.tournament.standings import RANKING, Standing
 
 
 def cpu_count() -> int:
@@ -103,6 +105,15 @@ def tournament_command(
             show_default=False,
         ),
     ] = None,
+    all_seatings: Annotated[
+        bool | None,
+        typer.Option(
+            "--all-seatings",
+            help="Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also "
+            "sits on either side of each other (twice the games per duplicate set).",
+            show_default=False,
+        ),
+    ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
     ] = None,
@@ -113,6 +124,13 @@ def tournament_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
+    gauntlet: Annotated[
+        str | None,
+        typer.Option(
+            "--gauntlet",
+            help="A gauntlet instead of a round-robin: this bot plays every other bot; the others do not meet.",
+        ),
+    ] = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
@@ -127,9 +145,11 @@ def tournament_command(
             time_bank=time_bank,
             on_fault=on_fault,
             duplicate=duplicate,
+            all_seatings=all_seatings,
             name=check_name(name) if name is not None else None,
             out=out,
             concurrency=concurrency,
+            gauntlet=gauntlet,
         )
         given = cli.over(read_toml(config)) if config is not None else cli
         folder = TournamentFolder(_folder(given, resume))
@@ -172,6 +192,8 @@ def tournament_command(
         rows = tournament.standings()
         csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
     print_standings(settings, rows, done=len(tournament.done), total=total)
+    if settings.gauntlet is not None:
+        print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
 
 
@@ -207,12 +229,21 @@ def _play(tournament: Tournament, verbose: bool) -> None:
             shown_name(tournament.settings.name), total=len(tournament.schedule), completed=len(tournament.done)
         )
         tournament.on_game = lambda _record: progress.advance(task)
+        rules = tournament.settings.rules
+
+        def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
+            line = long_game_line(f"game {game_id}", number, scores, rules)
+            if line is not None:  # printed above the progress bar
+                progress.console.print(line, highlight=False, soft_wrap=True)
+
+        tournament.on_hand = hand
         folder = tournament.folder.path
         run_async(
             tournament.run(),
             verbose,
-            interrupted=f"interrupted: the finished games are kept in {folder}; continue with "
-            f"`arena tournament --resume --out {folder}`",
+            interrupted=lambda: f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
+            f"continue with `arena tournament --resume --out {folder}`",
+            live=progress,
         )
 
 
@@ -223,17 +254,50 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
         "seed": settings.seed,
         "games_per_pairing": settings.games,
         "duplicate": settings.duplicate,
+        "all_seatings": settings.all_seatings,
         "games_played": len(tournament.done),
         "games_scheduled": len(tournament.schedule),
         "complete": tournament.complete,
         "elo": "Bradley-Terry maximum likelihood, draws as half points, one virtual draw per pair, mean 0; "
         "elo_error_95 is 1.96 standard errors",
+        **(
+            {"gauntlet": settings.gauntlet, "head_to_head": [m.as_dict() for m in _head_to_head(settings, tournament)]}
+            if settings.gauntlet is not None
+            else {}
+        ),
     }
+
+
+def _head_to_head(settings: TournamentSettings, tournament: Tournament) -> list[Matchup]:
+    assert settings.gauntlet is not None
+    return head_to_head(settings.gauntlet, settings.bot_names, [outcome(r) for r in tournament.done.values()])
+
+
+def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
+    title = f"gauntlet: {candidate} against each opponent (its Elo over each, 95% interval, one virtual draw)"
+    table = Table(title=title)
+    for col in ("opponent", "games", "W", "D", "L", "score", "Elo", "95% interval"):
+        table.add_column(col, justify="left" if col == "opponent" else "right")
+    for m in rows:
+        e = m.elo
+        table.add_row(
+            m.opponent,
+            str(m.games),
+            str(m.wins),
+            str(m.draws),
+            str(m.losses),
+            f"{e.score:.1%}" if m.games else "",
+            f"{e.elo:+.0f}" if m.games else "",
+            f"{e.elo_low:+.0f} .. {e.elo_high:+.0f}" if m.games else "",
+        )
+    console.print(table)
 
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
     dup = ", duplicate" if settings.duplicate else ""
-    table = Table(title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}")
+    table = Table(
+        title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}", caption=RANKING
+    )
     for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(rows, start=1):

@@ -137,6 +137,23 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+# What sets each preset apart from the others, in a line (`arena presets`).
+PRESET_NOTES: dict[str, str] = {
+    "neuralplay": "NeuralPlay's rules: bids from 1 trick, trump named with the bid, the dealer is stuck when all pass",
+    "indiana": "bidding goes round until all pass; a made bid scores only its level; no-trump ranks below a suit",
+    "bid-euchre-project": "as neuralplay, but the 1st and 2nd bidders need the jack of the suit they name; 48 hands",
+    "single-deck": "the 24-card euchre deck, trump named after the auction, no no-trump",
+    "single-deck-hilo": "as single-deck, with high and low no-trump",
+    "pepper": "pepper bids (every trick, with partner); a set costs 6; a hand all pass is thrown in",
+    "triple-deck": "three 20-card decks; call3: the partner gives three cards, then sits out",
+    "double-deck": "bids from 6; only the declarers score (+2 when made); mercy rule at -50",
+    "double-deck-3p": "double-deck for three players, each playing alone",
+    "bloomington": "six players in two teams of three; best: each partner gives the bidder a card",
+    "hammerwalt": "up to two bidding turns each; going alone swaps three cards with partner",
+    "pagat": "pagat.com's rules: bids from 3 tricks, a hand all pass is thrown in, a caller discards first",
+}
+
+
 def preset(name: str) -> Rules:
     try:
         return PRESETS[name]

@@ -7,8 +7,9 @@ shown comes from the engine's view of that seat (``GameReplay.seat_view_at``):
 the other hands and the exchanges it took no part in stay hidden, and each
 trick row shows what the seat held before it.
 
-Cards get suit symbols and colour when ``fancy`` (a terminal); otherwise the
-log's own notation (``JH``), so the output greps and diffs well.
+Cards get suit symbols and colour when ``fancy`` (a terminal), and the ten
+reads "10" as on a card face (``10♦``); otherwise the log's own notation
+(``JH``, ``TD``), so the output greps and diffs well.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ class Cards:
 
     def card(self, card: Card, style: str = "") -> Text:
         suit = card_suit(card)
-        text = Text(RANK_LETTERS[card_rank(card)], style=style)
+        rank = RANK_LETTERS[card_rank(card)]
+        # fancy text is what card faces say (the HTML viewer's too): "10", not the notation's "T"
+        text = Text("10" if self.fancy and rank == "T" else rank, style=style)
         text.append_text(self.suit(suit))
         if self.fancy and suit in _RED_SUITS:
             text.stylize("red")

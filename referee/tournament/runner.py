@@ -41,7 +41,7 @@ import structlog
 from referee.bots import BotCommand, BotPool
 from referee.engine.rules import Rules
 from referee.gamelog import LogWriter, match_end_record, match_start_record
-from referee.match import play_game
+from referee.match import OnHand, play_game
 from referee.server import ArenaServer, Limits, Player
 from referee.tournament.results import ResultsWriter, outcome, read_results, result_record
 from referee.tournament.schedule import ScheduledGame
@@ -204,8 +204,11 @@ class Tournament:
         self.connect_timeout_s = connect_timeout_s
         self.limits = limits or Limits()
         self.on_game = on_game
+        self.on_hand: OnHand | None = None  # called as each hand of each game is dealt
         self.schedule = settings.schedule()
         self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
+        # asked before each game is handed to a table: True stops the run early (games in play finish)
+        self.stop_when: Callable[[], bool] | None = None
 
     @property
     def pending(self) -> list[ScheduledGame]:
@@ -247,7 +250,9 @@ class Tournament:
                 results.close()
 
     async def _serve(self, table: _Table, queue: _Queue, results: ResultsWriter) -> None:
-        while (game := queue.take(table.number, table.bots)) is not None:
+        while not (self.stop_when is not None and self.stop_when()) and (
+            game := queue.take(table.number, table.bots)
+        ) is not None:
             await self._play(table, game, results)
 
     async def _play(self, table: _Table, game: ScheduledGame, results: ResultsWriter) -> None:
@@ -271,6 +276,7 @@ class Tournament:
                 policy=settings.on_fault,
                 log=writer,
                 absent=absent,
+                on_hand=self.on_hand,
             )
             writer.write(match_end_record(games=1, results=[result.record()]))
             await asyncio.to_thread(writer.sync)

@@ -1,4 +1,4 @@
-"""The round-robin schedule: which bots meet, in which seats, on which deal.
+"""The schedules: which bots meet, in which seats, on which deal (round-robin, or a gauntlet).
 
 A pure function of the settings (bot names in the order given, the rules, the
 games per pairing, the root seed, duplicate or not), so an interrupted
@@ -6,21 +6,28 @@ tournament can be resumed game by game.
 
 - Every group of ``rules.teams`` bots meets (every pair for two-team rule
   systems, every three for three-team ones such as ``double-deck-3p``).
-- A group plays in its seatings in turn: seating r gives team t to bot
-  ``group[(t + r) % teams]``, so each bot plays every team position (for two
-  teams: both sides of the table). All seats of a team are the same bot.
+- A group plays in its seatings in turn (``seatings``): by default the
+  rotations, seating r giving team t to bot ``group[(t + r) % teams]``, so
+  each bot plays every team position (for two teams: both sides of the
+  table). All seats of a team are the same bot. With three teams the
+  rotations are 3 of the 6 orders: who sits to whose left stays the same.
+  ``every_seating`` adds the other 3, so each bot also sits on either side of
+  each other bot, for twice the games per duplicate set.
 - Duplicate deals (the default): the games of a group come in sets of one
   seed per set, one game per seating, so every bot holds the cards each of
   the others held. Without duplicate, every game has a deal of its own.
 - The n-th deal of every group is the same (its seed depends on the root
   seed and n only): all pairings play the same cards.
+- A gauntlet keeps the round-robin's games of one bot, the candidate: it
+  meets every other bot; the others do not play each other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, replace
+from functools import cache
+from itertools import combinations, permutations
 
 from referee.engine.rules import Rules
 from referee.seeding import derive_seed
@@ -37,7 +44,7 @@ class ScheduledGame:
     number: int  # 1-based position in the schedule
     group: tuple[str, ...]  # the bots that meet, in the order they were given
     deal: int  # 0-based deal of the group (duplicate: shared by the set's seatings)
-    rotation: int  # seating: team t is played by group[(t + rotation) % teams]
+    rotation: int  # seating: team t is played by group[seatings(teams, True)[rotation][t]]
     seed: int  # the game's seed: first dealer and every shuffle
 
     @property
@@ -47,8 +54,8 @@ class ScheduledGame:
     @property
     def teams(self) -> tuple[str, ...]:
         """The bot playing each team."""
-        n = len(self.group)
-        return tuple(self.group[(t + self.rotation) % n] for t in range(n))
+        order = seatings(len(self.group), every=True)[self.rotation]
+        return tuple(self.group[k] for k in order)
 
     def roles(self, rules: Rules) -> tuple[tuple[str, int], ...]:
         """Per seat, the role that plays it: (bot, k) for the team's k-th seat clockwise from seat 0.
@@ -69,16 +76,30 @@ class ScheduledGame:
         return tuple(bot for bot, _ in self.roles(rules))
 
 
-def set_size(rules: Rules) -> int:
-    """Games in one duplicate set: one per seating (the number of teams)."""
-    return rules.teams
+@cache
+def seatings(teams: int, every: bool = False) -> tuple[tuple[int, ...], ...]:
+    """A group's seatings: for each, the group member playing each team.
+
+    The rotations come first (seating r: team t is played by member
+    ``(t + r) % teams``); with ``every``, the other orders follow (none for
+    two teams; 3 more for three), so seating numbers never change meaning.
+    """
+    rotations = [tuple((t + r) % teams for t in range(teams)) for r in range(teams)]
+    if not every:
+        return tuple(rotations)
+    return (*rotations, *(p for p in permutations(range(teams)) if p not in rotations))
 
 
-def check_games(rules: Rules, games: int, duplicate: bool) -> None:
+def set_size(rules: Rules, every_seating: bool = False) -> int:
+    """Games in one duplicate set: one per seating."""
+    return len(seatings(rules.teams, every_seating))
+
+
+def check_games(rules: Rules, games: int, duplicate: bool, every_seating: bool = False) -> None:
     """Raise ScheduleError when ``games`` per pairing cannot be played as asked."""
     if games < 1:
         raise ScheduleError(f"games per pairing must be at least 1, got {games}")
-    size = set_size(rules)
+    size = set_size(rules, every_seating)
     if duplicate and games % size:
         raise ScheduleError(
             f"with duplicate deals the games per pairing come in sets of {size} (each deal once per seating): "
@@ -87,7 +108,7 @@ def check_games(rules: Rules, games: int, duplicate: bool) -> None:
 
 
 def round_robin(
-    bots: Sequence[str], rules: Rules, *, games: int, seed: int, duplicate: bool = True
+    bots: Sequence[str], rules: Rules, *, games: int, seed: int, duplicate: bool = True, every_seating: bool = False
 ) -> tuple[ScheduledGame, ...]:
     """Every game of the tournament, numbered from 1, group by group."""
     if len(set(bots)) != len(bots):
@@ -95,11 +116,12 @@ def round_robin(
     teams = rules.teams
     if len(bots) < teams:
         raise ScheduleError(f"a round-robin needs at least {teams} bots for {teams} teams, got {len(bots)}")
-    check_games(rules, games, duplicate)
+    check_games(rules, games, duplicate, every_seating)
+    size = set_size(rules, every_seating)
     schedule: list[ScheduledGame] = []
     for group in combinations(bots, teams):
         for i in range(games):
-            deal, rotation = divmod(i, teams) if duplicate else (i, i % teams)
+            deal, rotation = divmod(i, size) if duplicate else (i, i % size)
             schedule.append(
                 ScheduledGame(
                     number=len(schedule) + 1,
@@ -110,3 +132,26 @@ def round_robin(
                 )
             )
     return tuple(schedule)
+
+
+def gauntlet(
+    bots: Sequence[str],
+    rules: Rules,
+    *,
+    candidate: str,
+    games: int,
+    seed: int,
+    duplicate: bool = True,
+    every_seating: bool = False,
+) -> tuple[ScheduledGame, ...]:
+    """The candidate against every other bot (every group holding it); the others do not meet each other.
+
+    The games are the round-robin's that the candidate plays, in the same
+    seatings and on the same deals, numbered from 1 (cutechess's gauntlet
+    beside its round-robin).
+    """
+    if candidate not in bots:
+        raise ScheduleError(f"the gauntlet's bot {candidate!r} is not one of the bots ({', '.join(bots)})")
+    everyone = round_robin(bots, rules, games=games, seed=seed, duplicate=duplicate, every_seating=every_seating)
+    mine = [g for g in everyone if candidate in g.group]
+    return tuple(replace(g, number=k) for k, g in enumerate(mine, start=1))

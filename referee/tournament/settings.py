@@ -17,7 +17,9 @@ The TOML file (see docs/tournament.md)::
     time_bank = 2000              # ms per bot per game, drawn on by answers over move_time
     on_fault = "forfeit"          # or "default"
     duplicate = true
+    all_seatings = false          # three teams: all 6 seatings, not the 3 rotations
     concurrency = 2               # tables at once
+    gauntlet = "rules"            # only this bot's games: it plays every other bot
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -44,7 +46,7 @@ from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.match import FaultPolicy, TimeControl
-from referee.tournament.schedule import ScheduledGame, ScheduleError, round_robin, set_size
+from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
 SETTINGS_FORMAT = 1
 MOVE_TIME_MS = (1, 3_600_000)  # the range --move-time allows
@@ -78,6 +80,8 @@ class TournamentSettings:
     on_fault: FaultPolicy
     duplicate: bool
     name: str = "tournament"  # a label; not part of what must match on resume
+    all_seatings: bool = False  # three teams: every order round the table, not only the rotations
+    gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
     time_bank_ms: int = 0
 
     @property
@@ -89,7 +93,24 @@ class TournamentSettings:
         return TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
 
     def schedule(self) -> tuple[ScheduledGame, ...]:
-        return round_robin(self.bot_names, self.rules, games=self.games, seed=self.seed, duplicate=self.duplicate)
+        if self.gauntlet is not None:
+            return gauntlet(
+                self.bot_names,
+                self.rules,
+                candidate=self.gauntlet,
+                games=self.games,
+                seed=self.seed,
+                duplicate=self.duplicate,
+                every_seating=self.all_seatings,
+            )
+        return round_robin(
+            self.bot_names,
+            self.rules,
+            games=self.games,
+            seed=self.seed,
+            duplicate=self.duplicate,
+            every_seating=self.all_seatings,
+        )
 
     def record(self) -> dict[str, Any]:
         """The JSON saved as settings.json in the tournament folder."""
@@ -106,6 +127,8 @@ class TournamentSettings:
             "time_bank_ms": self.time_bank_ms,
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
+            "all_seatings": self.all_seatings,
+            "gauntlet": self.gauntlet,
         }
 
     @classmethod
@@ -126,6 +149,8 @@ class TournamentSettings:
                 on_fault=FaultPolicy(data["on_fault"]),
                 duplicate=bool(data["duplicate"]),
                 name=str(data["name"]),
+                all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
+                gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
                 time_bank_ms=_int(data.get("time_bank_ms", 0)),  # absent: saved before time banks
             )
         except KeyError as exc:
@@ -137,7 +162,17 @@ class TournamentSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
         mine, theirs = self.record(), other.record()
         out = []
-        for key in ("preset", "games", "seed", "move_time_ms", "time_bank_ms", "on_fault", "duplicate"):
+        for key in (
+            "preset",
+            "games",
+            "seed",
+            "move_time_ms",
+            "time_bank_ms",
+            "on_fault",
+            "duplicate",
+            "all_seatings",
+            "gauntlet",
+        ):
             if mine[key] != theirs[key]:
                 out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
         if mine["bots"] != theirs["bots"]:
@@ -174,9 +209,11 @@ class Given:
     time_bank: int | None = None
     on_fault: FaultPolicy | None = None
     duplicate: bool | None = None
+    all_seatings: bool | None = None
     name: str | None = None
     out: Path | None = None
     concurrency: int | None = None
+    gauntlet: str | None = None  # the candidate bot of a gauntlet
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -239,7 +276,8 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
             f"a round-robin of {preset} ({rules.teams} teams) needs at least {rules.teams} bots, got {len(bots)}"
         )
     duplicate = _pick(given.duplicate, base and base.duplicate, True)
-    games = _pick(given.games, base and base.games, set_size(rules))
+    all_seatings = _pick(given.all_seatings, base and base.all_seatings, False)
+    games = _pick(given.games, base and base.games, set_size(rules, all_seatings))
     settings = TournamentSettings(
         bots=bots,
         preset=preset,
@@ -251,6 +289,8 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         on_fault=_pick(given.on_fault, base and base.on_fault, FaultPolicy.FORFEIT),
         duplicate=duplicate,
         name=_pick(given.name, base and base.name, "tournament"),
+        all_seatings=all_seatings,
+        gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
         time_bank_ms=_pick(given.time_bank, base and base.time_bank_ms, 0),
     )
     try:
@@ -279,7 +319,9 @@ _KEYS = {
     "time_bank": f"a whole number of ms, {TIME_BANK_MS[0]}..{TIME_BANK_MS[1]}",
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
+    "all_seatings": "true or false",
     "concurrency": "a whole number >= 1",
+    "gauntlet": "the name of one of the bots",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -329,13 +371,14 @@ def read_toml(path: Path) -> Given:
     if "time_bank" in data:
         want("time_bank", _is_int(data["time_bank"]) and TIME_BANK_MS[0] <= data["time_bank"] <= TIME_BANK_MS[1])
         values["time_bank"] = data["time_bank"]
-    if "duplicate" in data:
-        want("duplicate", isinstance(data["duplicate"], bool))
-        values["duplicate"] = data["duplicate"]
+    for key in ("duplicate", "all_seatings"):
+        if key in data:
+            want(key, isinstance(data[key], bool))
+            values[key] = data[key]
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
-    for key in ("preset", "out", "name"):
+    for key in ("preset", "out", "name", "gauntlet"):
         if key in data:
             want(key, isinstance(data[key], str) and data[key].strip() != "")
     if "preset" in data:
@@ -351,6 +394,8 @@ def read_toml(path: Path) -> Given:
             raise bad(None, "name", str(exc)) from None
     if "out" in data:
         values["out"] = Path(data["out"])
+    if "gauntlet" in data:
+        values["gauntlet"] = data["gauntlet"]
     for key in ("rules", "bots"):
         if key in data:
             want(key, isinstance(data[key], dict))

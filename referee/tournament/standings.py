@@ -106,7 +106,7 @@ class Standing:
 
 
 def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing]:
-    """One row per bot, best Elo first (ties by name)."""
+    """One row per bot, in ``RANKING`` order: best Elo first, equal Elo by points per hand, then by name."""
     index = {name: i for i, name in enumerate(bots)}
     n = len(bots)
     games = [0] * n
@@ -163,8 +163,12 @@ def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing
         )
         for i, name in enumerate(bots)
     ]
-    rows.sort(key=lambda r: (-round(r.elo, 6), r.bot))
+    rows.sort(key=lambda r: (-round(r.elo, 6), -r.points_per_hand, r.bot))
     return rows
+
+
+# How the rows are ordered, for the table's caption (docs/tournament.md says why).
+RANKING = "ranked by Elo (wins, draws, losses); equal Elo by points per hand"
 
 
 def elo_fit(

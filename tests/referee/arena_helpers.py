@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -187,6 +188,16 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def all_gone(pids: list[int], within_s: float = 10) -> bool:
+    """True once none of ``pids`` is alive (waiting up to ``within_s``)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def children_of(pid: int) -> list[int]:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from arena_helpers import BOTS, alive, children_of, of_kind, records, start_serve
+from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records, start_serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -81,14 +81,29 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
 
 
-def test_match_without_bots_plays_the_example_bots(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("preset", "teams"), [("neuralplay", ["rules", "random"]), ("double-deck-3p", ["rules", "random", "random"])])
+def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str], tmp_path: Path) -> None:
     run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
-        [*ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1"], capture_output=True, text=True, timeout=120
+        [*ARENA, "match", "--preset", preset, "--log-dir", str(tmp_path), "-r", "hand_limit=1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
     names = [s["bot"] for s in records(log)[0]["seats"]]
-    assert names[:2] in (["rules", "random"], ["random", "random"])
+    assert names[: len(teams)] == teams
+
+
+def test_the_default_bots_fill_every_preset() -> None:
+    from referee.cli.match import default_bots
+    from referee.engine.presets import PRESETS
+    from referee.match import SeatBot, seat_bots
+
+    for name, rules in PRESETS.items():
+        seats = seat_bots(rules, [SeatBot(c.name, c) for c in default_bots(rules.teams)])
+        assert len(seats) == rules.players, name
+        assert {s.name for s in seats} <= {"rules", "random"}, name
 
 
 def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
@@ -135,15 +150,6 @@ def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]
         time.sleep(0.05)
     proc.kill()
     raise AssertionError(f"the match did not start: {proc.stderr.read() if proc.stderr else ''}")
-
-
-def all_gone(pids: list[int], within_s: float = 10) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if not any(alive(p) for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -195,3 +201,22 @@ def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
     assert {"match_start", "game_start", "deal", "bid", "play", "trick", "hand_end", "game_end", "match_end"} <= {
         json.loads(line)["event"] for line in lines
     }
+
+
+@pytest.mark.slow
+def test_a_game_running_long_is_shown_live_and_its_end_at_the_hand_limit_said(tmp_path: Path) -> None:
+    # random bots on neuralplay bid themselves into the ground: the game goes on to the hand limit
+    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+        [*ARENA, "match", "--bot", f"random={sys.executable} -m example_bots.random_bot", "-r", "hand_limit=201",
+         "--log-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    long = [line for line in lines if "runs long" in line]
+    assert len(long) == 1 and long[0].startswith("game 1 runs long: hand 200, scores "), run.stdout
+    assert "the safety stop at hand 201 (rule hand_limit)" in long[0]
+    end = next(line for line in lines if line.startswith("game 1: "))
+    assert "(hand-limit, 201 hands); stopped by the hand limit, no team reached the target" in end

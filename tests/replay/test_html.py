@@ -14,9 +14,9 @@ from playwright.sync_api import Browser, Page
 from replay_helpers import Record, revealed, run, write_records
 
 
-def open_page(browser: Browser, html: Path) -> tuple[Page, list[str]]:
+def open_page(browser: Browser, html: Path, width: int = 1400, height: int = 900) -> tuple[Page, list[str]]:
     """Open ``html`` with the network cut off; the list collects requests that were tried and script errors."""
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page = browser.new_page(viewport={"width": width, "height": height})
     problems: list[str] = []
 
     def block(route) -> None:
@@ -169,7 +169,7 @@ def test_one_seats_view_hides_the_others(make_log, tmp_path, browser) -> None:
     assert max(boxes, key=lambda b: b[1])[0] == bystander
 
     go_to(page, give)
-    cards = " ".join(c[0] + SUITS[c[1]] for c in steps[give]["cards"])
+    cards = " ".join(("10" if c[0] == "T" else c[0]) + SUITS[c[1]] for c in steps[give]["cards"])
     assert page.text_content("#event").endswith("(cards hidden)")
     assert "cards hidden" in page.text_content("#log li.now")
     page.select_option("#view", str(giver))

@@ -251,3 +251,13 @@ def test_one_game_of_several_and_faults_outside_games(make_log) -> None:
     assert "! line 2: seat 1 crash: never connected" in out
     code, out, _ = run("replay", log, "--verify")
     assert code == 0 and "3 games of double-deck-3p" in out
+
+
+def test_a_ten_reads_10_as_on_the_card_faces_and_T_in_plain_text() -> None:
+    from referee.engine.cards import parse_card
+    from referee.replay.text import Cards
+
+    ten = parse_card("TD")
+    assert Cards(fancy=True).card(ten).plain == "10♦"  # the HTML panel and the terminal, as the faces say
+    assert Cards(fancy=False).card(ten).plain == "TD"  # the log's notation, for grep and diff
+    assert Cards(fancy=True).card(parse_card("JH")).plain == "J♥"

@@ -73,6 +73,8 @@ def test_reflection_and_health_with_no_local_protocol(referee: str) -> None:
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
     }
+    # the file as a client imports it (protoc -Iproto), not the path of the Python package
+    assert report["services"]["bideuchre.v1.Arena"]["file"] == "bideuchre/v1/arena.proto"
     assert report["services"]["bideuchre.v1.Arena"]["methods"] == [
         {
             "name": "Play",

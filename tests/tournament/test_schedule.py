@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, permutations
 
 import pytest
 
@@ -139,3 +139,26 @@ def test_tables_keep_their_bots_and_spread_over_the_pairings() -> None:
         ("bravo", "delta"): 2,
         ("charlie", "delta"): 2,
     }
+
+
+def test_three_teams_with_every_seating_play_all_six_orders() -> None:
+    rules = rules_for("double-deck-3p")
+    rotations = round_robin(BOTS[:3], rules, games=3, seed=1)
+    games = round_robin(BOTS[:3], rules, games=12, seed=1, every_seating=True)
+    # the rotations keep their numbers: the default schedule is the first seatings of the full one
+    assert [g.teams for g in games[:3]] == [g.teams for g in rotations]
+    for deal in (0, 1):
+        same_deal = [g for g in games if g.deal == deal]
+        assert len(same_deal) == 6 and len({g.seed for g in same_deal}) == 1
+        assert {g.teams for g in same_deal} == set(permutations(BOTS[:3]))  # all 6 orders on each deal
+
+    def left_of(teams: tuple[str, ...]) -> set[tuple[str, str]]:  # (bot, the bot on its left)
+        return {(teams[t], teams[(t + 1) % 3]) for t in range(3)}
+
+    # the rotations never change who sits on whose left; all six seatings put every bot on both sides
+    assert len(set().union(*(left_of(g.teams) for g in rotations))) == 3
+    assert len(set().union(*(left_of(g.teams) for g in games[:6]))) == 6
+    with pytest.raises(ScheduleError, match="sets of 6"):
+        round_robin(BOTS[:3], rules, games=3, seed=1, every_seating=True)
+    # two teams have no other seatings
+    assert len(round_robin(BOTS[:2], rules_for("pagat"), games=2, seed=1, every_seating=True)) == 2

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.match import FaultPolicy
-from referee.tournament.settings import Given, parse_bots, read_toml, resolve
+from referee.tournament.settings import Given, TournamentSettings, parse_bots, read_toml, resolve
 
 PY = sys.executable
 
@@ -122,3 +122,19 @@ def test_bad_settings_files_are_one_line_errors(
 def test_a_missing_settings_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["tournament", "--config", str(tmp_path / "none.toml")])
     assert result.exit_code == 1 and "none.toml: no such file" in result.output
+
+
+def test_all_seatings_from_a_file_and_kept_on_resume(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('preset = "double-deck-3p"\nall_seatings = true\n[bots]\na = "x"\nb = "x"\nc = "x"\n')
+    settings = resolve(read_toml(path))
+    assert settings.all_seatings and settings.games == 6  # one per seating, six of them
+    assert len(settings.schedule()) == 6
+    saved = TournamentSettings.from_record(settings.record(), "settings.json")
+    assert saved.all_seatings
+    assert resolve(Given(), saved).all_seatings  # resumed: kept
+    assert resolve(Given(all_seatings=False, games=6), saved).differences(saved) == ["all_seatings False / True"]
+    # a folder from before the option: the rotations, as then
+    old = settings.record()
+    del old["all_seatings"]
+    assert not TournamentSettings.from_record(old, "settings.json").all_seatings

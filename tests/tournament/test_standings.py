@@ -173,3 +173,19 @@ def test_wins_points_per_hand_and_violations() -> None:
     assert b.score == 0 + 0.5 + 1 + 1 + 0.5 + 0.5
     assert c.score == 0 + 0 + 1 + 0.5 + 0.5
     assert a.encounters == 1 + 1 + 1 + 2 + 2
+
+
+def test_equal_results_are_ranked_by_points_per_hand_not_by_name() -> None:
+    # A and Z each win one game and lose one against the other: the same Elo. Z scores
+    # far more per hand (its win is a rout, its loss narrow), so it ranks first despite its name.
+    games = [
+        game(1, ("A", "Z"), (52, 40), 0, hands=10),
+        game(2, ("Z", "A"), (60, -20), 0, hands=10),
+    ]
+    rows = standings(["A", "Z"], games)
+    assert rows[0].elo == pytest.approx(rows[1].elo)
+    assert [r.bot for r in rows] == ["Z", "A"]
+    assert rows[0].points_per_hand > rows[1].points_per_hand
+    # with the points per hand equal too, the name decides (a stable order)
+    even = [game(1, ("B", "A"), (50, 50), None), game(2, ("A", "B"), (50, 50), None)]
+    assert [r.bot for r in standings(["B", "A"], even)] == ["A", "B"]

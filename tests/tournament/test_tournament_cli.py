@@ -8,6 +8,7 @@ import pty
 import subprocess
 import sys
 from collections import Counter
+from itertools import permutations
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,7 @@ def test_a_round_robin_end_to_end(tmp_path: Path) -> None:
     for name in ("random", "first", "other"):
         assert name in run.stdout
     assert "eta" not in run.stdout  # no progress bar when the output is not a terminal
+    assert "ranked by Elo (wins, draws, losses); equal Elo by points per hand" in " ".join(run.stdout.split())
     assert sorted(p.name for p in folder.iterdir()) == [
         "bots",
         "games",
@@ -219,3 +221,14 @@ def test_a_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
         f"error: {folder} is not empty: choose another --name or --out for a new tournament"
     ]
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+
+
+def test_all_seatings_for_three_teams(tmp_path: Path) -> None:
+    folder = tmp_path / "six"
+    argv = ["--preset", "double-deck-3p", "--rule", "hand_limit=1", "--all-seatings", "-j", "2"]
+    run = play(folder, *argv, bots=(bot("a"), bot("b"), bot("c")), quick=False)
+    assert run.returncode == 0, run.stderr
+    assert "3 bots, double-deck-3p, 6 games" in run.stdout  # one duplicate set: 6 seatings
+    orders = {tuple(r["teams"]) for r in results(folder)}
+    assert orders == set(permutations(("a", "b", "c")))
+    assert json.loads((folder / "settings.json").read_text())["all_seatings"] is True

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from referee.protocol.bideuchre.v1 import arena_pb2 as referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2
+from referee.protocol.bideuchre.v1 import arena_pb2 as bideuchre_dot_v1_dot_arena__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in referee/protocol/bideuchre/v1/arena_pb2_grpc.py depends on'
+        + ' but the generated code in bideuchre/v1/arena_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -38,8 +38,8 @@ class ArenaStub:
         """
         self.Play = channel.stream_stream(
                 '/bideuchre.v1.Arena/Play',
-                request_serializer=referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2.BotMessage.SerializeToString,
-                response_deserializer=referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2.RefereeMessage.FromString,
+                request_serializer=bideuchre_dot_v1_dot_arena__pb2.BotMessage.SerializeToString,
+                response_deserializer=bideuchre_dot_v1_dot_arena__pb2.RefereeMessage.FromString,
                 _registered_method=True)
 
 
@@ -60,8 +60,8 @@ def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
-                    request_deserializer=referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2.BotMessage.FromString,
-                    response_serializer=referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2.RefereeMessage.SerializeToString,
+                    request_deserializer=bideuchre_dot_v1_dot_arena__pb2.BotMessage.FromString,
+                    response_serializer=bideuchre_dot_v1_dot_arena__pb2.RefereeMessage.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -91,8 +91,8 @@ class Arena:
             request_iterator,
             target,
             '/bideuchre.v1.Arena/Play',
-            referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2.BotMessage.SerializeToString,
-            referee_dot_protocol_dot_bideuchre_dot_v1_dot_arena__pb2.RefereeMessage.FromString,
+            bideuchre_dot_v1_dot_arena__pb2.BotMessage.SerializeToString,
+            bideuchre_dot_v1_dot_arena__pb2.RefereeMessage.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,106 @@
+"""``arena check-bot``: one bot through every decision kind and protocol case; a table of what passed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from referee.bots import BotCommand, BotSpecError
+from referee.checkbot.positions import situations
+from referee.checkbot.session import Report, check_bot
+from referee.cli.app import app, console, user_errors
+from referee.cli.running import VerboseOpt, run_async
+from referee.engine.presets import PRESETS, rules_for
+
+
+@app.command("check-bot")
+def check_bot_command(
+    bot: Annotated[str, typer.Argument(help="NAME=COMMAND: the bot to check, as for --bot elsewhere.")],
+    preset: Annotated[
+        list[str] | None,
+        typer.Option("--preset", "-p", help="Check on this preset only (repeatable; default: every preset)."),
+    ] = None,
+    move_time: Annotated[
+        int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
+    ] = 1000,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (for scripts), not a table.")
+    ] = False,
+    log_dir: Annotated[
+        Path, typer.Option("--log-dir", file_okay=False, help="Folder for the bot's output (stdout and stderr).")
+    ] = Path("logs"),
+    verbose: VerboseOpt = False,
+) -> None:
+    """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
+    Shutdown; exit status 0 only when every check passes."""
+    with user_errors(BotSpecError, ValueError):
+        command = BotCommand.parse(bot)
+        command.check_runnable()
+        presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
+        for name in presets:
+            rules_for(name)  # an unknown preset is a one-line error naming the known ones
+    total = 3 + sum(len(situations(rules_for(name))) for name in presets) + 1
+    progress = Progress(
+        TextColumn(f"[bold]checking {escape(command.name)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=console,
+        transient=True,
+        disable=as_json or not console.is_terminal,
+    )
+    with user_errors(OSError), progress:
+        task = progress.add_task("", total=total)
+
+        def advance(check: object) -> None:
+            progress.update(task, advance=1, description=escape(getattr(check, "name", "")))
+
+        report = run_async(
+            check_bot(command, presets=presets, move_time_ms=move_time, output_dir=log_dir, on_check=advance),
+            verbose,
+            interrupted="interrupted: the bot is shut down",
+        )
+    if as_json:
+        print(json.dumps(report.record(), indent=2))
+    else:
+        print_report(report)
+    raise typer.Exit(0 if report.passed else 1)
+
+
+def print_report(report: Report) -> None:
+    hello = f" (Hello: {report.bot_name!r} {report.bot_version!r})" if report.bot_name else ""
+    table = Table(title=f"check-bot {report.bot}{hello}: {len(report.presets)} preset(s), {report.move_time_ms} ms")
+    table.add_column("")
+    table.add_column("group", no_wrap=True)
+    table.add_column("check")
+    table.add_column("answered")
+    table.add_column("detail: on failure, the rule broken, what was expected and what came", overflow="fold")
+    for c in report.checks:
+        mark = "[green]ok[/]" if c.passed else "[bold red]FAIL[/]"
+        answered = f"{c.decisions}: {', '.join(c.kinds)}" if c.decisions else ""
+        if c.passed:
+            detail = escape(c.got)
+        else:
+            detail = f"[bold]{escape(c.rule)}[/]: expected {escape(c.expected)}; got {escape(c.got)}"
+        table.add_row(mark, escape(c.group), escape(c.name), answered, detail)
+    console.print(table)
+    think = report.think_summary()
+    if think:
+        console.print(
+            f"think time over {len(report.think_ms)} decisions ({', '.join(report.kinds())}): "
+            f"median {think['median']:.1f} ms, p99 {think['p99']:.1f} ms, max {think['max']:.1f} ms",
+            highlight=False,
+        )
+    failed = report.failures
+    verdict = "[bold green]every check passed[/]" if not failed else f"[bold red]{len(failed)} check(s) failed[/]"
+    console.print(
+        f"{verdict}; the report: {escape(report.saved)}; the bot's output: {escape(report.output)}",
+        highlight=False,
+        soft_wrap=True,
+    )

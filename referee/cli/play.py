@@ -1,0 +1,115 @@
+"""``arena play``: a person takes a seat in the terminal; bots play the other seats."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from referee.bots import BotCommand, BotSpecError
+from referee.cli.app import app, console, fail, user_errors
+from referee.cli.match import example_bot
+from referee.cli.running import (
+    DEFAULTS,
+    FaultOpt,
+    GamesOpt,
+    LogDirOpt,
+    MoveTimeOpt,
+    PresetOpt,
+    RuleOpt,
+    VerboseOpt,
+    match_config,
+    run_async,
+)
+from referee.match import Match, MatchConfig, MatchResult, SeatBot
+from referee.play.table import PersonLeft, person_seat, play_with_person, seats_around
+
+# The bot at the other seats when no --bot is given: the strongest example bot.
+DEFAULT_BOT = "montecarlo"
+
+
+@app.command("play")
+def play_command(
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            "-b",
+            help="NAME=COMMAND, repeatable: one bot plays every other seat, or give one per other seat, "
+            f"clockwise from your left. Default: {DEFAULT_BOT} (example bot).",
+        ),
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", "-s", min=0, help="Your seat (seat s plays for team s % teams).")] = 0,
+    preset: PresetOpt = DEFAULTS["preset"],
+    rule: RuleOpt = None,
+    games: GamesOpt = DEFAULTS["games"],
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deals (default: a new one each time, printed).")
+    ] = None,
+    move_time: MoveTimeOpt = DEFAULTS["move_time"],
+    on_fault: FaultOpt = DEFAULTS["on_fault"],
+    log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    verbose: VerboseOpt = False,
+) -> None:
+    """Take a seat at the table in this terminal; bots play the other seats. You have no time limit
+    (--move-time is the bots')."""
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    with user_errors(BotSpecError, ValueError):
+        commands = [BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])]
+        for command in commands:
+            command.check_runnable()
+        you = person_seat()
+        config = match_config(
+            preset=preset,
+            rule=rule,
+            seats=lambda rules: seats_around(rules, seat, you, [SeatBot(c.name, c) for c in commands]),
+            games=games,
+            seed=seed,
+            move_time=move_time,
+            on_fault=on_fault,
+            log_dir=log_dir,
+        )
+    with user_errors(OSError):  # cannot listen, cannot write the log
+        try:
+            result = run_async(
+                _play(config, seat), verbose, interrupted="interrupted: the log holds every complete game"
+            )
+        except PersonLeft as exc:
+            raise fail(str(exc)) from None
+    print_standing(result, seat)
+    console.print(f"log: {result.log_path}", highlight=False, soft_wrap=True)
+    console.print(f"see it again: arena replay {result.log_path} --seat {seat}", highlight=False, soft_wrap=True)
+
+
+def print_standing(result: MatchResult, seat: int) -> None:
+    """Games won and points per team, each team named by who sat in it."""
+    rules = result.config.rules
+    table = Table(title=f"{result.config.preset}: {len(result.games)} game(s), seed {result.config.seed}")
+    for col in ("team", "seats", "wins", "points"):
+        table.add_column(col, justify="left" if col == "seats" else "right")
+    wins, points = result.wins(), result.points()
+    for team in range(rules.teams):
+        members = [
+            f"{s} you" if s == seat else f"{s} {result.seat_names[s]}"
+            for s in range(rules.players)
+            if rules.team_of(s) == team
+        ]
+        table.add_row(str(team), ", ".join(members), str(wins[team]), str(points[team]))
+    console.print(table)
+    if result.draws():
+        console.print(f"draws: {result.draws()}")
+
+
+async def _play(config: MatchConfig, seat: int) -> MatchResult:
+    def started(match: Match) -> None:
+        others = ", ".join(f"{s} {b.name}" for s, b in enumerate(config.seats) if s != seat)
+        console.print(
+            f"{config.preset} (seed {config.seed}): you are seat {seat}, bots at {others}; log {match.log_path}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    return await play_with_person(config, seat, on_start=started)

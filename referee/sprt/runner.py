@@ -1,0 +1,211 @@
+"""Running an SPRT: duplicate pairs between two bots until the evidence decides, resumable game by game.
+
+The games are a tournament's (``referee.tournament``): two bots, duplicate
+deals, one deal per pair (the new bot once on each side of the table), up
+to ``max_pairs`` deals, in the tournament folder with its settings,
+results.jsonl and game logs. Beside them, ``sprt.json`` holds the test (elo0,
+elo1, alpha, beta, model, max_pairs). After every game the complete pairs
+are counted (``referee.stats.sprt``); once the LLR crosses a bound no new
+game starts (games already at a table finish and are counted).
+``--resume`` reads both files and goes on where the run stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.stats.sprt import EloEstimate, Model, Pentanomial, Sprt, SprtError, Verdict, pentanomial_estimate
+from referee.tournament.results import outcome
+from referee.tournament.runner import Tournament, TournamentFolder
+from referee.tournament.settings import SettingsError, TournamentSettings
+
+SPRT_FILE = "sprt.json"
+SPRT_FORMAT = 1
+SUMMARY_FILE = "sprt-result.json"
+
+
+@dataclass(frozen=True)
+class SprtPlan:
+    """The test and how many pairs it may play at most."""
+
+    test: Sprt
+    max_pairs: int
+
+    def record(self) -> dict[str, Any]:
+        return {"sprt_format": SPRT_FORMAT, **self.test.record(), "max_pairs": self.max_pairs}
+
+    @classmethod
+    def from_record(cls, data: Any, where: str) -> SprtPlan:
+        try:
+            if not isinstance(data, dict) or data.get("sprt_format") != SPRT_FORMAT:
+                raise SprtError(f"not SPRT settings of format {SPRT_FORMAT}")
+            test = Sprt(
+                elo0=float(data["elo0"]),
+                elo1=float(data["elo1"]),
+                alpha=float(data["alpha"]),
+                beta=float(data["beta"]),
+                model=Model(data["model"]),
+            )
+            return cls(test, int(data["max_pairs"]))
+        except KeyError as exc:
+            raise SettingsError(f"{where}: missing {exc}") from None
+        except (SprtError, TypeError, ValueError) as exc:
+            raise SettingsError(f"{where}: {exc}") from None
+
+    def differences(self, other: SprtPlan) -> list[str]:
+        mine, theirs = self.record(), other.record()
+        return [f"{k} {mine[k]!r} / {theirs[k]!r}" for k in mine if mine[k] != theirs[k]]
+
+
+def check_bot_count(count: int) -> None:
+    if count != 2:
+        raise SettingsError(f"an SPRT compares two bots (--bot NEW=... --bot BASE=...), got {count}")
+
+
+def check_teams(preset: str, teams: int) -> None:
+    if teams != 2:
+        raise SettingsError(f"an SPRT plays pairs of games between two teams; {preset} has {teams} teams")
+
+
+def check_two_bots(settings: TournamentSettings) -> None:
+    """SettingsError unless the settings describe an SPRT: two bots, two teams, duplicate pairs."""
+    check_bot_count(len(settings.bots))
+    check_teams(settings.preset, settings.rules.teams)
+    if not settings.duplicate:
+        raise SettingsError("an SPRT plays duplicate pairs: leave duplicate deals on")
+
+
+def read_plan(folder: TournamentFolder) -> SprtPlan:
+    path = folder.path / SPRT_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SettingsError(f"{folder.path} holds no SPRT to resume (no {SPRT_FILE})") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot read it ({exc})") from None
+    return SprtPlan.from_record(data, str(path))
+
+
+def write_json(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class PairTally:
+    """The new bot's complete pairs, counted game by game (a pair is complete when both games of its deal are in)."""
+
+    def __init__(self, new: str, records: Iterable[dict[str, Any]] = ()) -> None:
+        self.new = new
+        self.games = 0
+        self.penta = Pentanomial()
+        self._open: dict[int, float] = {}  # deal -> the new bot's points in the one game of it played so far
+        for record in records:
+            self.add(record)
+
+    def add(self, record: dict[str, Any]) -> None:
+        """One finished game (a results.jsonl record)."""
+        game = outcome(record)
+        me = game.teams.index(self.new)
+        points = game.pair_score(me, 1 - me)
+        deal = int(record["deal"])
+        self.games += 1
+        if deal in self._open:
+            self.penta = self.penta.add(self._open.pop(deal) + points)
+        else:
+            self._open[deal] = points
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where the test stands."""
+
+    games: int
+    pairs: int
+    penta: Pentanomial
+    llr: float
+    elo: EloEstimate
+    verdict: Verdict
+
+    def record(self, plan: SprtPlan) -> dict[str, Any]:
+        e = self.elo
+        return {
+            **plan.record(),
+            "games": self.games,
+            "pairs": self.pairs,
+            "pentanomial": list(self.penta.counts),
+            "points": self.penta.points,
+            "score": round(e.score, 4),
+            "elo": _finite(e.elo),
+            "elo_low_95": _finite(e.elo_low),
+            "elo_high_95": _finite(e.elo_high),
+            "llr": round(self.llr, 4),
+            "lower_bound": round(plan.test.lower, 4),
+            "upper_bound": round(plan.test.upper, 4),
+            "verdict": str(self.verdict),
+        }
+
+
+def _finite(x: float) -> float | None:
+    return None if abs(x) == float("inf") else round(x, 2)
+
+
+class SprtRun:
+    """``SprtRun(settings, plan, folder, concurrency=2)``, then ``await run()``; ``status()`` at any time."""
+
+    def __init__(
+        self,
+        settings: TournamentSettings,
+        plan: SprtPlan,
+        folder: TournamentFolder,
+        *,
+        concurrency: int,
+        on_game: Callable[[Status], None] | None = None,
+    ) -> None:
+        check_two_bots(settings)
+        self.settings = settings
+        self.plan = plan
+        self.folder = folder
+        self.new, self.base = settings.bot_names
+        self.on_game = on_game
+        self.tournament = Tournament(settings, folder, concurrency=concurrency, on_game=self._game)
+        self.tally = PairTally(self.new, (self.tournament.done[n] for n in sorted(self.tournament.done)))
+        self.decided: Status | None = None  # the status when the LLR first crossed a bound
+        first = self.status()
+        if first.verdict is not Verdict.CONTINUE:
+            self.decided = first
+
+    def status(self) -> Status:
+        penta, test = self.tally.penta, self.plan.test
+        llr = test.llr(penta)
+        return Status(self.tally.games, penta.pairs, penta, llr, pentanomial_estimate(penta), test.verdict(llr))
+
+    def _game(self, record: dict[str, Any]) -> None:
+        self.tally.add(record)
+        status = self.status()
+        if self.decided is None and status.verdict is not Verdict.CONTINUE:
+            self.decided = status
+        if self.on_game is not None:
+            self.on_game(status)
+
+    async def run(self) -> Status:
+        """Play until a bound is crossed or every pair is played; the summary is written to the folder."""
+        if self.decided is None:
+            self.tournament.stop_when = lambda: self.decided is not None
+            await self.tournament.run()
+        final = self.status()
+        write_json(
+            self.folder.path / SUMMARY_FILE,
+            {
+                "new": self.new,
+                "base": self.base,
+                "decided_at": None if self.decided is None else self.decided.record(self.plan),
+                "final": final.record(self.plan),
+            },
+        )
+        return final

@@ -1,0 +1,220 @@
+"""arena check-bot: the example bots pass every check; hostile bots fail the check of the rule they break.
+
+Real parts throughout: the referee's gRPC server on port 0, bot processes
+started by the referee's launcher, the example bots as users run them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.bots import BotCommand
+from referee.checkbot.positions import check_rules, find_position, positions, situations
+from referee.checkbot.session import Report, check_bot
+from referee.cli.app import app
+from referee.engine.game import DecisionKind
+from referee.engine.presets import PRESETS
+
+HERE = Path(__file__).parent
+HOSTILE = HERE / "bots" / "hostile_bot.py"
+
+
+def run_check(
+    tmp_path: Path, bot: BotCommand, presets: list[str], move_time_ms: int = 1000, connect_timeout_s: float = 30
+) -> Report:
+    return asyncio.run(
+        check_bot(
+            bot,
+            presets=presets,
+            move_time_ms=move_time_ms,
+            output_dir=tmp_path,
+            connect_timeout_s=connect_timeout_s,
+            shutdown_wait_s=3,
+        )
+    )
+
+
+def python_bot(name: str, *args: str) -> BotCommand:
+    return BotCommand(name, (sys.executable, *args))
+
+
+def hostile(mode: str, *extra: str) -> BotCommand:
+    return python_bot("hostile", str(HOSTILE), mode, *extra)
+
+
+def failed(report: Report) -> dict[str, str]:
+    """check name -> the rule it failed on."""
+    return {f"{c.group}/{c.name}": c.rule for c in report.failures}
+
+
+# ------------------------------------------------------------- positions
+
+
+def test_every_preset_gives_every_situation_and_every_kind():
+    found, missing = positions(list(PRESETS))
+    assert missing == []
+    for name in PRESETS:
+        ours = [p for p in found if p.preset == name]
+        assert [p.name for p in ours] == [s.name for s in situations(check_rules(name))]
+        for p in ours:
+            assert p.decision.seat == p.seat
+            assert p.game.hand_number == 1 and not p.game.is_over
+    kinds = {p.decision.kind for p in found}
+    assert kinds == set(DecisionKind)
+    # the rare ones: a Best partner gives, a Call 2 declarer discards, six seats and three teams are there
+    by = {(p.preset, p.name): p for p in found}
+    assert by[("bloomington", "best: partner exchanges")].decision.kind is DecisionKind.GIVE
+    assert by[("neuralplay", "call2: declarer")].decision.kind is DecisionKind.DISCARD
+    assert by[("hammerwalt", "alone: partner exchanges")].decision.kind is DecisionKind.GIVE
+    assert by[("neuralplay", "moon: declarer")].game.contract.alone
+    assert by[("bloomington", "best: declarer")].game.rules.players == 6
+    assert by[("double-deck-3p", "bid: opening the auction")].game.rules.teams == 3
+
+
+def test_positions_are_deterministic():
+    rules = check_rules("pagat")
+    situation = situations(rules)[-1]
+    a, b = find_position("pagat", rules, situation), find_position("pagat", rules, situation)
+    assert a is not None and b is not None
+    assert a.game.events == b.game.events and a.seat == b.seat and a.seed == b.seed
+
+
+# ---------------------------------------------------------- example bots
+
+
+@pytest.mark.parametrize("name", ["random", "first", "rules"])
+def test_example_bot_passes_every_check_on_every_preset(tmp_path, name):
+    report = run_check(tmp_path, python_bot(name, "-m", f"example_bots.{name}_bot"), list(PRESETS))
+    assert failed(report) == {}
+    assert report.passed
+    assert report.kinds() == [k.value for k in DecisionKind]
+    names = [c.name for c in report.checks]
+    for protocol in ("hello", "error message", "restart", "shutdown"):
+        assert any(n.startswith(protocol) for n in names)
+    assert len(report.think_ms) > 300
+    assert report.think_summary()["median"] <= report.think_summary()["max"]
+
+
+@pytest.mark.slow
+def test_montecarlo_bot_passes_with_a_short_move_time(tmp_path):
+    bot = python_bot("montecarlo", "-m", "example_bots.montecarlo_bot")
+    report = run_check(tmp_path, bot, ["neuralplay", "bloomington"], move_time_ms=300)
+    assert failed(report) == {}
+    assert report.passed
+
+
+# ------------------------------------------------------------ hostile bots
+
+
+@pytest.mark.parametrize(
+    ("mode", "rule"),
+    [
+        ("illegal", "legal"),
+        ("wrong-field", "answer field"),
+        ("wrong-id", "request id"),
+        ("stale-id", "request id"),
+        ("slow", "in time"),
+    ],
+)
+def test_a_bot_breaking_a_rule_fails_that_check_everywhere(tmp_path, mode, rule):
+    report = run_check(tmp_path, hostile(mode), ["indiana"], move_time_ms=100)
+    assert not report.passed
+    rules = failed(report)
+    positions_failed = {k: v for k, v in rules.items() if k.startswith("indiana/")}
+    assert len(positions_failed) == len(situations(check_rules("indiana")))
+    assert set(positions_failed.values()) == {rule}
+    bad = report.failures[0]
+    assert bad.expected and bad.got
+
+
+def test_a_wrong_exchange_fails_only_where_cards_are_exchanged(tmp_path):
+    report = run_check(tmp_path, hostile("bad-exchange"), ["neuralplay"])
+    assert failed(report) == {
+        "neuralplay/call2: declarer": "legal",
+        "neuralplay/call2: partner exchanges": "legal",
+        "neuralplay/call1: declarer": "legal",
+        "neuralplay/call1: partner exchanges": "legal",
+    }
+    give = next(c for c in report.failures if c.name == "call2: partner exchanges")
+    assert "2 card(s)" in give.expected and "exactly 2" in give.got
+
+
+@pytest.mark.parametrize(
+    ("mode", "check", "rule"),
+    [
+        ("nameless", "hello: connects and names itself", "hello"),
+        ("error-crash", "error message: carries on after an Error", "connection"),
+    ],
+)
+def test_protocol_breaches_fail_their_check(tmp_path, mode, check, rule):
+    report = run_check(tmp_path, hostile(mode), ["single-deck"])
+    assert failed(report) == {f"protocol/{check}": rule}
+
+
+def test_a_bot_ignoring_shutdown_fails_it_and_is_killed(tmp_path):
+    pid_file = tmp_path / "pid"
+    report = run_check(tmp_path, hostile("deaf", str(pid_file)), ["single-deck"])
+    assert failed(report) == {"protocol/shutdown: exits by itself with status 0": "shutdown"}
+    assert "still running after 3 s (killed)" in report.failures[0].got
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):  # no orphan left behind
+        os.kill(pid, 0)
+
+
+def test_a_bot_that_cannot_restart_fails_the_restart_check(tmp_path):
+    report = run_check(tmp_path, hostile("no-restart", str(tmp_path / "marker")), ["single-deck"])
+    rules = failed(report)
+    assert rules.pop("protocol/restart: a new process after the bot is killed") == "restart"
+    assert rules == {"protocol/shutdown: exits by itself with status 0": "shutdown"}  # nothing left to shut down
+
+
+def test_a_bot_that_cannot_be_started_again_is_waited_for_once(tmp_path):
+    bot = hostile("crash-then-hang", str(tmp_path / "marker"))
+    report = run_check(tmp_path, bot, ["indiana"], connect_timeout_s=2)
+    positions_failed = [c for c in report.failures if c.group == "indiana"]
+    assert [c.rule for c in positions_failed] == ["connection"] * len(situations(check_rules("indiana")))
+    assert "exited with status 6" in positions_failed[0].got
+    assert "did not connect within 2 s" in positions_failed[1].got
+    assert all("could not be started again earlier" in c.got for c in positions_failed[2:])
+    assert len(report.think_ms) == 0
+
+
+def test_a_bot_that_never_connects_fails_hello_and_stops_there(tmp_path):
+    report = run_check(tmp_path, python_bot("mute", "-c", "import sys; sys.exit(3)"), ["pagat"])
+    assert [(c.name, c.rule) for c in report.checks] == [("hello: connects and names itself", "hello")]
+    assert "exited with code 3" in report.checks[0].got
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def arena(*args: str) -> tuple[int, str, str]:
+    """``arena ARGS`` in this process: exit status, stdout, stderr."""
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_table_json_and_exit_status(tmp_path):
+    log_dir = ["--log-dir", str(tmp_path)]
+    code, out, err = arena("check-bot", "rules=python -m example_bots.rules_bot", "-p", "indiana", *log_dir)
+    assert code == 0, err
+    assert "every check passed" in out
+    assert "play: partner of the declarer" in out and "median" in out
+    code, out, err = arena(
+        "check-bot", f"hostile={sys.executable} {HOSTILE} illegal", "-p", "indiana", "--json", *log_dir
+    )
+    assert code == 1, err
+    report = json.loads(out)
+    assert report["passed"] is False
+    assert {c["rule"] for c in report["checks"] if not c["passed"]} == {"legal"}
+    assert set(report["think_ms"]) == {"median", "p99", "max"}
+    assert json.loads(Path(report["report"]).read_text()) == report  # also saved beside the bot's output
+    code, _, err = arena("check-bot", "nobot")
+    assert code == 1 and "expected NAME=COMMAND" in err

@@ -1,0 +1,72 @@
+"""The C++ example bot (example_bots/cpp) in real matches: built by the Makefile, a compiled process per seat.
+
+The bot is built with `make cpp-bot` when it is missing or older than its
+source (make decides), then plays a game against the Python random bot
+through `arena match` on a 4-seat and a 6-seat preset. The referee's log must
+show no violation, every decision of the C++ seats must be there, and
+`arena replay --verify` must accept the log.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.gamelog import read_records
+
+REPO = Path(__file__).resolve().parents[2]
+ARENA = str(Path(sys.executable).parent / "arena")
+CPP_BIN = REPO / "example_bots" / "cpp" / "build" / "bot"
+CPP = "cpp=example_bots/cpp/build/bot"
+RANDOM = "random=python -m example_bots.random_bot"
+
+
+@pytest.fixture(scope="module")
+def cpp_bot() -> Path:
+    """Build the bot as `make test` does; fail (not skip) when it cannot be built."""
+    if shutil.which("make") is None:
+        pytest.fail("make is not on PATH: the C++ bot is built by the Makefile")
+    build = subprocess.run(
+        ["make", "--no-print-directory", "cpp-bot"], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert CPP_BIN.is_file()
+    return CPP_BIN
+
+
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ARENA, *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("double-deck", 4), ("bloomington", 6)])
+def test_cpp_bot_plays_a_game_against_random(cpp_bot: Path, tmp_path: Path, preset: str, players: int) -> None:
+    run = arena("match", "--preset", preset, "--bot", CPP, "--bot", RANDOM, "--seed", "3", "--log-dir", str(tmp_path))
+    assert run.returncode == 0, run.stdout + run.stderr
+    [log] = sorted(tmp_path.glob("*.jsonl"))
+    recs = [rec for _, rec in read_records(log)]
+    start = next(r for r in recs if r["event"] == "game_start")
+    cpp_seats = {s["seat"] for s in start["seats"] if s["bot"] == "cpp"}
+    assert len(start["seats"]) == players and len(cpp_seats) == players // 2
+    assert [r for r in recs if r["event"] == "violation"] == []
+    cpp_plays = [r for r in recs if r["event"] == "play" and r["seat"] in cpp_seats]
+    cpp_bids = [r for r in recs if r["event"] == "bid" and r["seat"] in cpp_seats]
+    assert cpp_plays and cpp_bids
+    assert any(r["event"] == "game_end" for r in recs)
+    verify = arena("replay", str(log), "--verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    # the bot's own account, beside the log: welcomed, then a clean Shutdown
+    outputs = sorted(tmp_path.glob("*cpp*.stderr"))
+    assert len(outputs) == players // 2
+    for output in outputs:
+        text = output.read_text()
+        assert "welcomed as" in text and "shutdown (match finished)" in text, text
+
+
+def test_cpp_bot_without_address_says_what_is_missing(cpp_bot: Path) -> None:
+    run = subprocess.run([str(cpp_bot)], capture_output=True, text=True, timeout=30, env={"PATH": "/usr/bin:/bin"})
+    assert run.returncode == 2
+    assert "ARENA_ADDRESS is not set" in run.stderr

@@ -1,0 +1,58 @@
+"""The Makefile, where a new user meets it: a missing Debian package it cannot install is one clear line.
+
+Each case runs the real Makefile's rule for Chromium (pointed at a path that
+does not exist) with a PATH that lacks what the install needs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+MAKE = shutil.which("make")
+
+
+def make_chromium(tmp_path: Path, tools: list[str], *overrides: str) -> subprocess.CompletedProcess[str]:
+    """`make CHROMIUM=<missing>` with only ``tools`` on the PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in tools:
+        found = shutil.which(tool)
+        assert found is not None, tool
+        os.symlink(found, bin_dir / tool)
+    missing = tmp_path / "no-chromium"
+    assert MAKE is not None, "make is not on PATH (`make test` runs these tests through it)"
+    return subprocess.run(
+        [MAKE, "--no-print-directory", f"CHROMIUM={missing}", *overrides, str(missing)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": str(bin_dir), "HOME": str(tmp_path)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("tools", "overrides", "says"),
+    [
+        (["id"], [], "missing for the browser tests: the Debian packages chromium; install them, then run make again"),
+        (
+            ["id", "apt-get"],
+            ["SUDO=sudo"],  # as a user who is not root, on a machine without sudo
+            "missing for the browser tests: the Debian packages chromium, and installing them needs root: "
+            "run 'apt-get install chromium' as root, then make again",
+        ),
+    ],
+)
+def test_a_package_make_cannot_install_is_one_clear_line(
+    tmp_path: Path, tools: list[str], overrides: list[str], says: str
+) -> None:
+    run = make_chromium(tmp_path, tools, *overrides)
+    assert run.returncode != 0
+    assert run.stdout.strip().splitlines() == [says]
+    assert "Error 1" in run.stderr and "not found" not in run.stderr

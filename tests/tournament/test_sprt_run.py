@@ -1,0 +1,137 @@
+"""arena sprt: real bots over the real referee until the test decides; resumable; bad settings refused."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from tournament_helpers import ARENA, QUICK, arena, bot, results, script_bot
+
+from referee.sprt.runner import PairTally
+
+RULES, RANDOM = bot("rules", "rules_bot"), bot("random", "random_bot")
+
+
+def sprt(folder: Path, *args: str, bots: tuple[str, ...] = ()):
+    argv = ["sprt", *QUICK, *(a for b in bots for a in ("--bot", b)), "--out", str(folder), "-j", "2", *args]
+    return arena(*argv)
+
+
+def summary(folder: Path) -> dict:
+    return json.loads((folder / "sprt-result.json").read_text())
+
+
+def test_a_much_stronger_bot_is_accepted(tmp_path):
+    folder = tmp_path / "s"
+    run = sprt(folder, "--elo0", "0", "--elo1", "100", bots=(RULES, RANDOM))
+    assert run.returncode == 0, run.stderr
+    assert "H1 accepted" in run.stdout and "rules is stronger than random" in run.stdout
+    done = summary(folder)
+    decided = done["decided_at"]
+    assert decided["verdict"] == "H1" and decided["llr"] >= decided["upper_bound"]
+    final = done["final"]
+    played = results(folder)
+    assert final["games"] == len(played)
+    assert sum(final["pentanomial"]) == final["pairs"] == PairTally("rules", played).penta.pairs
+    # the live line's content, printed (not a terminal) at the end
+    assert "LLR" in run.stdout and "(-2.94, +2.94)" in run.stdout
+
+
+def test_an_undecided_test_resumes_with_more_pairs_and_rejects_a_weaker_bot(tmp_path):
+    folder = tmp_path / "s"
+    first = sprt(folder, "--elo0", "0", "--elo1", "100", "--max-pairs", "2", bots=(RANDOM, RULES))
+    assert first.returncode == 0, first.stderr
+    assert "no decision: 2 of at most 2 pairs" in first.stdout
+    before = results(folder)
+    assert len(before) == 4
+    again = arena("sprt", "--resume", "--out", str(folder), "--max-pairs", "40", "-j", "2")
+    assert again.returncode == 0, again.stderr
+    assert "H0 accepted" in again.stdout and "random is not stronger than rules" in again.stdout
+    after = results(folder)
+    assert after[:4] == before  # kept, not played again
+    assert [r["game"] for r in after] == list(range(1, len(after) + 1))
+    assert summary(folder)["final"]["max_pairs"] == 40
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bot", RULES], "an SPRT compares two bots"),
+        (["--bot", RULES, "--bot", RANDOM, "--bot", bot("x")], "an SPRT compares two bots"),
+        (["--bot", RULES, "--bot", RANDOM, "--elo0", "5", "--elo1", "5"], "elo0 (5) must be below elo1 (5)"),
+        (["--bot", RULES, "--bot", RANDOM, "--alpha", "1.5"], "alpha must be between 0 and 1"),
+        (["--bot", RULES, "--bot", RANDOM, "--preset", "double-deck-3p"], "double-deck-3p has 3 teams"),
+        (["--resume"], "--resume needs --name or --out"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(tmp_path, args, message):
+    run = arena("sprt", *args, cwd=tmp_path)
+    assert run.returncode == 1, run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], run.stderr
+    assert not (tmp_path / "logs").exists()
+
+
+def test_resume_refuses_other_hypotheses(tmp_path):
+    folder = tmp_path / "s"
+    assert sprt(folder, "--max-pairs", "1", bots=(RANDOM, RULES)).returncode == 0
+    run = arena("sprt", "--resume", "--out", str(folder), "--elo1", "20")
+    assert run.returncode == 1
+    assert "elo1 20.0 / 10.0" in run.stderr
+
+
+def test_the_tally_counts_only_complete_pairs():
+    def rec(game, deal, teams, winner):
+        return {
+            "game": game,
+            "deal": deal,
+            "teams": teams,
+            "scores": [0, 0],
+            "winner": winner,
+            "forfeit": None,
+            "hands": 1,
+            "violations": [],
+        }
+
+    tally = PairTally(
+        "new",
+        [
+            rec(1, 0, ["new", "base"], 0),
+            rec(3, 1, ["new", "base"], 1),
+            rec(2, 0, ["base", "new"], None),  # pairs complete in any order
+            rec(4, 1, ["base", "new"], 0),
+            rec(5, 2, ["new", "base"], 0),  # its pair is not complete yet
+        ],
+    )
+    assert tally.games == 5
+    assert tally.penta.counts == (1, 0, 0, 1, 0)  # deal 0: 1 + 1/2, deal 1: 0 + 0
+
+
+def test_a_stopped_test_resumes_without_playing_a_game_twice(tmp_path):
+    folder = tmp_path / "s"
+    # the base bot waits 20 ms a decision (no CPU): ten games take well over ten seconds, so there is time to stop it
+    slow = script_bot("slow", "busy_bot.py", "0.01", "sleep")
+    argv = [str(ARENA), "sprt", *QUICK, "--bot", RANDOM, "--bot", slow, "--max-pairs", "5", "--out", str(folder)]
+    proc = subprocess.Popen([*argv, "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results_file = folder / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if results_file.exists() and results_file.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "arena sprt --resume --out" in err
+    before = results(folder)
+    assert 2 <= len(before) < 10
+    again = arena("sprt", "--resume", "--out", str(folder), "-j", "2")
+    assert again.returncode == 0, again.stderr
+    after = results(folder)
+    assert after[: len(before)] == before
+    assert sorted(r["game"] for r in after) == list(range(1, len(after) + 1))
+    assert summary(folder)["final"]["games"] == len(after)
