@@ -46,11 +46,18 @@ apt_install = command -v apt-get >/dev/null \
 # playwright package, with the system browser: its own download is not used).
 CHROMIUM := /usr/bin/chromium
 
-test: $(STAMP) $(CHROMIUM) $(JS_STAMP) $(CPP_BIN)
+test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN)
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):
 	@$(call apt_install,the browser tests,chromium)
+
+# Bots run in a bubblewrap sandbox (docs/security.md); the tests of tests/hostile
+# need it (or util-linux's unshare). Installed here from Debian when missing.
+BWRAP := /usr/bin/bwrap
+
+$(BWRAP):
+	@$(call apt_install,the bot sandbox,bubblewrap)
 
 # The JavaScript example bot (example_bots/js) needs Node.js >= 18 and its npm
 # packages, at the exact versions of its package-lock.json. `npm ci` runs again
@@ -89,6 +96,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/referee.py
 	$(BIN)/python bench/tournament.py
+	$(BIN)/python bench/sandbox.py
+	$(BIN)/python bench/scale.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
 # pyproject.toml; tests/protocol fails when the committed code is stale). The

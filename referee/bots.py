@@ -9,8 +9,12 @@ restarted here, before the next game) and waits for the bots to connect.
 A child gets ARENA_ADDRESS, ARENA_TOKEN and ARENA_SEED in its environment,
 runs in its own process group (killed as a group), writes stdout and stderr to
 a file beside the game log, and on Linux is killed by the kernel if the
-referee dies (PR_SET_PDEATHSIG), so no child outlives the referee, even after
-kill -9. ``kill_all`` is also registered with atexit.
+referee dies (PR_SET_PDEATHSIG). ``kill_all`` is also registered with atexit.
+Bare, a stopped bot's processes that left its group are found by the
+ARENA_TOKEN in their environment and killed too (``_kill_strays``).
+Where the pool has a ``Sandbox`` (referee/sandbox.py) the command runs inside
+it, so what the bot starts dies with it too; its resource limits
+(``sandbox.ResourceLimits``: memory, output file size) apply with or without one.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import structlog
 
 from referee.protocol import convert
 from referee.runqueue import WaitClock
+from referee.sandbox import ResourceLimits, Sandbox
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Player
 
@@ -45,6 +50,10 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 
 class BotSpecError(ValueError):
     """A NAME=COMMAND argument that cannot be used; the message says why."""
+
+
+class BotStartError(RuntimeError):
+    """A bot that could not be started and connected before play (a setup error); the message names it."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +107,25 @@ if sys.platform.startswith("linux"):
         _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Runs in the child between fork and exec: SIGKILL when the referee's thread ends."""
     if _prctl is not None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def output_tail(path: Path, limit: int = 300) -> str:
+    """The last line a bot wrote that names an error (else its last line), at most ``limit`` characters, or ''."""
+    try:
+        with path.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return ""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("--- ")]
+    errors = [line for line in lines if "error" in line.lower()]  # a traceback's last line, Node's "Error: ..."
+    tail = (errors or lines or [""])[-1]
+    tail = "".join(ch if ch.isprintable() else "?" for ch in tail)
+    return tail if len(tail) <= limit else "..." + tail[-limit:]
 
 
 _LIVE: set[BotProcess] = set()
@@ -110,24 +134,42 @@ _LIVE: set[BotProcess] = set()
 class BotProcess:
     """One running child of a bot command."""
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], output: Path) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        output: Path,
+        sandbox: Sandbox | None = None,
+    ) -> None:
+        self.limits = sandbox.limits if sandbox is not None else ResourceLimits()
+        self.output = output
         output.parent.mkdir(parents=True, exist_ok=True)
+        command = list(argv) if sandbox is None else sandbox.wrap(argv)
+        limits_now = self.limits
+
+        def in_child() -> None:
+            limits_now.apply()
+            die_with_parent()
+
         with output.open("ab") as out:
-            out.write(f"--- {shlex.join(argv)}\n".encode())
+            where = "" if sandbox is None else f" (in a {sandbox.kind} sandbox)"
+            out.write(f"--- {shlex.join(argv)}{where}\n".encode())
             out.flush()
             # PR_SET_PDEATHSIG fires when the thread that forked exits: the
             # referee launches from its event loop's (main) thread.
             self.popen = subprocess.Popen(
-                list(argv),
+                command,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
                 start_new_session=True,  # own process group; the terminal's Ctrl-C goes to the referee only
-                preexec_fn=_die_with_parent if _prctl is not None else None,
+                preexec_fn=in_child,
                 close_fds=True,
             )
         self.pid = self.popen.pid
+        # bare, what the bot starts outside its process group is found by the token it inherits
+        self.stray_marker = None if sandbox is not None or "ARENA_TOKEN" not in env else env["ARENA_TOKEN"]
         _LIVE.add(self)
 
     @property
@@ -159,11 +201,47 @@ class BotProcess:
         self.kill()
 
     def kill(self) -> None:
-        """SIGKILL the whole group now and reap the child."""
+        """SIGKILL the whole group now and reap the child (bare: and the processes it left, see ``_kill_strays``)."""
         self.signal_group(signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
-        _LIVE.discard(self)
+        if self.stray_marker is not None:
+            _kill_strays(self.stray_marker)
+        if self in _LIVE:
+            _LIVE.discard(self)
+            self._note_output_cap()
+
+    def _note_output_cap(self) -> None:
+        """The kernel stopped the bot's writes at ``limits.output_bytes`` (RLIMIT_FSIZE): say so in the file."""
+        with contextlib.suppress(OSError):
+            if self.output.stat().st_size >= self.limits.output_bytes:
+                with self.output.open("ab") as out:
+                    out.write(f"\n--- output cut at {self.limits.output_bytes} bytes (the bot's limit)\n".encode())
+
+
+def _kill_strays(token: str) -> None:
+    """SIGKILL every process (but this one) whose environment holds ``ARENA_TOKEN=token``.
+
+    Without the sandbox, a bot's children that left its process group (setsid,
+    double forks) are not killed with the group; they keep the environment the
+    bot was started with, unless they clear it. Linux only (/proc); a no-op elsewhere.
+    """
+    wanted = f"ARENA_TOKEN={token}".encode()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                found = wanted in f.read().split(b"\0")
+        except OSError:  # gone, or not ours
+            continue
+        if found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(entry), signal.SIGKILL)
 
 
 def kill_all() -> None:
@@ -202,7 +280,9 @@ class BotPool:
         output_stem: str,
         seed: int,
         connect_timeout_s: float = 10.0,
+        sandbox: Sandbox | None = None,
     ) -> None:
+        self.sandbox = sandbox
         self.server = server
         self.output_dir = output_dir
         self.output_stem = output_stem
@@ -264,7 +344,7 @@ class BotPool:
             m.player.wait_clock.close()
             m.player.wait_clock = None
         try:
-            m.process = BotProcess(m.bot.argv, env, m.output)
+            m.process = BotProcess(m.bot.argv, env, m.output, self.sandbox)
         except OSError as exc:
             m.process = None
             m.failures.append(f"cannot start {m.bot.command!r}: {exc.strerror or exc}")
@@ -297,8 +377,13 @@ class BotPool:
                 m.process.kill()
         if m.output is not None:
             why += f" (its output: {m.output})"
+            tail = output_tail(m.output)
+            if tail:
+                why += f"; it ended: {tail!r}"
+        if self.sandbox is not None and m.process is not None:
+            why += " (in the sandbox: read-only files but /tmp, see docs/security.md)"
         m.failures.append(why)
-        log.warning("bot not ready", player=player.player_id, reason=why)
+        log.info("bot not ready", player=player.player_id, reason=why)
         return m, why
 
     async def close(self, reason: str = "match finished", players: Iterable[Player] | None = None) -> None:

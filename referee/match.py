@@ -36,7 +36,7 @@ from typing import Any, Self
 
 import structlog
 
-from referee.bots import BotCommand, BotPool
+from referee.bots import BotCommand, BotPool, BotStartError
 from referee.engine.bids import PASS
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import GameEndEvent, visible_to
@@ -54,6 +54,7 @@ from referee.gamelog import (
 )
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
+from referee.sandbox import Sandbox, default_sandbox
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Closed, Limits, Player
 from referee.thinktime import ThinkTime
@@ -297,8 +298,9 @@ class _GameRun:
             self._apply_default(decision)
             return
         if conn is None or conn.closed:
-            why = self.absent.get(player) or "the bot is not connected"
-            await self._fault(decision, "crash", why, None, 0)
+            why = self.absent.get(player)  # it could not be started or connected: no game to play for it
+            detail = f"{NOT_STARTED}{why}" if why else "the bot is not connected"
+            await self._fault(decision, "crash", detail, None, 0, forfeit=bool(why))
             return
         told = self.told[seat]
         events = g.events
@@ -356,11 +358,14 @@ class _GameRun:
 
     # ---------------------------------------------------------------- faults
 
-    async def _fault(self, decision: Decision, kind: str, detail: str, code: ErrorCode | None, rid: int) -> None:
-        """A timeout, crash, illegal or malformed answer by the seat to act: apply the policy."""
+    async def _fault(
+        self, decision: Decision, kind: str, detail: str, code: ErrorCode | None, rid: int, *, forfeit: bool = False
+    ) -> None:
+        """A timeout, crash, illegal or malformed answer by the seat to act: apply the policy (``forfeit``:
+        the team forfeits whatever the policy)."""
         seat = decision.seat
         player = self.players[seat]
-        forfeit = self.policy is FaultPolicy.FORFEIT
+        forfeit = forfeit or self.policy is FaultPolicy.FORFEIT
         penalty = "forfeit" if forfeit else "default-action"
         self._violation(seat, kind, detail, penalty)
         if code is not None and player.connection is not None:
@@ -425,6 +430,10 @@ class _GameRun:
 # ---------------------------------------------------------------- matches
 
 
+# How a violation's detail starts when the bot could not be started or connected for its game.
+NOT_STARTED = "could not start: "
+
+
 @dataclass(frozen=True)
 class SeatBot:
     """Who plays a seat: a command to launch, or (command None) a bot started by hand.
@@ -451,6 +460,7 @@ class MatchConfig:
     port: int = 0
     connect_timeout_s: float = 10.0
     limits: Limits = field(default_factory=Limits)
+    sandbox: Sandbox | None = field(default_factory=default_sandbox)  # None: bots run bare (referee/sandbox.py)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -530,6 +540,7 @@ class Match:
             output_stem=self.log_path.stem,
             seed=config.seed,
             connect_timeout_s=config.connect_timeout_s,
+            sandbox=None if config.sandbox is None else config.sandbox.with_hidden(config.log_dir),
         )
         self.players: list[Player] = []
         self._writer: LogWriter | None = None
@@ -549,11 +560,21 @@ class Match:
                 self._writer.close()
 
     async def play(
-        self, on_game: Callable[[GameResult], None] | None = None, on_hand: OnHand | None = None
+        self,
+        on_game: Callable[[GameResult], None] | None = None,
+        on_hand: OnHand | None = None,
+        *,
+        start_required: bool = False,
     ) -> MatchResult:
+        """Play the games. With ``start_required``, a bot that cannot be started and connected before the
+        first game raises BotStartError (a setup error); otherwise its team forfeits the game."""
         cfg = self.config
         # first every bot connects (a bot started by hand is named by its Hello)
         absent = await self.pool.ready(self.players)
+        if absent and start_required:
+            player, why = next(iter(absent.items()))
+            seat = self.players.index(player)
+            raise BotStartError(f"bot {player.bot_name!r} (seat {seat}) {why}")
         names = [p.bot_name for p in self.players]
         self._writer = writer = LogWriter(self.log_path)
         writer.write(

@@ -9,6 +9,7 @@ import typer
 
 from referee.cli import checkbot, match, play, presets, replay, serve, sprt, tournament  # noqa: F401  (registers the commands)
 from referee.cli.app import app, err_console, fail
+from referee.cli.scale import bare_ray
 
 try:  # typer >= 0.20 vendors click; older releases depend on it
     from typer import _click as click
@@ -19,7 +20,8 @@ except ImportError:  # pragma: no cover - depends on the installed typer
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
     try:
-        code = app(args=list(argv) if argv is not None else None, prog_name="arena", standalone_mode=False)
+        args = bare_ray(sys.argv[1:] if argv is None else argv)
+        code = app(args=args, prog_name="arena", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(0)  # the help text has been printed
     except click.exceptions.UsageError as exc:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import BotCommand, BotSpecError
+from referee.bots import BotCommand, BotSpecError, BotStartError
 from referee.cli.app import app, console, user_errors
 from referee.cli.running import (
     DEFAULTS,
@@ -17,9 +17,11 @@ from referee.cli.running import (
     MoveTimeOpt,
     PresetOpt,
     RuleOpt,
+    SandboxOpt,
     SeedOpt,
     TimeBankOpt,
     VerboseOpt,
+    bot_sandbox,
     game_line,
     long_game_line,
     match_config,
@@ -65,6 +67,7 @@ def match_command(
     time_bank: TimeBankOpt = DEFAULTS["time_bank"],
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    sandbox: SandboxOpt = DEFAULTS["sandbox"],
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
@@ -82,9 +85,10 @@ def match_command(
             time_bank=time_bank,
             on_fault=on_fault,
             log_dir=log_dir,
+            sandbox=bot_sandbox(sandbox),
         )
     progress = _Progress()
-    with user_errors(OSError):  # cannot listen, cannot write the log
+    with user_errors(OSError, BotStartError):  # cannot listen, cannot write the log, a bot cannot start
         result = run_async(_play(config, progress), verbose, interrupted=progress.interrupted)
     print_result(result)
 
@@ -121,4 +125,4 @@ async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
         progress.log_path = match.log_path
         teams = " vs ".join(shown_name(n) for n in names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=finished, on_hand=hand)
+        return await match.play(on_game=finished, on_hand=hand, start_required=True)

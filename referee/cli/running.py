@@ -13,12 +13,13 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from referee.cli.app import console, err_console
+from referee.cli.app import console, err_console, fail
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
 from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot, TimeControl
 from referee.names import shown_name
+from referee.sandbox import Sandbox, SandboxMode, SandboxUnavailable, resolve
 from referee.server import DEFAULT_HOST
 
 T = TypeVar("T")
@@ -51,6 +52,11 @@ FaultOpt = Annotated[
 ]
 LogDirOpt = Annotated[Path, typer.Option("--log-dir", file_okay=False, help="Folder for the game log.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Log the referee's events to stderr.")]
+SANDBOX_HELP = (
+    "Contain each bot process (Linux namespaces via bubblewrap or unshare, see docs/security.md): "
+    "auto uses it where it can be made and warns where not, required refuses to start without, off runs bots bare."
+)
+SandboxOpt = Annotated[SandboxMode, typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP)]
 
 DEFAULTS: dict[str, Any] = {
     "preset": DEFAULT_PRESET,
@@ -60,7 +66,20 @@ DEFAULTS: dict[str, Any] = {
     "time_bank": 0,
     "on_fault": FaultPolicy.FORFEIT,
     "log_dir": Path("logs"),
+    "sandbox": SandboxMode.AUTO,
 }
+
+
+def bot_sandbox(mode: SandboxMode) -> Sandbox | None:
+    """The sandbox bots run in, for ``--sandbox mode``: refuses (one-line error) or warns once where none
+    can be made."""
+    try:
+        sandbox, warning = resolve(mode)
+    except SandboxUnavailable as exc:
+        raise fail(str(exc)) from None
+    if warning:
+        err_console.print(warning, highlight=False, markup=False, soft_wrap=True)
+    return sandbox
 
 
 def match_config(
@@ -76,6 +95,7 @@ def match_config(
     log_dir: Path,
     host: str = DEFAULT_HOST,
     port: int = 0,
+    sandbox: Sandbox | None = None,
 ) -> MatchConfig:
     """The match the options describe; bad values raise RulesError / ValueError with a one-line message."""
     rules = rules_for(preset, rule or [])
@@ -90,6 +110,7 @@ def match_config(
         log_dir=log_dir,
         host=host,
         port=port,
+        sandbox=sandbox,
     )
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,9 +14,16 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import VerboseOpt, long_game_line, run_async
+from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, long_game_line, run_async
+from referee.cli.scale import where
 from referee.gamelog import LogError
-from referee.match import FaultPolicy
+from referee.match import NOT_STARTED, FaultPolicy
+from referee.sandbox import SandboxMode
+from referee.tournament.backends import TablesError
+from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
+from referee.tournament.backends.cluster import RayBackend, connect
+from referee.tournament.backends.local import cpu_count
+from referee.tournament.backends.workers import WorkerBackend, default_workers
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import outcome
 from referee.names import shown_name
@@ -34,14 +41,6 @@ from referee.tournament.settings import (
     resolve,
 )
 from referee.tournament.standings import RANKING, Standing
-
-
-def cpu_count() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 @app.command("tournament")
@@ -117,9 +116,41 @@ def tournament_command(
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            help="Referee processes on this machine to spread the tables over (default: one per two CPUs, "
+            "at most one per table).",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="[ADDRESS]",
+            help="Run the tables on the Ray cluster at ADDRESS (host:port, or auto); --ray alone starts Ray "
+            f"on this machine. Needs {RAY_INSTALL}.",
+        ),
+    ] = None,
+    ray_working_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--ray-working-dir",
+            file_okay=False,
+            help="With --ray: a folder Ray copies to every node, where the bot commands run "
+            "(default: the bots are at the same path on every node).",
+        ),
+    ] = None,
     name: Annotated[str | None, typer.Option("--name", help="The tournament's name; its folder is logs/NAME/.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
+    ] = None,
+    sandbox: Annotated[
+        SandboxMode | None,
+        typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
@@ -150,6 +181,8 @@ def tournament_command(
             out=out,
             concurrency=concurrency,
             gauntlet=gauntlet,
+            sandbox=sandbox,
+            workers=workers,
         )
         given = cli.over(read_toml(config)) if config is not None else cli
         folder = TournamentFolder(_folder(given, resume))
@@ -166,34 +199,49 @@ def tournament_command(
             settings = resolve(replace(given, name=given.name or folder.path.name))
         for command in settings.bots:
             command.check_runnable()
+        box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
+        if ray is not None and given.workers is not None:
+            raise fail("--ray and --workers: choose one (on Ray, each table is a process of its own)")
+        if ray_working_dir is not None and ray is None:
+            raise fail("--ray-working-dir goes with --ray")
+        backend = connect(ray, working_dir=ray_working_dir, verbose=verbose) if ray is not None else None
+        tables = given.concurrency or (backend.default_tables() if backend is not None else cpu_count())
+        processes = min(given.workers or default_workers(tables), tables)
+        if backend is None and processes > 1:
+            backend = WorkerBackend(processes, log_level="info" if verbose else "warning")
         if not resume:
             folder.start(settings)
-        tables = given.concurrency or cpu_count()
-        tournament = Tournament(settings, folder, concurrency=tables)
+        tournament = Tournament(settings, folder, concurrency=tables, sandbox=box, backend=backend)
     total, done = len(tournament.schedule), len(tournament.done)
     pending = total - done
     console.print(
         f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
         + (f" ({done} done)" if done else "")
         + (f", {min(tables, pending)} table(s)" if pending else "")
+        + (where(tournament.backend, tables, pending) if pending else "")
         + f"; folder {folder.path}",
         highlight=False,
         soft_wrap=True,
     )
-    if pending and tables > cpu_count():
+    if pending and ray is None and tables > cpu_count():
         err_console.print(
             f"warning: {tables} tables on {cpu_count()} CPUs: the games run slower; a bot kept waiting for a CPU "
             "gets that time back at its deadline, up to one more move time",
             highlight=False,
         )
-    with user_errors(OSError, LogError):
-        if pending:
-            _play(tournament, verbose)
+    with user_errors(OSError, LogError, TablesError):
+        try:
+            if pending:
+                _play(tournament, verbose)
+        finally:
+            if isinstance(tournament.backend, RayBackend):
+                tournament.backend.disconnect()
         rows = tournament.standings()
         csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
     print_standings(settings, rows, done=len(tournament.done), total=total)
     if settings.gauntlet is not None:
         print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
+    print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
 
 
@@ -315,3 +363,19 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
             f"{r.think.mean_ms:.0f}/{r.think.max_ms}",
         )
     console.print(table)
+
+
+def print_start_failures(records: Iterable[dict[str, Any]]) -> None:
+    """One line per bot that could not start for some of its games: how many, and the last reason."""
+    failures: dict[str, list[str]] = {}
+    for record in sorted(records, key=lambda r: r["game"]):
+        for v in record["violations"]:
+            if v["detail"].startswith(NOT_STARTED):
+                failures.setdefault(v["bot"], []).append(v["detail"].removeprefix(NOT_STARTED))
+    for bot, reasons in sorted(failures.items()):
+        err_console.print(
+            f"bot {bot} could not start for {len(reasons)} game(s), forfeited: {reasons[-1]}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

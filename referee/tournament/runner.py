@@ -1,19 +1,24 @@
-"""Running a tournament: parallel tables on one referee, one folder, resumable.
+"""Running a tournament: parallel tables, one folder, resumable.
 
-One ``ArenaServer`` serves every table; each table has its own ``BotPool``
-and plays one game at a time with ``referee.match.play_game`` (the match
-driver of ``arena match``). A table keeps its bot processes from game to
-game, as chess tournament managers do: when its next game has the same bots
-they are only reseated, a bot that leaves the table is shut down and one that
-joins is started, and ``BotPool.ready`` restarts a bot that crashed.
+The runner hands the games to tables and writes what comes back; where a
+table runs is a backend's business (``referee.tournament.backends``): in
+this process (the default), in worker processes on this machine
+(``--workers``), or on a Ray cluster (``--ray``). A table plays one game at
+a time (``referee.tournament.tables``) and keeps its bot processes from game
+to game; the queue gives it, where it can, a game with the bots it has.
 
 A bot process plays a role: (bot, k), the k-th seat of its team counted
 clockwise from seat 0. Its ARENA_SEED depends on the tournament's seed and
 the role only, and the SDK reseeds a bot's rng from it and the game id at
-every game, so a game is played the same whichever table, process or
-history it gets: a resumed tournament gives the games, and so the
-standings, of an uninterrupted one (for bots that do not use the clock or
-remember earlier games).
+every game, so a game is played the same whichever table, process, machine
+or history it gets: a resumed tournament, or one spread over processes or
+machines, gives the games, and so the standings, of an uninterrupted one
+(for bots that do not use the clock or remember earlier games).
+
+A game is recorded only here, in the driver: its log is put in place, then
+its result line appended. A table lost with its host (a lost Ray node) gives
+its game back to the queue, and another table plays it: none is lost, none
+counted twice.
 
 The folder::
 
@@ -38,15 +43,16 @@ from typing import Any
 
 import structlog
 
-from referee.bots import BotCommand, BotPool
-from referee.engine.rules import Rules
-from referee.gamelog import LogWriter, match_end_record, match_start_record
-from referee.match import OnHand, play_game
-from referee.server import ArenaServer, Limits, Player
-from referee.tournament.results import ResultsWriter, outcome, read_results, result_record
+from referee.match import OnHand
+from referee.sandbox import Sandbox, SandboxMode, default_sandbox
+from referee.server import Limits
+from referee.tournament.backends import Backend, Table, TableLost, TablesError
+from referee.tournament.backends.local import LocalBackend
+from referee.tournament.results import ResultsWriter, outcome, read_results
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import SettingsError, TournamentSettings
 from referee.tournament.standings import Standing, standings
+from referee.tournament.tables import PlayedGame, log_name
 
 log = structlog.get_logger("referee.tournament")
 
@@ -89,7 +95,7 @@ class TournamentFolder:
         _write_atomically(self.settings_path, json.dumps(settings.record(), indent=2) + "\n")
 
     def log_path(self, game: ScheduledGame) -> Path:
-        return self.games / f"{game.game_id}.jsonl"
+        return self.path / log_name(game)
 
     def write_standings(self, rows: Sequence[Standing], summary: dict[str, Any]) -> tuple[Path, Path]:
         """standings.csv and standings.json (written whole, then renamed into place)."""
@@ -112,56 +118,19 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-class _Table:
-    """One table: a bot pool and the processes seated at it, by role."""
-
-    def __init__(
-        self,
-        number: int,
-        server: ArenaServer,
-        folder: TournamentFolder,
-        settings: TournamentSettings,
-        connect_timeout_s: float,
-    ) -> None:
-        self.number = number
-        self.pool = BotPool(
-            server,
-            output_dir=folder.bots,
-            output_stem=f"table{number}",
-            seed=settings.seed,  # the same for every table: a role's seed does not depend on its table
-            connect_timeout_s=connect_timeout_s,
-        )
-        self.commands: dict[str, BotCommand] = {b.name: b for b in settings.bots}
-        self.seated: dict[tuple[str, int], Player] = {}
-
-    @property
-    def bots(self) -> frozenset[str]:
-        return frozenset(bot for bot, _ in self.seated)
-
-    async def seat(self, roles: Sequence[tuple[str, int]]) -> list[Player]:
-        """The players for these roles (per seat): kept, started, or shut down when not needed."""
-        leaving = [p for role, p in self.seated.items() if role not in roles]
-        if leaving:
-            await self.pool.close("the table moves on to other bots", leaving)
-            self.seated = {role: p for role, p in self.seated.items() if role in roles}
-        for role in roles:
-            if role not in self.seated:
-                bot, k = role
-                self.seated[role] = self.pool.add(f"{bot}.{k}", self.commands[bot])
-        return [self.seated[role] for role in roles]
-
-
 class _Queue:
     """The games not yet started, handed to tables so that bot processes are started as rarely as possible.
 
     A table takes the first game (in schedule order) that keeps most of its
     bots; among those, one of a group no other table is playing, so that
     tables spread over the pairings instead of all starting the same bots.
+    A game whose table was lost is put back.
     """
 
     def __init__(self, games: Sequence[ScheduledGame]) -> None:
         self.pending = list(games)
         self.playing: dict[int, tuple[str, ...]] = {}  # table -> the group it plays now
+        self._changed = asyncio.Event()
 
     def take(self, table: int, bots: frozenset[str]) -> ScheduledGame | None:
         self.playing.pop(table, None)
@@ -177,13 +146,37 @@ class _Queue:
         self.playing[table] = game.group
         return game
 
+    async def next(self, table: int, bots: frozenset[str]) -> ScheduledGame | None:
+        """The table's next game; None once every game is finished. While none is left to start but
+        others are in play, it waits: one of them may be put back."""
+        while (game := self.take(table, bots)) is None and self.playing:
+            self._changed.clear()
+            await self._changed.wait()
+        return game
+
+    def finish(self, table: int) -> None:
+        """The table's game is over (or, stopping early, the table takes no more)."""
+        self.playing.pop(table, None)
+        self._changed.set()
+
+    def put_back(self, table: int, game: ScheduledGame) -> None:
+        self.playing.pop(table, None)
+        self.pending.append(game)
+        self.pending.sort(key=lambda g: g.number)
+        self._changed.set()
+
+    @property
+    def finished(self) -> bool:
+        return not self.pending and not self.playing
+
 
 class Tournament:
     """``Tournament(settings, folder, concurrency=2)``, then ``await run()``.
 
     ``done`` holds the result records of finished games (read from the folder
     at construction: a resumed tournament skips them); ``on_game`` is called
-    with each new record.
+    with each new record. ``backend`` says where the tables run (default:
+    in this process).
     """
 
     def __init__(
@@ -194,8 +187,12 @@ class Tournament:
         concurrency: int,
         connect_timeout_s: float = 10.0,
         limits: Limits | None = None,
+        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
         on_game: Callable[[dict[str, Any]], None] | None = None,
+        backend: Backend | None = None,
     ) -> None:
+        """``sandbox``: what each bot runs in (None: bare; default: one where it can be made, see
+        referee/sandbox.py); the tournament folder is hidden from it."""
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
@@ -203,8 +200,11 @@ class Tournament:
         self.concurrency = concurrency
         self.connect_timeout_s = connect_timeout_s
         self.limits = limits or Limits()
+        self.sandbox = default_sandbox() if sandbox is SandboxMode.AUTO else sandbox
         self.on_game = on_game
         self.on_hand: OnHand | None = None  # called as each hand of each game is dealt
+        # None: every table in this process (LocalBackend, made by ``run`` with the sandbox and ``on_hand``)
+        self.backend: Backend | None = backend
         self.schedule = settings.schedule()
         self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
         # asked before each game is handed to a table: True stops the run early (games in play finish)
@@ -222,91 +222,92 @@ class Tournament:
         return standings(self.settings.bot_names, [outcome(r) for r in self.done.values()])
 
     async def run(self) -> None:
-        """Play every game not yet done; on any way out, every bot process is shut down."""
+        """Play every game not yet done; on any way out, every table is closed (its bots shut down).
+
+        TablesError when a table fails, or when every table was lost with games left to play.
+        """
         pending = self.pending
         if not pending:
             return
         self.folder.games.mkdir(parents=True, exist_ok=True)
         self.folder.bots.mkdir(parents=True, exist_ok=True)
-        server = ArenaServer(limits=self.limits)
-        await server.start()
         results = ResultsWriter(self.folder.results_path)
         queue = _Queue(pending)
         count = min(self.concurrency, len(pending))
-        tables = [_Table(k + 1, server, self.folder, self.settings, self.connect_timeout_s) for k in range(count)]
-        tasks = [asyncio.create_task(self._serve(table, queue, results)) for table in tables]
+        tasks: set[asyncio.Task[None]] = set()
         reason = "tournament interrupted"
+        if self.backend is None:
+            self.backend = LocalBackend(sandbox=self.sandbox, on_hand=self.on_hand)
         try:
-            await asyncio.gather(*tasks)
+            tables = await self.backend.open(
+                self.settings,
+                self.folder.path,
+                range(1, count + 1),
+                limits=self.limits,
+                connect_timeout_s=self.connect_timeout_s,
+            )
+            tasks = {asyncio.create_task(self._serve(table, queue, results)) for table in tables}
+            running = set(tasks)
+            while running and not queue.finished:
+                ended, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in ended:
+                    task.result()  # a table's failure ends the tournament
+            if not queue.finished and not self._stopping():
+                raise TablesError(f"every table was lost; {len(self.pending)} games are left to play (--resume)")
             reason = "tournament finished"
         finally:
-            for task in tasks:
+            for task in tasks:  # tables still waiting for a replacement when the last game ended
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             try:
-                await asyncio.gather(*(table.pool.close(reason) for table in tables))
+                await self.backend.close(reason)
             finally:
-                await server.stop(0.5)
                 results.close()
 
-    async def _serve(self, table: _Table, queue: _Queue, results: ResultsWriter) -> None:
-        while not (self.stop_when is not None and self.stop_when()) and (
-            game := queue.take(table.number, table.bots)
-        ) is not None:
-            await self._play(table, game, results)
+    def _stopping(self) -> bool:
+        return self.stop_when is not None and self.stop_when()
 
-    async def _play(self, table: _Table, game: ScheduledGame, results: ResultsWriter) -> None:
-        settings, rules = self.settings, self.settings.rules
-        players = await table.seat(game.roles(rules))
-        absent = await table.pool.ready(players)
-        final = self.folder.log_path(game)
-        part = final.with_name(final.name + ".part")
-        part.unlink(missing_ok=True)  # what a killed run left of this game
-        writer = LogWriter(part)
-        try:
-            writer.write(_start_record(settings, rules, game))
-            result = await play_game(
-                players,
-                rules=rules,
-                preset=settings.preset,
-                game=1,
-                game_id=game.game_id,
-                seed=game.seed,
-                clock=settings.clock,
-                policy=settings.on_fault,
-                log=writer,
-                absent=absent,
-                on_hand=self.on_hand,
-            )
-            writer.write(match_end_record(games=1, results=[result.record()]))
-            await asyncio.to_thread(writer.sync)
-        finally:
-            writer.close()
-        os.replace(part, final)
-        record = result_record(game, result, rules, final.relative_to(self.folder.path).as_posix())
-        await results.append(record)
-        self.done[game.number] = record
-        log.info(
-            "game over",
-            game=game.game_id,
-            table=table.number,
-            teams=list(game.teams),
-            scores=list(result.scores),
-            winner=result.winner,
-            reason=result.reason,
-        )
-        if self.on_game is not None:
-            self.on_game(record)
+    async def _serve(self, table: Table | None, queue: _Queue, results: ResultsWriter) -> None:
+        bots: frozenset[str] = frozenset()
+        while table is not None:
+            try:
+                await table.ready()
+            except TableLost as exc:
+                log.warning("table lost before it played", table=table.number, why=str(exc))
+                table = await self.backend.replace(table)
+                continue
+            if self._stopping():
+                queue.finish(table.number)
+                return
+            game = await queue.next(table.number, bots)
+            if game is None:
+                return
+            try:
+                played = await table.play(game)
+            except TableLost as exc:
+                log.warning("table lost, its game is played again", table=table.number, game=game.game_id, why=str(exc))
+                queue.put_back(table.number, game)
+                table, bots = await self.backend.replace(table), frozenset()
+                continue
+            if played.log is not None or played.outputs:  # off the event loop: other tables' bots are on the clock
+                await asyncio.to_thread(self._keep, game, played)
+            await results.append(played.record)
+            self.done[game.number] = played.record
+            queue.finish(table.number)
+            bots = frozenset(game.group)
+            if self.on_game is not None:
+                self.on_game(played.record)
 
-
-def _start_record(settings: TournamentSettings, rules: Rules, game: ScheduledGame) -> dict[str, Any]:
-    return match_start_record(
-        preset=settings.preset,
-        rules=rules,
-        bot_names=game.seat_names(rules),
-        seed=settings.seed,
-        games=1,
-        move_time_ms=settings.move_time_ms,
-        time_bank_ms=settings.time_bank_ms,
-        on_fault=settings.on_fault.value,
-    )
+    def _keep(self, game: ScheduledGame, played: PlayedGame) -> None:
+        """Put in the folder what a table that does not write there handed back: the log, the bots' output."""
+        for name, data in played.outputs.items():
+            with (self.folder.bots / name).open("ab") as out:
+                out.write(data)
+        if played.log is not None:
+            final = self.folder.log_path(game)
+            part = final.with_name(final.name + ".part")
+            with part.open("wb") as out:
+                out.write(played.log)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(part, final)

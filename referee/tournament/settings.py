@@ -20,6 +20,8 @@ The TOML file (see docs/tournament.md)::
     all_seatings = false          # three teams: all 6 seatings, not the 3 rotations
     concurrency = 2               # tables at once
     gauntlet = "rules"            # only this bot's games: it plays every other bot
+    sandbox = "auto"              # or "required", "off": how bots are contained (docs/security.md)
+    workers = 2                   # referee processes the tables are spread over
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -46,6 +48,7 @@ from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.match import FaultPolicy, TimeControl
+from referee.sandbox import SandboxMode
 from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
 SETTINGS_FORMAT = 1
@@ -82,6 +85,7 @@ class TournamentSettings:
     name: str = "tournament"  # a label; not part of what must match on resume
     all_seatings: bool = False  # three teams: every order round the table, not only the rotations
     gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
+    sandbox: SandboxMode = SandboxMode.AUTO  # how bots are contained; kept on resume unless given again
     time_bank_ms: int = 0
 
     @property
@@ -129,6 +133,7 @@ class TournamentSettings:
             "duplicate": self.duplicate,
             "all_seatings": self.all_seatings,
             "gauntlet": self.gauntlet,
+            "sandbox": self.sandbox.value,
         }
 
     @classmethod
@@ -151,6 +156,7 @@ class TournamentSettings:
                 name=str(data["name"]),
                 all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
                 gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
+                sandbox=SandboxMode(data.get("sandbox", SandboxMode.AUTO.value)),  # absent: saved before it existed
                 time_bank_ms=_int(data.get("time_bank_ms", 0)),  # absent: saved before time banks
             )
         except KeyError as exc:
@@ -214,6 +220,8 @@ class Given:
     out: Path | None = None
     concurrency: int | None = None
     gauntlet: str | None = None  # the candidate bot of a gauntlet
+    sandbox: SandboxMode | None = None
+    workers: int | None = None  # referee processes (--workers): how, not which, games are played
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -291,6 +299,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         name=_pick(given.name, base and base.name, "tournament"),
         all_seatings=all_seatings,
         gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
+        sandbox=_pick(given.sandbox, base and base.sandbox, SandboxMode.AUTO),
         time_bank_ms=_pick(given.time_bank, base and base.time_bank_ms, 0),
     )
     try:
@@ -322,6 +331,8 @@ _KEYS = {
     "all_seatings": "true or false",
     "concurrency": "a whole number >= 1",
     "gauntlet": "the name of one of the bots",
+    "sandbox": "'auto', 'required' or 'off'",
+    "workers": "a whole number >= 1",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
 }
@@ -358,7 +369,7 @@ def read_toml(path: Path) -> Given:
             raise bad(None, key, f"expected {_KEYS[key]}, got {_shown(data[key])}")
 
     values: dict[str, Any] = {}
-    for key in ("games", "concurrency"):
+    for key in ("games", "concurrency", "workers"):
         if key in data:
             want(key, _is_int(data[key]) and data[key] >= 1)
             values[key] = data[key]
@@ -378,6 +389,9 @@ def read_toml(path: Path) -> Given:
     if "on_fault" in data:
         want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
         values["on_fault"] = FaultPolicy(data["on_fault"])
+    if "sandbox" in data:
+        want("sandbox", data["sandbox"] in {m.value for m in SandboxMode})
+        values["sandbox"] = SandboxMode(data["sandbox"])
     for key in ("preset", "out", "name", "gauntlet"):
         if key in data:
             want(key, isinstance(data[key], str) and data[key].strip() != "")

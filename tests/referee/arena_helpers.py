@@ -19,6 +19,7 @@ from referee.engine.presets import rules_for
 from referee.replay.logfile import revealed_records
 from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, TimeControl, seat_bots
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from referee.sandbox import Sandbox, default_sandbox
 from referee.server import Limits
 from sdk.bot import Bot
 from sdk.runner import play_session
@@ -35,6 +36,15 @@ def faulty(mode: str, at: int, marker: Path | None = None) -> BotCommand:
     if marker is not None:
         args.append(str(marker))
     return BotCommand("faulty", tuple(args))
+
+
+def recording_sandbox() -> Sandbox | None:
+    """The default sandbox, in which the recording bot may write to $RECORD_DIR."""
+    sandbox = default_sandbox()
+    record_dir = os.environ.get("RECORD_DIR")
+    if sandbox is None or record_dir is None:
+        return sandbox
+    return sandbox.with_writable(Path(record_dir))
 
 
 def in_process(name: str = "inproc") -> SeatBot:
@@ -76,6 +86,7 @@ def run_match(
         log_dir=log_dir,
         connect_timeout_s=connect_timeout_s,
         limits=limits or Limits(),
+        sandbox=recording_sandbox(),
     )
 
     async def go() -> MatchResult:
@@ -114,12 +125,12 @@ def of_kind(recs: Iterable[dict[str, Any]], event: str) -> list[dict[str, Any]]:
 CARD_TEXT = re.compile(r"^[789TJQKA][SHDC]$")
 
 
-def recorded_messages(record_dir: Path) -> dict[int, list[pb.RefereeMessage]]:
-    """Every message each recording bot process received, by pid, in order."""
+def recorded_messages(record_dir: Path) -> dict[str, list[pb.RefereeMessage]]:
+    """Every message each recording bot process received, by process (its file's name), in order."""
     out = {}
     for path in sorted(record_dir.glob("*.msgs")):
         lines = path.read_text(encoding="ascii").split()
-        out[int(path.stem)] = [pb.RefereeMessage.FromString(bytes.fromhex(line)) for line in lines]
+        out[path.stem] = [pb.RefereeMessage.FromString(bytes.fromhex(line)) for line in lines]
     return out
 
 

@@ -92,7 +92,7 @@ def test_crash_forfeits_and_the_bot_is_restarted_for_the_next_game(tmp_path: Pat
 
     result = run_match(tmp_path, "neuralplay", seats, games=2, rules=["hand_limit=2"], during=count_starts)
     first, second = result.games
-    assert marker.exists()
+    assert f"misbehaved once: {marker}" in stderr_of(result.log_path)
     assert first.reason == "forfeit" and first.winner == 1
     assert [(v.kind, v.penalty) for v in first.violations] == [("crash", "forfeit")]
     assert second.reason == "hand-limit" and not second.violations  # a fresh process played game 2
@@ -143,4 +143,6 @@ def test_a_bot_that_exits_at_once_is_reported_quickly(tmp_path: Path) -> None:
     )
     (v,) = result.games[0].violations
     assert "exited with code 2 before connecting" in v.detail
-    assert result.games[0].reason == "hand-limit"
+    # a bot that never started has no game to play: its team forfeits, even under the default-action policy
+    assert (v.seat, v.kind, v.penalty) == (0, "crash", "forfeit")
+    assert result.games[0].reason == "forfeit"

@@ -47,6 +47,11 @@ def tournament(
     return arena(*argv, *(["--out", str(folder)] if folder is not None else []), **kw)
 
 
+# a tournament of deterministic bots for --workers and --ray: 12 quick games
+SCALE_ARGS = [*QUICK, "--bot", RANDOM, "--bot", FIRST, "--bot", f"other={sys.executable} -m example_bots.random_bot"]
+SCALE_ARGS += ["-n", "4", "--seed", "5"]
+
+
 def results(folder: Path) -> list[dict[str, Any]]:
     """The result records of a tournament folder, by game number."""
     return sorted((r for _, r in read_json_lines(folder / "results.jsonl")), key=lambda r: r["game"])
@@ -54,6 +59,15 @@ def results(folder: Path) -> list[dict[str, Any]]:
 
 def standings(folder: Path) -> list[dict[str, Any]]:
     return json.loads((folder / "standings.json").read_text())["standings"]
+
+
+def same_games(folder: Path, plain: Path) -> None:
+    """The folder holds the games of the plain run: results, standings and every log byte for byte."""
+    assert results(folder) == results(plain)
+    assert standings(folder) == standings(plain)
+    for r in results(plain):
+        assert (folder / r["log"]).read_bytes() == (plain / r["log"]).read_bytes()
+    assert not list((folder / "games").glob("*.part"))
 
 
 def game_records(log: Path) -> list[dict[str, Any]]:

@@ -7,8 +7,10 @@ It plays the SDK defaults until its N-th decision of a session, then:
 - ``illegal``: answers with a card it does not hold (or an impossible bid);
 - ``malformed``: answers with card text that is not a card.
 
-With MARKER (a file path) it misbehaves only if MARKER does not exist yet,
-and creates it: a restarted process then plays cleanly.
+With MARKER (a word) it misbehaves only if its output file (stderr, which the
+referee keeps across restarts) does not hold the line ``misbehaved once:
+MARKER`` yet, and writes it: a restarted process then plays cleanly. (A bot
+in the sandbox cannot keep a file of its own across restarts.)
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from sdk import Bid, Bot, DecisionKind, SeatView
 
 MODE = sys.argv[1]
 AT = int(sys.argv[2])
-MARKER = Path(sys.argv[3]) if len(sys.argv) > 3 else None
-ARMED = MARKER is None or not MARKER.exists()
+MARKER = sys.argv[3] if len(sys.argv) > 3 else None
+ARMED = MARKER is None or f"misbehaved once: {MARKER}" not in Path("/proc/self/fd/2").read_text(errors="replace")
 if MARKER is not None and ARMED:
-    MARKER.write_text("misbehaved once\n")
+    print(f"misbehaved once: {MARKER}", file=sys.stderr, flush=True)
 
 _MALFORMED = object()
 _encode = convert.action_to_pb

@@ -1,19 +1,22 @@
 """The random example bot, recording every message the referee sends it.
 
 Each received message is appended (hex of the wire bytes, one per line) to
-``$RECORD_DIR/<pid>.msgs`` before the SDK reads it, so a test can check
-exactly what crossed the wire to this seat.
+``$RECORD_DIR/<pid>-<random>.msgs`` (a file per process: in the sandbox every
+bot has the same pid) before the SDK reads it, so a test can check exactly
+what crossed the wire to this seat. The test makes RECORD_DIR writable in the
+sandbox (``arena_helpers.run_match``).
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 
 import sdk.runner
 from example_bots.random_bot import RandomBot
 from referee.protocol import convert
 
-_path = os.path.join(os.environ["RECORD_DIR"], f"{os.getpid()}.msgs")
+_path = os.path.join(os.environ["RECORD_DIR"], f"{os.getpid()}-{uuid.uuid4().hex}.msgs")
 _decode = convert.decode_referee_message
 
 

@@ -1,8 +1,12 @@
 """A bot that crashes once: ``python crash_once_bot.py MARKER N``.
 
-It plays the SDK's defaults; at its N-th decision, if the file MARKER does
-not exist yet, it creates it and exits with status 3 without answering. The
-process started after it finds the marker and plays cleanly.
+It plays the SDK's defaults; at its N-th decision, if its output file
+(stderr, which the referee keeps across restarts) does not hold the line
+``crashed once: MARKER`` yet, it writes it and exits with status 3 without
+answering. The process started after it finds the line and plays cleanly.
+(A bot in the sandbox cannot keep a file of its own across restarts.) In a
+tournament only its first role crashes (output file ``*.0.stderr``), so the
+bot crashes once in all.
 """
 
 from __future__ import annotations
@@ -14,7 +18,10 @@ from pathlib import Path
 import sdk.runner
 from sdk import Bot, SeatView
 
-MARKER = Path(sys.argv[1])
+MARKER = sys.argv[1]
+LINE = f"crashed once: {MARKER}"
+OUTPUT = Path("/proc/self/fd/2")
+ARMED = not os.readlink(OUTPUT).endswith(".stderr") or os.readlink(OUTPUT).endswith(".0.stderr")
 AT = int(sys.argv[2])
 
 
@@ -27,8 +34,8 @@ class CrashOnce(Bot):
 
     def decide(self, view: SeatView) -> object:
         self.decisions += 1
-        if self.decisions == AT and not MARKER.exists():
-            MARKER.write_text("crashed once\n")
+        if self.decisions == AT and ARMED and LINE not in OUTPUT.read_text(errors="replace"):
+            print(LINE, file=sys.stderr, flush=True)
             os._exit(3)
         return super().decide(view)
 

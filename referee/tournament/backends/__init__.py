@@ -1,0 +1,71 @@
+"""Where a tournament's tables run: one interface, three backends.
+
+The runner (``referee.tournament.runner``) hands games to tables and writes
+what comes back; it does not know where a table runs. A backend opens the
+tables, replaces one whose host was lost, and closes them:
+
+- ``local.LocalBackend``: every table in the arena process (one referee);
+- ``workers.WorkerBackend``: tables spread over worker processes on this
+  machine, a referee in each (``--workers N``);
+- ``cluster.RayBackend``: each table in a Ray actor, on whichever node of a
+  Ray cluster has room (``--ray``).
+
+Every table plays through ``referee.tournament.tables.TableHost``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from referee.server import Limits
+from referee.tournament.schedule import ScheduledGame
+from referee.tournament.settings import TournamentSettings
+from referee.tournament.tables import PlayedGame
+
+
+class TableLost(Exception):
+    """The table's host is gone (a worker process died, a Ray node was lost): the game is to be played again."""
+
+
+class TablesError(RuntimeError):
+    """A table failed in a way playing again will not mend; the message is one line."""
+
+
+class Table(Protocol):
+    number: int
+
+    async def ready(self) -> None:
+        """Wait until the table can play (a Ray actor waits for a node with a CPU free); TableLost if it never can."""
+        ...
+
+    async def play(self, game: ScheduledGame) -> PlayedGame:
+        """Play the game; TableLost when the table's host went away meanwhile."""
+        ...
+
+
+class Backend(Protocol):
+    def default_tables(self) -> int:
+        """Tables to run when the user does not say: as many as there are CPUs for them."""
+        ...
+
+    async def open(
+        self,
+        settings: TournamentSettings,
+        folder: Path,
+        numbers: Sequence[int],
+        *,
+        limits: Limits,
+        connect_timeout_s: float,
+    ) -> list[Table]:
+        """Tables with these numbers for the tournament in ``folder`` (each ready to play once ``ready()`` returns)."""
+        ...
+
+    async def replace(self, table: Table) -> Table | None:
+        """A table in place of a lost one, or None when the backend has no more room."""
+        ...
+
+    async def close(self, reason: str) -> None:
+        """Shut every table down (its bots and referee); safe to call after a failed ``open``."""
+        ...

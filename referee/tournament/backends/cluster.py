@@ -1,0 +1,255 @@
+"""Tables on a Ray cluster (``arena tournament --ray [ADDRESS]``).
+
+Each table is a Ray actor asking for one CPU, placed by Ray on a node with
+room. The actor runs the table's referee (a ``TableHost``: gRPC server on
+the node's loopback) and starts the table's bot processes there, so a game
+never crosses the network; only its result, its log and the bots' new
+output come back to the driver (the arena process that started the
+tournament), which writes them into the --out folder, game by game.
+
+A lost node takes its actors with it: the game each was playing raises
+``TableLost`` in the driver, goes back to the queue and is played from the
+start by another table; a new actor is asked for in place of the lost one,
+and Ray places it when a node has room. Only the driver records games, so
+none is lost or counted twice.
+
+What a node needs: the arena installed (``pip install 'bideuchre-arena[ray]'``,
+the same Python and Ray version as the driver) and the bots' commands.
+Commands run in the driver's working folder when the node has that path
+(install the bots at the same path on every node), or, with
+``--ray-working-dir DIR``, in a copy of DIR that Ray ships to each node
+(Ray's runtime_env ``working_dir``).
+
+Ray is an optional extra: this module imports it only in ``connect``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from referee.server import Limits
+from referee.tournament.backends import Table, TableLost, TablesError
+from referee.tournament.backends.local import cpu_count
+from referee.tournament.schedule import ScheduledGame
+from referee.tournament.settings import SettingsError, TournamentSettings
+from referee.tournament.tables import PlayedGame, TableHost
+
+log = structlog.get_logger("referee.tournament.cluster")
+
+LOCAL = "local"  # --ray alone: start a Ray on this machine (Ray's own name for it)
+INSTALL = "pip install 'bideuchre-arena[ray]'"
+_OBJECT_STORE_BYTES = 128 * 1024 * 1024  # a local Ray's object store: game logs pass through it
+_REACH_TIMEOUT_S = 5.0  # to open a connection to the head given with --ray
+_CLOSE_WAIT_S = 10.0  # for a table to shut its bots down before its actor is killed
+
+
+def connect(address: str, *, working_dir: Path | None = None, verbose: bool = False) -> RayBackend:
+    """Join the Ray cluster at ``address`` (host:port, ``auto``), or start one here (``local``).
+
+    SettingsError, one line, when Ray is not installed or the cluster cannot be reached.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise SettingsError(f"--ray needs Ray, an optional extra of the arena: {INSTALL}") from None
+    if working_dir is not None and not working_dir.is_dir():
+        raise SettingsError(f"--ray-working-dir {working_dir}: no such folder")
+    options: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": verbose,
+        "logging_level": logging.INFO if verbose else logging.WARNING,
+        "runtime_env": {"working_dir": str(working_dir)} if working_dir is not None else None,
+    }
+    if address == LOCAL:
+        options.update(num_cpus=cpu_count(), object_store_memory=_OBJECT_STORE_BYTES)
+    else:
+        _check_reachable(address)
+    try:
+        ray.init(address=address, **options)
+    except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; the user gets one line
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SettingsError(f"--ray {address}: cannot start or join the Ray cluster: {first}") from None
+    if ray.cluster_resources().get("CPU", 0) < 1:
+        ray.shutdown()
+        raise SettingsError(f"--ray {address}: the Ray cluster has no CPU to run a table on (a table takes one)")
+    return RayBackend(cwd=None if working_dir is not None else os.getcwd())
+
+
+def _check_reachable(address: str) -> None:
+    """A HOST:PORT that nothing answers on is a one-line error at once (Ray itself would retry for minutes)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", or a form Ray knows better than this
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        raise SettingsError(
+            f"--ray {address}: no Ray head answers there ({exc.strerror or exc}); start one with "
+            "`ray start --head`, or give --ray alone for a Ray on this machine"
+        ) from None
+
+
+class RayTable:
+    """A table in a Ray actor: its referee and bot processes on the actor's node, logs in a scratch folder."""
+
+    def __init__(
+        self, settings: dict[str, Any], number: int, limits: dict[str, Any], connect_timeout_s: float, cwd: str | None
+    ) -> None:
+        self.settings = TournamentSettings.from_record(settings, "the driver's settings")
+        self.number = number
+        self.limits = Limits(**limits)
+        self.connect_timeout_s = connect_timeout_s
+        self.cwd = cwd
+        self.scratch: Path | None = None
+        self.host: TableHost | None = None
+
+    async def start(self) -> str:
+        """Start the table's referee; the id of the node it runs on."""
+        import ray
+
+        if self.cwd is not None and os.path.isdir(self.cwd):
+            os.chdir(self.cwd)  # bot commands with relative paths, as on the driver
+        self.scratch = Path(tempfile.mkdtemp(prefix=f"arena-table{self.number}-"))
+        self.host = TableHost(
+            self.settings,
+            self.scratch,
+            [self.number],
+            limits=self.limits,
+            connect_timeout_s=self.connect_timeout_s,
+            ship=True,
+            sandbox=self.settings.sandbox,
+        )
+        await self.host.start()
+        return str(ray.get_runtime_context().get_node_id())
+
+    async def play(self, number: int) -> dict[str, Any]:
+        assert self.host is not None
+        played = await self.host.play(self.number, self.host.scheduled(number))
+        return played.as_dict()
+
+    async def close(self, reason: str) -> None:
+        if self.host is not None:
+            await self.host.close(reason)
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+class _ClusterTable:
+    def __init__(self, backend: RayBackend, actor: Any, number: int) -> None:
+        self.backend = backend
+        self.actor = actor
+        self.number = number
+        self.node = ""  # set once the actor has started
+
+    async def ready(self) -> None:
+        import ray
+
+        if self.node:
+            return
+        try:
+            self.node = await self.actor.start.remote()  # waits while no node has a CPU free
+        except ray.exceptions.RayActorError as exc:
+            raise TableLost(f"table {self.number} did not start: {type(exc).__name__}") from None
+        except ray.exceptions.RayTaskError as exc:
+            cause = exc.cause if exc.cause is not None else exc
+            raise TablesError(f"table {self.number} could not start: {type(cause).__name__}: {cause}") from None
+        log.info("table started", table=self.number, node=self.node)
+
+    async def play(self, game: ScheduledGame) -> PlayedGame:
+        import ray
+
+        try:
+            played = await self.actor.play.remote(game.number)
+        except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as exc:
+            raise TableLost(f"table {self.number} on node {self.node[:12]}: {type(exc).__name__}") from None
+        except ray.exceptions.RayTaskError as exc:
+            cause = exc.cause if exc.cause is not None else exc
+            raise TablesError(f"table {self.number}, game {game.game_id}: {type(cause).__name__}: {cause}") from None
+        return PlayedGame(played["record"], played["log"], played["outputs"])
+
+
+class RayBackend:
+    """The tables as Ray actors, one CPU each; ``disconnect()`` when the tournament is over."""
+
+    def __init__(self, *, cwd: str | None) -> None:
+        import ray
+
+        self.cwd = cwd
+        self._actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(RayTable)
+        self._init: tuple[dict[str, Any], dict[str, Any], float] | None = None
+        self._tables: list[_ClusterTable] = []
+        self._replacements_left = 0
+
+    def default_tables(self) -> int:
+        import ray
+
+        return max(1, int(ray.cluster_resources().get("CPU", 0)))
+
+    def describe(self) -> str:
+        import ray
+
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        return f"Ray, {len(nodes)} node(s), {self.default_tables()} CPUs"
+
+    async def open(
+        self,
+        settings: TournamentSettings,
+        folder: Path,
+        numbers: Sequence[int],
+        *,
+        limits: Limits,
+        connect_timeout_s: float,
+    ) -> list[Table]:
+        self._init = (settings.record(), dataclasses.asdict(limits), connect_timeout_s)
+        self._replacements_left = 3 * len(numbers)  # a bound, for actors that die for another reason than nodes
+        return [self._start(n) for n in numbers]
+
+    def _start(self, number: int) -> _ClusterTable:
+        """A new actor for the table; Ray places it when a node has a CPU free (``ready`` waits for that)."""
+        assert self._init is not None
+        settings, limits, connect_timeout_s = self._init
+        actor = self._actor_class.remote(settings, number, limits, connect_timeout_s, self.cwd)
+        table = _ClusterTable(self, actor, number)
+        self._tables.append(table)
+        return table
+
+    async def replace(self, table: Table) -> Table | None:
+        import ray
+
+        assert isinstance(table, _ClusterTable)
+        with contextlib.suppress(Exception):
+            ray.kill(table.actor)
+        self._tables.remove(table)
+        if self._replacements_left <= 0:
+            return None
+        self._replacements_left -= 1
+        return self._start(table.number)
+
+    async def close(self, reason: str) -> None:
+        import ray
+
+        started = [t for t in self._tables if t.node]
+        closing = [asyncio.wait_for(t.actor.close.remote(reason), _CLOSE_WAIT_S) for t in started]
+        await asyncio.gather(*closing, return_exceptions=True)
+        for table in self._tables:
+            with contextlib.suppress(Exception):
+                ray.kill(table.actor)
+        self._tables = []
+
+    def disconnect(self) -> None:
+        """Leave the cluster (and stop it, when ``connect`` started it here)."""
+        import ray
+
+        ray.shutdown()

@@ -1,0 +1,75 @@
+"""Every table in the arena process: one referee, one event loop (the default, and ``--workers 1``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from referee.match import OnHand
+from referee.sandbox import Sandbox, SandboxMode
+from referee.server import Limits
+from referee.tournament.backends import Table
+from referee.tournament.schedule import ScheduledGame
+from referee.tournament.settings import TournamentSettings
+from referee.tournament.tables import PlayedGame, TableHost
+
+
+def cpu_count() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class _LocalTable:
+    def __init__(self, host: TableHost, number: int) -> None:
+        self.host = host
+        self.number = number
+
+    async def ready(self) -> None:
+        return None  # started by ``open``
+
+    async def play(self, game: ScheduledGame) -> PlayedGame:
+        return await self.host.play(self.number, game)
+
+
+class LocalBackend:
+    """``sandbox``: what the bots run in (see ``TableHost``); ``on_hand`` is called as each hand is dealt."""
+
+    def __init__(self, *, sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO, on_hand: OnHand | None = None) -> None:
+        self.host: TableHost | None = None
+        self.sandbox = sandbox
+        self.on_hand = on_hand
+
+    def default_tables(self) -> int:
+        return cpu_count()
+
+    async def open(
+        self,
+        settings: TournamentSettings,
+        folder: Path,
+        numbers: Sequence[int],
+        *,
+        limits: Limits,
+        connect_timeout_s: float,
+    ) -> list[Table]:
+        self.host = TableHost(
+            settings,
+            folder,
+            numbers,
+            limits=limits,
+            connect_timeout_s=connect_timeout_s,
+            sandbox=self.sandbox,
+            on_hand=self.on_hand,
+        )
+        await self.host.start()
+        return [_LocalTable(self.host, n) for n in numbers]
+
+    async def replace(self, table: Table) -> Table | None:
+        return None  # a table in this process is never lost without the process
+
+    async def close(self, reason: str) -> None:
+        if self.host is not None:
+            await self.host.close(reason)
