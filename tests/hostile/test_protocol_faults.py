@@ -31,6 +31,7 @@ from trust_helpers import (
     children_of,
     faulty,
     in_process,
+    processes_with,
     records,
     results,
     run_match,
@@ -64,10 +65,11 @@ FAULTY = {"sleep", "crash", "illegal", "malformed"}
 FREE = {"flood": {"protocol"}, "garbage": {"malformed"}, "double-hello": {"protocol"}, "sleep": {"late"}}
 
 
-def hostile(mode: str, pidfile: Path | None = None) -> BotCommand:
+def hostile(mode: str, tag: Path | None = None) -> BotCommand:
+    """The bot for ``mode``; ``tag`` marks its command line (see ``processes_with``)."""
     if mode in FAULTY:
         return faulty(mode, AT)
-    extra = (str(pidfile),) if pidfile is not None else ()
+    extra = (str(tag),) if tag is not None else ()
     return BotCommand(mode, (sys.executable, str(BOTS / "hostile_bot.py"), mode, str(AT), *extra))
 
 
@@ -108,12 +110,12 @@ def test_a_hostile_bot_in_a_match(mode: str, policy: FaultPolicy, tmp_path: Path
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", list(FaultPolicy))
 def test_hostile_bots_in_a_tournament_charge_only_themselves(policy: FaultPolicy, tmp_path: Path) -> None:
-    pidfile = tmp_path / "pids"
+    tag = tmp_path / "hostile-tag"
     bad = ("flood", "garbage", "big")
     bots = [
         f"random={sys.executable} -m example_bots.random_bot",
         f"first={sys.executable} -m example_bots.first_bot",
-        *(f"{m}={' '.join(hostile(m, pidfile).argv)}" for m in bad),
+        *(f"{m}={' '.join(hostile(m, tag).argv)}" for m in bad),
     ]
     folder = tmp_path / "t"
     args = ("--preset", "single-deck", "--rule", "hand_limit=1", "--move-time", "300", "-n", "2", "-j", "2")
@@ -127,8 +129,7 @@ def test_hostile_bots_in_a_tournament_charge_only_themselves(policy: FaultPolicy
         if not set(bad) & set(r["teams"]):
             assert r["violations"] == []  # the clean tables are charged nothing
         verify_log(load_log(folder / r["log"]))
-    hostile_pids = [int(p) for p in pidfile.read_text().split()]
-    assert hostile_pids and not any(alive(p) for p in hostile_pids)
+    assert processes_with(str(tag)) == []  # no hostile bot outlived the tournament
 
 
 def test_a_late_answer_is_charged_to_the_game_it_answers(tmp_path: Path, monkeypatch) -> None:
@@ -151,11 +152,11 @@ def test_a_late_answer_is_charged_to_the_game_it_answers(tmp_path: Path, monkeyp
 def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: Path) -> None:
     serve, tokens, _ = start_serve(tmp_path, "-r", "hand_limit=1", "--move-time", "300", "--on-fault", "default")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
-    pidfile = tmp_path / "pids"
+    tag = tmp_path / "hostile-tag"
     bots = []
     try:
         for seat, (address, token) in enumerate(tokens):
-            command = hostile(mode, pidfile).argv if seat == 0 else (sys.executable, "-m", "example_bots.random_bot")
+            command = hostile(mode, tag).argv if seat == 0 else (sys.executable, "-m", "example_bots.random_bot")
             seat_env = {**env, "ARENA_ADDRESS": address, "ARENA_TOKEN": token}
             bots.append(subprocess.Popen(command, env=seat_env, stderr=subprocess.DEVNULL))
         _, err = serve.communicate(timeout=120)
@@ -171,4 +172,4 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
     assert {r["seat"] for r in faults} <= {0}
     assert bool(faults) == (PENALISED[mode] is not None)
     assert verify_log(load_log(log)).games == 1
-    assert not any(alive(int(p)) for p in pidfile.read_text().split())
+    assert processes_with(str(tag)) == []

@@ -18,7 +18,18 @@ import time
 from pathlib import Path
 
 import pytest
-from trust_helpers import ARENA, BOTS, RANDOM, alive, children_of, records, results, run_match, standings, tournament
+from trust_helpers import (
+    ARENA,
+    BOTS,
+    RANDOM,
+    children_of,
+    processes_with,
+    records,
+    results,
+    run_match,
+    standings,
+    tournament,
+)
 
 from referee.bots import BotCommand
 from referee.match import FaultPolicy, SeatBot
@@ -30,11 +41,14 @@ DEFAULT = FaultPolicy.DEFAULT
 TWO_CPUS = set(sorted(os.sched_getaffinity(0))[:2])
 
 
-def hog(pidfile: Path, children: int = 4, share: float = 1.0) -> BotCommand:
-    return BotCommand("hog", (sys.executable, str(BOTS / "hog_bot.py"), str(children), str(share), str(pidfile)))
+def hog(tag: Path, children: int = 4, share: float = 1.0) -> BotCommand:
+    return BotCommand("hog", (sys.executable, str(BOTS / "hog_bot.py"), str(children), str(share), str(tag)))
 
 
-def banker(at: int, sleep_ms: int, told: Path) -> BotCommand:
+def banker(at: int, sleep_ms: int, told: Path, monkeypatch: pytest.MonkeyPatch) -> BotCommand:
+    """The bank bot, writing what it was told to ``told`` (its folder is made writable in the sandbox)."""
+    told.parent.mkdir(exist_ok=True)
+    monkeypatch.setenv("RECORD_DIR", str(told.parent))
     return BotCommand("banker", (sys.executable, str(BOTS / "bank_bot.py"), str(at), str(sleep_ms), str(told)))
 
 
@@ -77,13 +91,13 @@ def test_a_bot_slowed_by_its_own_children_times_out(tmp_path: Path) -> None:
 
     With the old credit (every wait in its tree given back) it never timed out; now each answer does.
     """
-    pidfile = tmp_path / "children"
+    tag = tmp_path / "hog-tag"
     os.sched_setaffinity(0, TWO_CPUS)  # the bots inherit it (the test process is restored below)
     try:
         result = run_match(
             tmp_path,
             "single-deck",
-            teams=[hog(pidfile), RANDOM],
+            teams=[hog(tag), RANDOM],
             rules=["hand_limit=1"],
             move_time_ms=200,
             policy=DEFAULT,
@@ -94,8 +108,7 @@ def test_a_bot_slowed_by_its_own_children_times_out(tmp_path: Path) -> None:
     hog_seats = {0, 2}
     assert len(faults) >= 4 and {v.seat for v in faults} <= hog_seats
     assert all(v.seat in hog_seats for v in result.games[0].violations)  # the random bot is charged nothing
-    kids = [int(p) for p in pidfile.read_text().split()]
-    assert len(kids) == 8 and not any(alive(k) for k in kids)  # they went with their bots
+    assert processes_with(str(tag)) == []  # the children went with their bots
     verify_log(load_log(result.log_path))
 
 
@@ -115,9 +128,9 @@ def test_instant_bots_on_eight_tables_of_two_cpus_never_time_out(tmp_path: Path)
 
 
 @pytest.mark.parametrize("bank_ms", [0, 2000])
-def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path) -> None:
-    told = tmp_path / "told"
-    seats = [SeatBot("banker", banker(2, 700, told)), SeatBot("random", RANDOM)]
+def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    told = tmp_path / "bank" / "told"
+    seats = [SeatBot("banker", banker(2, 700, told, monkeypatch)), SeatBot("random", RANDOM)]
     result = run_match(
         tmp_path, "pagat", seats * 2, rules=["hand_limit=1"], move_time_ms=200, policy=DEFAULT, time_bank_ms=bank_ms
     )
@@ -140,10 +153,10 @@ def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path) -> Non
     verify_log(load_log(result.log_path))
 
 
-def test_replay_ask_rebuilds_the_time_bank_a_request_told(tmp_path: Path) -> None:
+def test_replay_ask_rebuilds_the_time_bank_a_request_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``arena replay --ask`` serves a request as the referee sent it: with the bank left at that point."""
-    told = tmp_path / "told"
-    seats = [SeatBot("banker", banker(2, 700, told)), *[SeatBot("random", RANDOM)] * 3]
+    told = tmp_path / "bank" / "told"
+    seats = [SeatBot("banker", banker(2, 700, told, monkeypatch)), *[SeatBot("random", RANDOM)] * 3]
     result = run_match(
         tmp_path, "single-deck", seats, rules=["hand_limit=2"], move_time_ms=200, policy=DEFAULT, time_bank_ms=2000
     )

@@ -1,7 +1,8 @@
-"""A bot that keeps its own child processes busy: ``python hog_bot.py CHILDREN SHARE PIDFILE``.
+"""A bot that keeps its own child processes busy: ``python hog_bot.py CHILDREN SHARE TAG``.
 
 At start it launches CHILDREN processes that spin for ever (they die with
-it: PR_SET_PDEATHSIG), writes their pids to PIDFILE, then answers each
+it: PR_SET_PDEATHSIG; TAG, unread, marks their command lines so that a test
+can look for any left behind), then answers each
 decision with the SDK's default action after using SHARE of the time limit
 in CPU time of its own. On a machine with fewer CPUs than its busy
 processes, its children slow its answers down: issue 10, item 4 (such a bot
@@ -19,7 +20,7 @@ import time
 import sdk.runner
 from sdk import Bot, SeatView
 
-CHILDREN, SHARE, PIDFILE = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+CHILDREN, SHARE, TAG = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 PR_SET_PDEATHSIG = 1
 
 
@@ -38,8 +39,6 @@ class Hog(Bot):
 
 
 if __name__ == "__main__":
-    spin = [sys.executable, "-c", "while True: pass"]
+    spin = [sys.executable, "-c", "while True: pass", TAG]
     kids = [subprocess.Popen(spin, preexec_fn=_die_with_parent) for _ in range(CHILDREN)]
-    with open(PIDFILE, "a", encoding="ascii") as f:
-        f.write("".join(f"{k.pid}\n" for k in kids))
     sdk.runner.run(Hog(), [])

@@ -1,4 +1,4 @@
-"""A bot that attacks the referee's protocol once: ``python hostile_bot.py MODE N [PIDFILE]``.
+"""A bot that attacks the referee's protocol once: ``python hostile_bot.py MODE N [TAG]``.
 
 It plays the SDK defaults; its stream to the referee is wrapped so that,
 when it writes its N-th answer of the session, it does this instead or first:
@@ -12,14 +12,13 @@ when it writes its N-th answer of the session, it does this instead or first:
 - ``intruder``: a second stream presenting its own seat's token (as a thief
   of the token would), then its answer.
 
-With PIDFILE, it appends its pid there first (so a test can check that no
-such process outlives the referee).
+TAG is not read: it marks the command line, so that a test can look for
+processes left behind (the bot may run in a sandbox, with pids of its own).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import sys
 from typing import Any
@@ -31,9 +30,6 @@ from example_bots.random_bot import RandomBot
 from referee.protocol import convert
 
 MODE, AT = sys.argv[1], int(sys.argv[2])
-if len(sys.argv) > 3:
-    with open(sys.argv[3], "a", encoding="ascii") as pids:
-        pids.write(f"{os.getpid()}\n")
 _channel = grpc.aio.insecure_channel
 
 
