@@ -3,27 +3,33 @@
 Record shapes (every record has ``event``; see docs/logs.md):
 
 - ``match_start``: log_version, preset, rules (every option), seats (seat, team,
-  bot), seed, games, move_time_ms, on_fault
+  bot), seed, games, move_time_ms, time_bank_ms, on_fault
 - ``game_start``: game (1-based), game_id, seed, first_dealer, seats
-- ``deal``: hand, dealer, hands (per seat, card text)
+- ``deal``: hand, dealer, hands (per seat: null while the hand is in play)
 - ``bid``: hand, seat, bid (text: ``pass``, ``4``, ``4 S``, ``call2 H`` ...)
 - ``contract``: hand, declarer, bid, trump (S H D C high low), alone, active
-- ``exchange``: hand, from, to (null for a discard), cards
+- ``exchange``: hand, from, to (null for a discard), cards (null while the hand is in play), count
 - ``play``: hand, trick, seat, card
 - ``trick``: hand, trick, winner
 - ``hand_end``: hand, tricks, points, scores (per team), passed_out, declarer, made
 - ``violation``: game, hand, seat, kind (timeout, illegal, malformed, crash,
-  protocol), detail, penalty (forfeit, default-action, none). Under the
+  protocol, late), detail, penalty (forfeit, default-action, none). Under the
   default-action policy the action played for the bot follows as a normal
   record; under forfeit the game_end (reason ``forfeit``) follows.
+- ``reveal``: hand, hands, exchanges, details: the hidden cards of the hand,
+  written once it is over (before its hand_end, or before a game_end that cut it)
 - ``game_end``: game, scores, winner (team or null), reason, detail
 - ``match_end``: games, results (per game: winner, scores, reason)
 
 Every record after match_start that belongs to a game carries the game number
 (``game``) as well when the log holds several games.
 
-No clock values go in: the same seed and the same actions give the same
-bytes. A log cut off by a crash is valid up to its last complete line.
+While a hand is in play the log holds only public cards (``HandSecrets``):
+a bot that reads the live log learns nothing its seat could not know.
+
+The only clock values are the think times (``ms``, on the record of each
+answer a bot gave): apart from them, the same seed and the same actions give
+the same records (``without_think_times``). A log cut off by a crash is valid up to its last complete line.
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ from referee.engine.events import (
     TrickEvent,
 )
 
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2: hidden cards are written at hand end, in a reveal record
 
 
 class LogError(ValueError):
@@ -170,6 +176,7 @@ def match_start_record(
     games: int,
     move_time_ms: int,
     on_fault: str,
+    time_bank_ms: int = 0,
 ) -> dict[str, Any]:
     """The first line of every log. ``bot_names`` is the seating of the first game."""
     return {
@@ -181,6 +188,7 @@ def match_start_record(
         "seed": seed,
         "games": games,
         "move_time_ms": move_time_ms,
+        "time_bank_ms": time_bank_ms,
         "on_fault": on_fault,
     }
 
@@ -199,7 +207,7 @@ def game_start_record(
     }
 
 
-VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol")
+VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol", "late")
 
 
 def violation_record(
@@ -216,8 +224,83 @@ def match_end_record(*, games: int, results: list[dict[str, Any]]) -> dict[str, 
     return {"event": "match_end", "games": games, "results": results}
 
 
+# the violations whose detail may name a card the seat holds (the engine's and the decoder's messages)
+WITHHELD_KINDS = frozenset({"illegal", "malformed"})
+WITHHELD = "withheld until the hand ends (see its reveal record)"
+
+
+def public_event(event: Event) -> Event:
+    """The event as every seat may see it: no seat's dealt cards, no exchanged cards."""
+    if isinstance(event, DealEvent):
+        return DealEvent(event.hand, event.dealer, tuple(None for _ in event.hands))
+    if isinstance(event, ExchangeEvent):
+        return ExchangeEvent(event.hand, event.from_seat, event.to_seat, None, event.count)
+    return event
+
+
+class HandSecrets:
+    """Keeps a game's hidden cards out of its log until the hand they belong to is over.
+
+    ``records`` turns engine events into log records holding only public
+    cards; when the hand ends (its hand_end, or a game_end cutting it short)
+    a ``reveal`` record comes first, giving the dealt hands, the cards of each
+    exchange and the withheld violation details, in the order of the hand's
+    records. ``referee.replay.logfile`` puts them back in place.
+    """
+
+    def __init__(self, game: int | None = None) -> None:
+        self.game = game
+        self._deal: DealEvent | None = None
+        self._exchanges: list[list[str] | None] = []
+        self._details: list[str] = []
+
+    @property
+    def in_hand(self) -> bool:
+        return self._deal is not None
+
+    def records(self, events: Iterable[Event]) -> list[dict[str, Any]]:
+        out = []
+        for event in events:
+            if isinstance(event, HandEndEvent | GameEndEvent) and self._deal is not None:
+                out.append(self._reveal(self._deal))
+            if isinstance(event, DealEvent):
+                self._deal = event
+            elif isinstance(event, ExchangeEvent):
+                self._exchanges.append(cards_str(event.cards) if event.cards is not None else None)
+            out.append(event_record(public_event(event), self.game))
+        return out
+
+    def violation_detail(self, kind: str, detail: str) -> str:
+        """The detail to log now: withheld (until the reveal) when it may name a hidden card."""
+        if self._deal is None or kind not in WITHHELD_KINDS:
+            return detail
+        self._details.append(detail)
+        return WITHHELD
+
+    def _reveal(self, deal: DealEvent) -> dict[str, Any]:
+        rec: dict[str, Any] = {"event": "reveal"}
+        if self.game is not None:
+            rec["game"] = self.game
+        rec |= {
+            "hand": deal.hand,
+            "hands": [cards_str(h) if h is not None else None for h in deal.hands],
+            "exchanges": self._exchanges,
+            "details": self._details,
+        }
+        self._deal, self._exchanges, self._details = None, [], []
+        return rec
+
+
 ENGINE_EVENTS = frozenset({"deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end"})
-KNOWN_EVENTS = ENGINE_EVENTS | {"match_start", "game_start", "violation", "match_end"}
+KNOWN_EVENTS = ENGINE_EVENTS | {"match_start", "game_start", "violation", "reveal", "match_end"}
+
+
+THINK_FIELD = "ms"  # the time charged for the bot's answer that made the record, in milliseconds
+
+
+def without_think_times(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records without their think times: what the same seed and actions reproduce exactly."""
+    return [{k: v for k, v in r.items() if k != THINK_FIELD} for r in records]
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -242,13 +325,14 @@ class LogWriter:
         self._file.write("".join([dumps(r) + "\n" for r in records]))
         self._file.flush()
 
-    def write_event(self, event: Event, game: int | None = None) -> None:
-        self.write(event_record(event, game))
-
     def sync(self) -> None:
         """Flush to disk (fsync), for records that must survive a power cut or kill -9."""
         self._file.flush()
         os.fsync(self._file.fileno())
+
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
 
     def close(self) -> None:
         if not self._file.closed:

@@ -14,8 +14,8 @@ handled by the fault policy at its first decision.
 
 Per game: GameStart to every seat, one DecisionRequest per turn carrying the
 events that seat has not been told (filtered by ``visible_to``), GameOver to
-every seat. The log gets the omniscient record of every event, each violation,
-and the game_end.
+every seat. The log gets every event, each violation, and the game_end; hidden
+cards only once their hand is over (``gamelog.HandSecrets``).
 
 ``Match`` runs ``arena match`` and ``arena serve``: one server, one pool, a
 process per seat, N games, one JSONL log.
@@ -44,8 +44,9 @@ from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
 from referee.gamelog import (
+    THINK_FIELD,
+    HandSecrets,
     LogWriter,
-    event_record,
     game_start_record,
     match_end_record,
     match_start_record,
@@ -56,6 +57,7 @@ from referee.protocol.convert import ErrorCode
 from referee.sandbox import Sandbox, default_sandbox
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Closed, Limits, Player
+from referee.thinktime import ThinkTime
 
 log = structlog.get_logger("referee.match")
 
@@ -72,7 +74,8 @@ class FaultPolicy(StrEnum):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """The per-decision limit told to bots, and the grace the referee adds before it calls time.
+    """The per-decision limit told to bots, the grace the referee adds before it calls time, and the
+    time bank each bot has per game (a decision over its limit draws the excess from it).
 
     ``move_time_ms`` 0 is no limit (a person's seat, ``arena play``): the
     referee waits as long as it takes, and tells the seat 0.
@@ -80,21 +83,23 @@ class TimeControl:
 
     move_time_ms: int = 1000
     grace_ms: int = 100
+    time_bank_ms: int = 0
 
     @classmethod
     def unlimited(cls) -> TimeControl:
         return cls(move_time_ms=0, grace_ms=0)
 
-    @property
-    def limit_s(self) -> float:
+    def limit_s(self, bank_ms: int = 0) -> float:
+        """When time is called, with ``bank_ms`` left in the bot's bank."""
         if self.move_time_ms == 0:
             return math.inf
-        return (self.move_time_ms + self.grace_ms) / 1000
+        return (self.move_time_ms + bank_ms + self.grace_ms) / 1000
 
-    def describe(self) -> str:
+    def describe(self, bank_ms: int = 0) -> str:
         if self.move_time_ms == 0:
             return "no limit"
-        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace)"
+        bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
+        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace{bank})"
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,7 @@ class GameResult:
     hands: int
     decisions: int  # requests answered by bots (default actions not counted)
     violations: tuple[Violation, ...]
+    think: tuple[ThinkTime, ...] = ()  # per seat
 
     def record(self) -> dict[str, Any]:
         return {"game": self.game, "winner": self.winner, "scores": list(self.scores), "reason": self.reason}
@@ -198,11 +204,15 @@ class _GameRun:
         n = rules.players
         self.told = [0] * n  # per seat: events of game.events already sent
         self.logged = 0  # events of game.events already logged
+        self.secrets = HandSecrets(number)  # hidden cards reach the log when their hand is over
         self.gone = [False] * n  # crashed this game (default policy: play for it)
         self.violations: list[Violation] = []
         self.decisions = 0
+        self.bank_ms = [c.time_bank_ms for c in clocks]  # per seat: what is left of its time bank
+        self.think = [ThinkTime()] * n
         self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
+        self.over = False  # the result is out: what still comes is a late answer to one of its requests
         self.on_hand: OnHand | None = None
 
     # ------------------------------------------------------------------ flow
@@ -239,6 +249,7 @@ class _GameRun:
                 await self._turn(decision)
             await self._game_over()
         finally:
+            self.over = True
             for player, hook in zip(self.players, hooks, strict=True):
                 if player.on_violation is hook:
                     player.on_violation = None
@@ -256,6 +267,7 @@ class _GameRun:
             hands=g.hand_number,
             decisions=self.decisions,
             violations=tuple(self.violations),
+            think=tuple(self.think),
         )
 
     async def _announce(self) -> None:
@@ -295,18 +307,29 @@ class _GameRun:
         new = [visible_to(ev, seat) for ev in events[told:]] if told < len(events) else ()
         self.told[seat] = len(events)
         rid = player.next_request_id()
-        clock = self.clocks[seat]
+        clock, bank = self.clocks[seat], self.bank_ms[seat]
         data = self.encoder.decision(
-            g, decision, request_id=rid, game_id=self.game_id, events=new, time_limit_ms=clock.move_time_ms
+            g,
+            decision,
+            request_id=rid,
+            game_id=self.game_id,
+            events=new,
+            time_limit_ms=clock.move_time_ms,
+            time_bank_ms=bank,
         )
-        answer = await conn.ask(data, rid, clock.limit_s)
+        free_s = clock.move_time_ms / 1000 if clock.move_time_ms else None  # None: no limit
+        answer = await conn.ask(data, rid, clock.limit_s(bank), free_s=free_s)
         if answer is Closed.TIMEOUT:
-            await self._fault(decision, "timeout", f"no answer within {clock.describe()}", ErrorCode.TIMEOUT, rid)
+            self.bank_ms[seat] = 0
+            await self._fault(decision, "timeout", f"no answer within {clock.describe(bank)}", ErrorCode.TIMEOUT, rid)
             return
         if answer is Closed.DISCONNECTED:
             await self._fault(decision, "crash", "the bot's connection closed", None, rid)
             return
         self.decisions += 1
+        think_ms = round(conn.think_s * 1000)
+        self.think[seat] = self.think[seat].add(think_ms)
+        self.bank_ms[seat] = max(0, bank - max(0, think_ms - clock.move_time_ms))
         try:
             g.apply(convert.action_from_pb(answer.body, decision))
         except IllegalActionError as exc:
@@ -315,7 +338,7 @@ class _GameRun:
         except InvalidActionError as exc:
             await self._fault(decision, "malformed", str(exc), ErrorCode.MALFORMED, rid)
             return
-        self._log_events()
+        self._log_events(think_ms)
 
     async def _game_over(self) -> None:
         g = self.game
@@ -363,15 +386,28 @@ class _GameRun:
         self._log_events()
 
     def _reported(self, seat: int, kind: str, detail: str) -> None:
-        """A protocol fault the server saw from a seated bot (out of turn, stale answer ...)."""
-        self._violation(seat, kind, detail, "none")
+        """A protocol fault the server saw from a seated bot (out of turn, stale answer ...).
+
+        After the game it can only be a late answer to one of the game's
+        requests (the server charges it to the game it answers): it goes in
+        this game's log while that is open (a match's log, which the next
+        game shares), never into another game.
+        """
+        if not self.over:
+            self._violation(seat, kind, detail, "none")
+            return
+        log.info("violation after its game", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
+        if self.writer is not None and not self.writer.closed:
+            hand = self.game.hand_number
+            self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty="none"))
 
     def _violation(self, seat: int, kind: str, detail: str, penalty: str) -> None:
         hand = self.game.hand_number
         self.violations.append(Violation(self.number, hand, seat, kind, detail, penalty))
-        log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
         self._log_events()  # what happened before it comes first
-        self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=penalty))
+        shown = self.secrets.violation_detail(kind, detail)  # no hidden card in anything written mid-hand
+        log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=shown)
+        self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=shown, penalty=penalty))
 
     # ------------------------------------------------------------------- log
 
@@ -379,12 +415,15 @@ class _GameRun:
         if self.writer is not None:
             self.writer.write(record)
 
-    def _log_events(self) -> None:
+    def _log_events(self, think_ms: int | None = None) -> None:
+        """Log the events not logged yet; ``think_ms`` goes on the first (the record of a bot's answer)."""
         events = self.game.events
         if self.logged < len(events):
+            records = self.secrets.records(events[self.logged :])
+            if think_ms is not None:
+                records[0][THINK_FIELD] = think_ms
             if self.writer is not None:
-                number = self.number
-                self.writer.write_many([event_record(ev, number) for ev in events[self.logged :]])
+                self.writer.write_many(records)
             self.logged = len(events)
 
 
@@ -546,6 +585,7 @@ class Match:
                 seed=cfg.seed,
                 games=cfg.games,
                 move_time_ms=cfg.clock.move_time_ms,
+                time_bank_ms=cfg.clock.time_bank_ms,
                 on_fault=cfg.policy.value,
             )
         )
@@ -572,4 +612,5 @@ class Match:
             if on_game is not None:
                 on_game(result)
         writer.write(match_end_record(games=len(results), results=[r.record() for r in results]))
+        writer.close()  # the last line: a late answer from now on goes to the referee's own log only
         return MatchResult(self.log_path, cfg, results, names)

@@ -1,18 +1,27 @@
-"""Time a bot spent ready to run but without a CPU (Linux's run-queue delay).
+"""Time a bot spent ready to run but without a CPU because of others (Linux's run-queue delay).
 
 When the machine is oversubscribed (more busy threads than CPUs: parallel
-tables, bots that think on every core, other work), a bot that would answer
-in time can be late only because it waited for a CPU. The referee gives that
-time back at the deadline (``Connection.ask``), as it gives back the lag of
-its own event loop: the bot is charged for the time it had, not for the time
-the machine withheld.
+tables, other bots thinking on every core, other work), a bot that would
+answer in time can be late only because it waited for a CPU. The referee
+gives that time back at the deadline (``Connection.ask``), as it gives back
+the lag of its own event loop: the bot is charged for the time it had, not
+for the time the machine withheld.
 
-The kernel counts, per thread, the nanoseconds spent waiting on a run queue
-(the second field of ``/proc/PID/schedstat``). ``WaitClock`` sums that over
-the main thread of the bot's process and of each process under it (a bot
-started through a wrapper such as ``uv run``): the thread that reads the
-request, thinks and answers in most bots. The files stay open, so a sample
-costs one ``pread`` per process. Where they do not exist (not Linux, no
+Load a bot makes itself earns it nothing. The kernel counts, per thread, the
+nanoseconds spent on a CPU and waiting on a run queue (the first two fields
+of ``/proc/PID/task/TID/schedstat``). ``WaitClock`` reads both for every
+thread of the bot's process and of each process under it (a bot started
+through a wrapper such as ``uv run``, and whatever the bot starts), and
+gives back the longest wait of one thread less the CPU time every other
+thread of the tree used meanwhile: each of those seconds may have been taken
+from the waiting thread by the bot itself. A bot that keeps its own child
+processes or threads busy so gets no time back (issue 10, item 4), while a
+single-threaded bot kept waiting by other tables gets nearly all of its wait.
+
+Only processes under the bot are seen: a child that leaves the tree (by
+double-forking) is invisible here, which the sandbox prevents (its PID
+namespace keeps every process under the bot). The files stay open, so a
+sample costs one ``pread`` per thread. Where they do not exist (not Linux, no
 schedstats), samples are empty and nothing is given back.
 """
 
@@ -21,62 +30,71 @@ from __future__ import annotations
 import contextlib
 import os
 
-Sample = dict[int, int]  # pid -> nanoseconds its main thread has waited so far
+Sample = dict[int, tuple[int, int]]  # thread id -> (nanoseconds on a CPU, nanoseconds waiting for one) so far
 
 
 class WaitClock:
-    """The run-queue delay of one process tree (the main thread of ``pid`` and of its descendants)."""
+    """The run-queue delay of one process tree (every thread of ``pid`` and of its descendants)."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        self._files: dict[int, int] = {}  # pid -> open schedstat file
+        self._files: dict[int, int] = {}  # thread id -> open schedstat file
 
     def sample(self) -> Sample:
-        """Nanoseconds waited so far, per process (those known at the last refresh)."""
+        """Each known thread's CPU and wait times so far (threads known at the last refresh)."""
         if not self._files:
             self.refresh()
         out: Sample = {}
-        for pid, fd in list(self._files.items()):
+        for tid, fd in list(self._files.items()):
             try:
-                out[pid] = int(os.pread(fd, 128, 0).split()[1])
-            except (OSError, ValueError, IndexError):  # the process is gone
-                self._forget(pid)
+                fields = os.pread(fd, 128, 0).split()
+                out[tid] = (int(fields[0]), int(fields[1]))
+            except (OSError, ValueError, IndexError):  # the thread is gone
+                self._forget(tid)
         return out
 
     def waited_since(self, before: Sample) -> tuple[float, Sample]:
-        """Seconds waited since ``before`` (a process started since then counts whole), and a new sample."""
+        """Seconds owed to the bot since ``before`` (see the module's docstring), and a new sample.
+
+        A thread started since ``before`` counts whole.
+        """
         self.refresh()
         now = self.sample()
-        nanoseconds = sum(max(0, value - before.get(pid, 0)) for pid, value in now.items())
-        return nanoseconds / 1e9, now
+        ran = {tid: max(0, run - before.get(tid, (0, 0))[0]) for tid, (run, _) in now.items()}
+        waited = {tid: max(0, wait - before.get(tid, (0, 0))[1]) for tid, (_, wait) in now.items()}
+        if not waited:
+            return 0.0, now
+        longest = max(waited, key=waited.__getitem__)
+        own_load = sum(ran.values()) - ran[longest]
+        return max(0, waited[longest] - own_load) / 1e9, now
 
     def refresh(self) -> None:
-        """Find the tree's processes again: open the new ones, drop the ones that ended."""
-        alive = set(_tree(self.pid))
-        for pid in alive - set(self._files):
+        """Find the tree's threads again: open the new ones, drop the ones that ended."""
+        threads = _threads(self.pid)
+        for tid in set(threads) - set(self._files):
             with contextlib.suppress(OSError):
-                self._files[pid] = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
-        for pid in set(self._files) - alive:
-            self._forget(pid)
+                self._files[tid] = os.open(threads[tid], os.O_RDONLY | os.O_CLOEXEC)
+        for tid in set(self._files) - set(threads):
+            self._forget(tid)
 
     def close(self) -> None:
-        for pid in list(self._files):
-            self._forget(pid)
+        for tid in list(self._files):
+            self._forget(tid)
 
-    def _forget(self, pid: int) -> None:
-        fd = self._files.pop(pid, None)
+    def _forget(self, tid: int) -> None:
+        fd = self._files.pop(tid, None)
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
 
-def _tree(pid: int, depth: int = 0) -> list[int]:
-    """``pid`` and its descendants (a few levels deep); empty when ``pid`` is gone."""
+def _threads(pid: int, depth: int = 0) -> dict[int, str]:
+    """Every thread of ``pid`` and of its descendants (a few levels deep), with its schedstat path."""
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return []
-    out = [pid]
+        return {}
+    out = {int(tid): f"/proc/{pid}/task/{tid}/schedstat" for tid in tids}
     if depth < 4:
         for tid in tids:
             try:
@@ -85,5 +103,5 @@ def _tree(pid: int, depth: int = 0) -> list[int]:
             except (OSError, ValueError):
                 continue
             for child in children:
-                out += _tree(child, depth + 1)
+                out |= _threads(child, depth + 1)
     return out

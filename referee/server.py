@@ -38,6 +38,7 @@ from grpc_reflection.v1alpha import reflection
 
 from referee import __version__
 from referee.engine.errors import InvalidActionError
+from referee.names import printable_name
 from referee.protocol import convert
 from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg
 from referee.runqueue import Sample, WaitClock
@@ -78,6 +79,9 @@ class Closed(enum.Enum):
 
 Violation = Callable[[str, str], None]
 
+# how many recent requests a connection remembers (to charge a late answer to the game it answers)
+_REMEMBERED = 16
+
 
 class Player:
     """One bot identity the referee expects: a token, and the stream using it now (if any).
@@ -115,11 +119,16 @@ class Player:
     def next_request_id(self) -> int:
         return next(self._request_ids)
 
-    def report(self, kind: str, detail: str) -> None:
-        """A fault by this player's bot outside the game's own flow (out of turn, flooding ...)."""
+    def report(self, kind: str, detail: str, owner: Violation | None = None) -> None:
+        """A fault by this player's bot outside the game's own flow (out of turn, flooding ...).
+
+        It goes to ``owner`` when given (the game of the request a late answer
+        answers), else to the game the player sits in now.
+        """
         log.warning("bot fault", player=self.player_id, kind=kind, detail=detail)
-        if self.on_violation is not None:
-            self.on_violation(kind, detail)
+        hook = owner or self.on_violation
+        if hook is not None:
+            hook(kind, detail)
 
     def drop(self) -> None:
         """Close the current stream, if any, and forget it (its process is gone)."""
@@ -132,7 +141,7 @@ class Player:
         self.connection = conn
         self.hello = hello
         if self.name_from_hello and hello.bot_name.strip():
-            self.bot_name = hello.bot_name.strip()[:64]
+            self.bot_name = printable_name(hello.bot_name)
         self._connected.set()
 
     def _detach(self, conn: Connection) -> None:
@@ -160,6 +169,12 @@ class Connection:
         self._writer: asyncio.Task[object] | None = None  # the task doing it
         self._write_cut = False  # _time_up cancelled that write
         self._errors: deque[float] = deque()
+        # per recent request: the game it was asked for (its violation hook), and whether its time ran out
+        self._owners: dict[int, Violation | None] = {}
+        self._timed_out: set[int] = set()
+        self._credited = 0.0  # time given back at the open request's deadlines
+        # the time the last answer is charged: from the request to the answer, less the time given back
+        self.think_s = 0.0
 
     # ----------------------------------------------------------- match side
 
@@ -182,23 +197,34 @@ class Connection:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             return False
 
-    async def ask(self, data: bytes, request_id: int, limit_s: float) -> ActionMsg | Closed:
+    async def ask(
+        self, data: bytes, request_id: int, limit_s: float, *, free_s: float | None = None
+    ) -> ActionMsg | Closed:
         """Send a request and wait for the Action naming ``request_id``.
 
         The clock starts as the request is handed to gRPC. Under load the
         referee must not charge its own delays, or the machine's, to the bot:
         at the deadline the bot gets back the time the event loop was late or
-        (if larger) the time the bot's process waited for a CPU
-        (``referee.runqueue``), at most one more limit in all.
+        (if larger) the time the bot's process waited for a CPU because of
+        others (``referee.runqueue``), at most one more limit in all. After an
+        answer, ``think_s`` is the time charged for it; when that is over
+        ``free_s`` (the part of the limit that costs nothing, a time bank
+        paying the rest) the CPU wait is given back there too.
         """
         if self.closed:
             return Closed.DISCONNECTED
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[ActionMsg | Closed] = loop.create_future()
         self._pending, self._pending_id, self._last_issued = fut, request_id, request_id
+        self._owners[request_id] = self.player.on_violation
+        for old in [rid for rid in self._owners if rid <= request_id - _REMEMBERED]:
+            self._owners.pop(old)
+            self._timed_out.discard(old)
         clock = self.player.wait_clock
         waited = clock.sample() if clock is not None else None
-        due = loop.time() + limit_s
+        self._credited = 0.0
+        start = loop.time()
+        due = start + limit_s
         self._timer = loop.call_at(due, self._deadline, fut, due, limit_s, waited)
         try:
             self._writing = True
@@ -221,13 +247,19 @@ class Connection:
         finally:
             self._writing = False
         try:
-            return await fut
+            answer = await fut
         except asyncio.CancelledError:
             self._withdrawn = request_id  # the referee is stopping: the answer, if it comes, is no fault
             raise
         finally:
             self._pending = None
             self._timer.cancel()
+        think = loop.time() - start
+        owed = self._credited
+        if free_s is not None and think - owed > free_s and clock is not None and waited is not None:
+            owed = max(owed, clock.waited_since(waited)[0])
+        self.think_s = max(0.0, think - owed)
+        return answer
 
     def _deadline(
         self,
@@ -250,6 +282,7 @@ class Connection:
             # that came in time may still be waiting to be read. Give that
             # time back (at most one more limit).
             extra = min(owed, budget)
+            self._credited += extra
             again = loop.time() + extra
             self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra, waited)
             return
@@ -261,6 +294,7 @@ class Connection:
         if fut.done():
             return
         fut.set_result(Closed.TIMEOUT)
+        self._timed_out.add(self._pending_id)
         if self._writing and self._writer is not None:
             # the request is still not taken: the bot stopped reading its stream
             self.player.report("protocol", "stopped reading its stream (a request could not be delivered in time)")
@@ -305,7 +339,11 @@ class Connection:
                     if rid and rid == self._withdrawn:
                         log.debug("answer to a withdrawn request", player=self.player.player_id, request_id=rid)
                         continue
-                    ok = await self._fault(*self._misplaced(rid, fut is not None and not fut.done()), request_id=rid)
+                    ok = await self._fault(
+                        *self._misplaced(rid, fut is not None and not fut.done()),
+                        request_id=rid,
+                        owner=self._owners.get(rid),
+                    )
                 else:
                     ok = await self._fault(ErrorCode.BAD_HELLO, "protocol", "a second Hello on the same stream")
                 if not ok:
@@ -316,6 +354,9 @@ class Connection:
                 self._pending.set_result(Closed.DISCONNECTED)
 
     def _misplaced(self, rid: int, open_now: bool) -> tuple[ErrorCode, str, str]:
+        if rid in self._timed_out:
+            self._timed_out.discard(rid)  # one late answer per request; another is a stale one
+            return ErrorCode.STALE_REQUEST, "late", f"an answer to request {rid} after its time ran out"
         if rid and rid <= self._last_issued:
             state = f"the open request is {self._pending_id}" if open_now else "no request is open"
             return ErrorCode.STALE_REQUEST, "protocol", f"an answer to request {rid}, which is closed ({state})"
@@ -327,8 +368,11 @@ class Connection:
             )
         return ErrorCode.OUT_OF_TURN, "protocol", f"an Action (request {rid}) while no request is open"
 
-    async def _fault(self, code: ErrorCode, kind: str, detail: str, request_id: int = 0) -> bool:
-        """Tell the bot, report it; False when the bot is flooding and is now disconnected."""
+    async def _fault(
+        self, code: ErrorCode, kind: str, detail: str, request_id: int = 0, owner: Violation | None = None
+    ) -> bool:
+        """Tell the bot, report it (to ``owner``, see ``Player.report``); False when the bot is flooding
+        and is now disconnected."""
         now = time.monotonic()
         errors = self._errors
         errors.append(now)
@@ -341,7 +385,7 @@ class Connection:
             self.player.report("protocol", detail)
             await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id, fatal=True)))
             return False
-        self.player.report(kind, detail)
+        self.player.report(kind, detail, owner)
         await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id)))
         return True
 
@@ -459,18 +503,24 @@ class ArenaServer:
             return
         player = self._players.get(hello.token)
         if player is None:
-            log.warning("unknown token", peer=context.peer(), bot=hello.bot_name[:64])
+            log.warning("unknown token", peer=context.peer(), bot=printable_name(hello.bot_name))
             await _reject(context, ErrorCode.BAD_TOKEN, "unknown token: use the ARENA_TOKEN the referee gave you")
             return
         if player.connected:
-            player.report("protocol", "a second connection presented this seat's token (refused)")
+            # an intrusion: whoever holds the token, the bot in the seat did nothing wrong
+            log.warning("intrusion refused", player=player.player_id, peer=context.peer(), bot=printable_name(hello.bot_name))
             await _reject(context, ErrorCode.SEAT_TAKEN, f"another stream is already connected as {player.player_id}")
             return
         conn = Connection(player, context, limits)
         if not await conn.send(convert.to_bytes(convert.welcome_to_pb(player.player_id, __version__))):
             return
         player._attach(conn, hello)
-        log.debug("bot connected", player=player.player_id, bot=hello.bot_name[:64], version=hello.bot_version[:64])
+        log.debug(
+            "bot connected",
+            player=player.player_id,
+            bot=printable_name(hello.bot_name),
+            version=printable_name(hello.bot_version),
+        )
         try:
             await conn.read_loop()
         finally:

@@ -39,6 +39,9 @@ class Bot:
         # Time allowed for the current decision, in milliseconds (0: no
         # limit); the runner and the simulator set it before each call.
         self.time_limit_ms = 1000
+        # What is left of the game's time bank, in milliseconds (0: none): an
+        # answer may take this much longer than time_limit_ms, drawing it down.
+        self.time_bank_ms = 0
         # Who sits where in the current game (the bot's name per seat); set
         # at game start.
         self.seat_names: tuple[str, ...] = ()

@@ -134,6 +134,7 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
                 if isinstance(ev, HandEndEvent):
                     bot.hand_end(_ended_hand_view(rules, seat, ev, hand_events))
             bot.time_limit_ms = msg.time_limit_ms
+            bot.time_bank_ms = msg.time_bank_ms
             hand_number, dealer = msg.hand_number, msg.dealer
             action = bot.decide(view_from_request(msg, rules, hand_events))
             await write(to_bytes(action_to_pb(msg.request_id, msg.decision.kind, action)))

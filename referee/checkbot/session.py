@@ -298,8 +298,8 @@ class _Run:
         for again."""
         if self.silent:
             return
-        deadline = time.monotonic() + self.clock.limit_s + 1.0
-        while not any("which is closed" in d for _, d in self.faults):
+        deadline = time.monotonic() + self.clock.limit_s() + 1.0
+        while not any(kind == "late" for kind, _ in self.faults):  # the server names a late answer so
             if time.monotonic() >= deadline:
                 self.silent = True
                 return
@@ -330,7 +330,7 @@ class _Run:
         )
         self.faults.clear()
         began = time.perf_counter()
-        answer = Closed.DISCONNECTED if conn is None else await conn.ask(data, rid, clock.limit_s)
+        answer = Closed.DISCONNECTED if conn is None else await conn.ask(data, rid, clock.limit_s())
         took_ms = (time.perf_counter() - began) * 1000
         where = f"{kind} decision (request {rid})"
         if answer is Closed.DISCONNECTED:
@@ -343,7 +343,8 @@ class _Run:
             return ErrorCode.MALFORMED, "the connection closed"
         if answer is Closed.TIMEOUT:
             # (a late answer to an earlier request that timed out was let pass after it: see _position)
-            misplaced = [d for k, d in self.faults if k == "protocol"]
+            # (an answer naming a request whose time ran out is 'late': by now it names the wrong one)
+            misplaced = [d for k, d in self.faults if k in ("protocol", "late")]
             garbled = [d for k, d in self.faults if k == "malformed"]
             if misplaced:
                 check.fail("request id", f"an Action naming request {rid}", misplaced[0])

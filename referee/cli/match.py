@@ -19,6 +19,7 @@ from referee.cli.running import (
     RuleOpt,
     SandboxOpt,
     SeedOpt,
+    TimeBankOpt,
     VerboseOpt,
     bot_sandbox,
     game_line,
@@ -28,6 +29,7 @@ from referee.cli.running import (
     run_async,
 )
 from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.names import shown_name
 
 # The example bots `arena match` plays when no --bot is given (team 0 first);
 # presets with more teams give the last one to each further team.
@@ -62,6 +64,7 @@ def match_command(
     games: GamesOpt = DEFAULTS["games"],
     seed: SeedOpt = DEFAULTS["seed"],
     move_time: MoveTimeOpt = DEFAULTS["move_time"],
+    time_bank: TimeBankOpt = DEFAULTS["time_bank"],
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
     sandbox: SandboxOpt = DEFAULTS["sandbox"],
@@ -79,6 +82,7 @@ def match_command(
             games=games,
             seed=seed,
             move_time=move_time,
+            time_bank=time_bank,
             on_fault=on_fault,
             log_dir=log_dir,
             sandbox=bot_sandbox(sandbox),
@@ -119,6 +123,6 @@ async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
 
     async with Match(config) as match:
         progress.log_path = match.log_path
-        teams = " vs ".join(names[: config.rules.teams])
+        teams = " vs ".join(shown_name(n) for n in names[: config.rules.teams])
         console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
         return await match.play(on_game=finished, on_hand=hand, start_required=True)

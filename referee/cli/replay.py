@@ -15,6 +15,7 @@ from rich.console import Console
 from referee.cli.app import app, console, fail, user_errors
 from referee.engine.game import Decision, DecisionKind
 from referee.gamelog import LogError
+from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
 from referee.replay.text import Selection, render_match
@@ -168,7 +169,7 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
     console.print(
         f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} "
-        f"({names[decision.seat]}) to {_VERBS.get(decision.kind, decision.kind.value)}, log line {point.line}",
+        f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, log line {point.line}",
         highlight=False,
         soft_wrap=True,
     )
@@ -176,12 +177,12 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
     console.print(
         f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
-        f"{earlier}",
+        f"{f', time bank {request.time_bank_ms} ms' if request.time_bank_ms else ''}{earlier}",
         highlight=False,
         soft_wrap=True,
     )
     logged = action_text(decision.kind, point.action)
-    faults = "; ".join(f"{v.kind}: {v.detail}" for v in point.violations)
+    faults = "; ".join(f"{v.kind}: {shown_name(v.detail, 500)}" for v in point.violations)
     if not request.was_asked:
         logged += " (played by the referee: the bot had crashed and was not asked)"
     elif faults:

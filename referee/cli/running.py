@@ -18,6 +18,7 @@ from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
 from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.names import shown_name
 from referee.sandbox import Sandbox, SandboxMode, SandboxUnavailable, resolve
 from referee.server import DEFAULT_HOST
 
@@ -31,6 +32,15 @@ GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to pl
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the deals (same seed and bots: same games).")]
 MoveTimeOpt = Annotated[
     int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
+]
+TimeBankOpt = Annotated[
+    int,
+    typer.Option(
+        "--time-bank",
+        min=0,
+        max=3_600_000,
+        help="Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout.",
+    ),
 ]
 FaultOpt = Annotated[
     FaultPolicy,
@@ -53,6 +63,7 @@ DEFAULTS: dict[str, Any] = {
     "games": 1,
     "seed": 1,
     "move_time": 1000,
+    "time_bank": 0,
     "on_fault": FaultPolicy.FORFEIT,
     "log_dir": Path("logs"),
     "sandbox": SandboxMode.AUTO,
@@ -80,6 +91,7 @@ def match_config(
     seed: int,
     move_time: int,
     on_fault: FaultPolicy,
+    time_bank: int = 0,
     log_dir: Path,
     host: str = DEFAULT_HOST,
     port: int = 0,
@@ -93,7 +105,7 @@ def match_config(
         seats=seats(rules),
         games=games,
         seed=seed,
-        clock=TimeControl(move_time_ms=move_time),
+        clock=TimeControl(move_time_ms=move_time, time_bank_ms=time_bank),
         policy=FaultPolicy(on_fault),
         log_dir=log_dir,
         host=host,
@@ -148,7 +160,7 @@ def long_game_line(game: str, hand: int, scores: tuple[int, ...], rules: Rules) 
 
 
 def game_line(result: GameResult, names: list[str]) -> str:
-    winner = "draw" if result.winner is None else f"team {result.winner} ({names[result.winner]}) wins"
+    winner = "draw" if result.winner is None else f"team {result.winner} ({shown_name(names[result.winner])}) wins"
     faults = f", {len(result.violations)} violation(s)" if result.violations else ""
     return (
         f"game {result.game}: {winner}, scores {' / '.join(map(str, result.scores))} "
@@ -168,7 +180,7 @@ def print_result(result: MatchResult) -> None:
         for v in game.violations:
             faults[result.config.rules.team_of(v.seat)] += 1
     for team, name in enumerate(names):
-        table.add_row(str(team), name, str(wins[team]), str(points[team]), str(faults[team]))
+        table.add_row(str(team), shown_name(name), str(wins[team]), str(points[team]), str(faults[team]))
     console.print(table)
     if result.draws():
         console.print(f"draws: {result.draws()}")

@@ -26,9 +26,11 @@ from referee.tournament.backends.local import cpu_count
 from referee.tournament.backends.workers import WorkerBackend, default_workers
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import outcome
+from referee.names import shown_name
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
+    TIME_BANK_MS,
     Given,
     SettingsError,
     TournamentSettings,
@@ -73,6 +75,16 @@ def tournament_command(
             min=MOVE_TIME_MS[0],
             max=MOVE_TIME_MS[1],
             help="Time per decision in ms, plus a small grace (default: 1000).",
+        ),
+    ] = None,
+    time_bank: Annotated[
+        int | None,
+        typer.Option(
+            "--time-bank",
+            min=TIME_BANK_MS[0],
+            max=TIME_BANK_MS[1],
+            help="Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout "
+            "(default: 0, none).",
         ),
     ] = None,
     on_fault: Annotated[
@@ -161,6 +173,7 @@ def tournament_command(
             games=games,
             seed=seed,
             move_time=move_time,
+            time_bank=time_bank,
             on_fault=on_fault,
             duplicate=duplicate,
             all_seatings=all_seatings,
@@ -261,7 +274,7 @@ def _play(tournament: Tournament, verbose: bool) -> None:
     )
     with progress:
         task = progress.add_task(
-            tournament.settings.name, total=len(tournament.schedule), completed=len(tournament.done)
+            shown_name(tournament.settings.name), total=len(tournament.schedule), completed=len(tournament.done)
         )
         tournament.on_game = lambda _record: progress.advance(task)
         rules = tournament.settings.rules
@@ -333,12 +346,12 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
     table = Table(
         title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}", caption=RANKING
     )
-    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "violations"):
+    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for rank, r in enumerate(rows, start=1):
         table.add_row(
             str(rank),
-            r.bot,
+            shown_name(r.bot),
             str(r.games),
             str(r.wins),
             str(r.draws),
@@ -347,6 +360,7 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
             f"{round(r.elo):+d}",
             f"{r.elo_error:.0f}",
             str(r.violations),
+            f"{r.think.mean_ms:.0f}/{r.think.max_ms}",
         )
     console.print(table)
 

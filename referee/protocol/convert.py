@@ -360,6 +360,7 @@ class RequestEncoder:
         game_id: str,
         events: Iterable[Event],
         time_limit_ms: int,
+        time_bank_ms: int = 0,
     ) -> bytes:
         """The RefereeMessage for ``decision``; ``events`` are the seat's untold events, already filtered."""
         req = pb.DecisionRequest()
@@ -403,6 +404,7 @@ class RequestEncoder:
             if decision.to is not None:
                 req.to_seat = decision.to
         req.time_limit_ms = time_limit_ms
+        req.time_bank_ms = time_bank_ms
         parts[0] = req.SerializeToString()
         inner = b"".join(parts)
         return _varint(_DECISION_FIELD << 3 | 2) + _varint(len(inner)) + inner
@@ -608,6 +610,7 @@ class RequestInfo:
     hand: tuple[Card, ...]
     decision: Decision
     time_limit_ms: int
+    time_bank_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -655,6 +658,7 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
             hand=tuple(cards_from_text(req.hand)),
             decision=decision_from_pb(req),
             time_limit_ms=req.time_limit_ms,
+            time_bank_ms=req.time_bank_ms,
         )
     if which == "game_start":
         gs = msg.game_start

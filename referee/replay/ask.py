@@ -49,7 +49,7 @@ from referee.engine.cards import Trump, card_str
 from referee.engine.errors import EngineError
 from referee.engine.events import Event, visible_to
 from referee.engine.game import Decision, DecisionKind
-from referee.gamelog import LogError
+from referee.gamelog import THINK_FIELD, LogError
 from referee.logging import configure
 from referee.match import TimeControl
 from referee.protocol import convert
@@ -170,6 +170,7 @@ class Request:
     game_start: bytes
     data: bytes
     time_limit_ms: int
+    time_bank_ms: int  # what was left of the seat's time bank
     was_asked: bool  # False: the referee played for a crashed bot without asking
     earlier: tuple[Sent, ...]  # the seat's earlier requests of the game, to bring a bot's state up to date
 
@@ -196,6 +197,9 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
     gone = [False] * n
     sent: list[list[Sent]] = [[] for _ in range(n)]
     move_time_ms = _move_time_ms(match)
+    # each seat's time bank, drawn down as in the match: by the think time (ms) of answers over the move time
+    bank = [_time_bank_ms(match)] * n
+    think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
     encoder = convert.RequestEncoder()
     for item in replay:
         if not isinstance(item, DecisionPoint):
@@ -212,6 +216,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
             game_id=logged.game_id,
             events=events,
             time_limit_ms=move_time_ms,
+            time_bank_ms=bank[seat],
         )
         if address.matches(item):
             request_id = asked[seat] + 1
@@ -233,6 +238,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
                 convert.to_bytes(start),
                 data,
                 move_time_ms,
+                bank[seat],
                 was_asked,
                 tuple(earlier),
             )
@@ -240,6 +246,11 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
             told[seat] = len(game.events)
             asked[seat] += 1
             sent[seat].append(Sent(asked[seat], item.hand, data))
+            ms = think.get(item.line)
+            if any(v.kind == "timeout" for v in item.violations):
+                bank[seat] = 0
+            elif isinstance(ms, int):
+                bank[seat] = max(0, bank[seat] - max(0, ms - move_time_ms))
         if crashed and any(v.penalty == "default-action" for v in item.violations):
             gone[seat] = True
     where = f" (the log is cut off: game {game_number} stops {replay.cut_off})" if replay.cut_off else ""
@@ -260,9 +271,17 @@ def _count_requests(match: MatchLog, logged: LoggedGame, asked: list[int]) -> No
 
 
 def _move_time_ms(match: MatchLog) -> int:
-    value = match.start.record.get("move_time_ms", TimeControl.move_time_ms)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise LogError(f"{match.where(match.start.line)}: match_start 'move_time_ms' must be a positive whole number")
+    return _start_ms(match, "move_time_ms", TimeControl.move_time_ms, least=1)
+
+
+def _time_bank_ms(match: MatchLog) -> int:
+    return _start_ms(match, "time_bank_ms", 0, least=0)  # absent in logs written before time banks
+
+
+def _start_ms(match: MatchLog, key: str, default: int, *, least: int) -> int:
+    value = match.start.record.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise LogError(f"{match.where(match.start.line)}: match_start {key!r} must be a whole number >= {least}")
     return value
 
 
@@ -309,12 +328,12 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
             assert conn is not None
             await conn.send(request.game_start)
             for earlier in request.earlier:  # bring the bot's state up to the decision; answers are not used
-                if await conn.ask(earlier.data, earlier.request_id, clock.limit_s) is Closed.DISCONNECTED:
+                if await conn.ask(earlier.data, earlier.request_id, clock.limit_s()) is Closed.DISCONNECTED:
                     raise AskError(
                         f"bot {bot.name!r} left while being brought up to the decision (at request "
                         f"{earlier.request_id}, hand {earlier.hand})"
                     )
-            reply = await conn.ask(request.data, request.request_id, clock.limit_s)
+            reply = await conn.ask(request.data, request.request_id, clock.limit_s())
         finally:
             await pool.close("replay: one request asked")
     if reply is Closed.TIMEOUT:

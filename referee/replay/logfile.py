@@ -4,8 +4,13 @@
 line-level checks) and checks the frame around the game records: the log opens
 with ``match_start``, each game with ``game_start`` (numbered 1, 2, ...), game
 records carry their game's number when they carry one, and nothing follows
-``match_end``. The game records themselves are checked by replaying them
-(``referee.replay.steps``). Every error is a ``LogError`` naming the line.
+``match_end``. Since log version 2 the hidden cards of a hand come in its
+``reveal`` record, written when the hand is over: ``load_log`` puts them back
+into the hand's ``deal``, ``exchange`` and withheld ``violation`` records, so
+readers see every card where it was dealt or passed; a hand cut off before its
+reveal is dropped (its cards were never written). The game records themselves
+are checked by replaying them (``referee.replay.steps``). Every error is a
+``LogError`` naming the line.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 from referee.engine.errors import RulesError
 from referee.engine.rules import Rules
-from referee.gamelog import LogError, read_records, truncated_tail
+from referee.gamelog import WITHHELD, LogError, read_records, truncated_tail
 
 Record = dict[str, Any]
 
@@ -163,6 +168,8 @@ def load_log(path: Path) -> MatchLog:
         current.entries.append(entry)
     if games and end is None:
         games[-1].last = True
+    for game in games:
+        game.entries = _restore_secrets(path, game.entries, cut_off=game.last)
     return MatchLog(
         path=path,
         start=first,
@@ -173,3 +180,62 @@ def load_log(path: Path) -> MatchLog:
         last_line=records[-1].line,
         partial_tail=truncated_tail(path),
     )
+
+
+def revealed_records(path: Path) -> list[Record]:
+    """Every complete record of a log, each hand's ``reveal`` merged into its records and left out.
+
+    The result reads as a version-1 log does (every card where it was dealt
+    or passed); a hand the log stops inside is dropped.
+    """
+    entries = _restore_secrets(path, [Entry(n, r) for n, r in read_records(path)], cut_off=True)
+    return [e.record | {"log_version": 1} if e.event == "match_start" else e.record for e in entries]
+
+
+def _restore_secrets(path: Path, entries: list[Entry], *, cut_off: bool) -> list[Entry]:
+    """The game's entries with each ``reveal`` merged into its hand's records (and itself left out)."""
+    out: list[Entry] = []
+    hand: list[int] = []  # indexes in ``out`` of the open hand's deal, exchanges and withheld violations
+    for entry in entries:
+        kind = entry.event
+        if kind == "deal":
+            hidden = entry.record.get("hands")
+            hand = [len(out)] if isinstance(hidden, list) and all(h is None for h in hidden) else []
+        elif hand and (kind == "exchange" or (kind == "violation" and entry.record.get("detail") == WITHHELD)):
+            hand.append(len(out))
+        if kind != "reveal":
+            out.append(entry)
+            continue
+        if not hand:
+            raise LogError(f"{path}:{entry.line}: a reveal record with no hand whose cards are hidden before it")
+        _reveal(path, entry, out, hand)
+        hand = []
+    if hand and cut_off:
+        del out[hand[0] :]  # the log stops inside a hand whose cards it never got
+    return out
+
+
+def _reveal(path: Path, reveal: Entry, out: list[Entry], where: list[int]) -> None:
+    """Fill the hidden fields of ``out[i]`` for i in ``where`` (the deal first) from ``reveal``."""
+    hidden = [out[i] for i in where]
+    rec = reveal.record
+    hands, exchanges, details = rec.get("hands"), rec.get("exchanges"), rec.get("details")
+    n_exchanges = sum(1 for e in hidden if e.event == "exchange")
+    n_details = len(hidden) - 1 - n_exchanges
+    if not (isinstance(hands, list) and isinstance(exchanges, list) and isinstance(details, list)):
+        raise LogError(f"{path}:{reveal.line}: a reveal record needs 'hands', 'exchanges' and 'details' (lists)")
+    if rec.get("hand") != hidden[0].record.get("hand") or len(exchanges) != n_exchanges or len(details) != n_details:
+        raise LogError(
+            f"{path}:{reveal.line}: the reveal does not fit hand {hidden[0].record.get('hand')!r} (line "
+            f"{hidden[0].line}): it has {len(exchanges)} exchanges and {len(details)} details, the hand "
+            f"{n_exchanges} and {n_details}"
+        )
+    more_cards, more_details = iter(exchanges), iter(details)
+    for index, entry in zip(where, hidden, strict=True):
+        if entry.event == "deal":
+            fill = {"hands": hands}
+        elif entry.event == "exchange":
+            fill = {"cards": next(more_cards)}
+        else:
+            fill = {"detail": next(more_details)}
+        out[index] = Entry(entry.line, entry.record | fill)

@@ -39,6 +39,7 @@ from referee.engine.game import DecisionKind
 from referee.engine.rules import Rules
 from referee.engine.view import seat_view
 from referee.gamelog import LogError
+from referee.names import printable_name
 from referee.replay.logfile import LoggedGame, MatchLog
 from referee.replay.steps import DecisionPoint, GameReplay, Step, Violation
 
@@ -88,7 +89,7 @@ class Words:
     def __init__(self, cards: Cards, rules: Rules, names: list[str]) -> None:
         self.cards = cards
         self.rules = rules
-        self.names = names
+        self.names = [printable_name(n) for n in names]  # a log can be edited: no control codes
 
     def seat(self, seat: int) -> str:
         return f"{seat} {self.names[seat]}"
@@ -357,10 +358,10 @@ class GameText:
         table.add_column("trick", justify="right")
         table.add_column("lead")
         for s in active:
-            table.add_column(self.seat(s))
+            table.add_column(Text(self.seat(s)))
         table.add_column("winner")
         if self.sel.seat is not None:
-            table.add_column(f"{self.seat(self.sel.seat)} held")
+            table.add_column(Text(f"{self.seat(self.sel.seat)} held"))
         for trick in sorted(t for t in hand.plays if t >= first):
             plays = hand.plays[trick]
             winner = hand.winners.get(trick)

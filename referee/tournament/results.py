@@ -11,7 +11,11 @@ A record::
      "seed": 123..., "teams": ["rules", "random"], "scores": [52, -8], "winner": 0,
      "reason": "target", "forfeit": null, "hands": 9, "decisions": 301,
      "violations": [{"seat": 1, "team": 1, "bot": "random", "kind": "timeout", "penalty": "forfeit", "detail": "..."}],
+     "think": [{"answers": 150, "total_ms": 2210, "max_ms": 96}, {"answers": 151, "total_ms": 45, "max_ms": 2}],
      "log": "games/g0007.jsonl"}
+
+``think`` is per team: the answers its seats gave and the time charged for
+them (absent in files written before it existed).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any, TextIO
 from referee.engine.rules import Rules
 from referee.gamelog import LogError, dumps, read_json_lines
 from referee.match import GameResult
+from referee.thinktime import ThinkTime
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.standings import Outcome
 
@@ -42,6 +47,10 @@ def result_record(game: ScheduledGame, result: GameResult, rules: Rules, log: st
         for v in result.violations
     ]
     forfeits = [v["team"] for v in violations if v["penalty"] == "forfeit"]
+    think = [ThinkTime()] * rules.teams
+    for seat, seat_think in enumerate(result.think):
+        team = rules.team_of(seat)
+        think[team] = think[team].merge(seat_think)
     return {
         "game": game.number,
         "game_id": game.game_id,
@@ -57,6 +66,7 @@ def result_record(game: ScheduledGame, result: GameResult, rules: Rules, log: st
         "hands": result.hands,
         "decisions": result.decisions,
         "violations": violations,
+        "think": [{"answers": t.answers, "total_ms": t.total_ms, "max_ms": t.max_ms} for t in think],
         "log": log,
     }
 
@@ -75,6 +85,9 @@ def outcome(record: dict[str, Any]) -> Outcome:
     per_team = [0] * len(teams)
     for v in record["violations"]:
         per_team[v["team"]] += 1
+    think = record.get("think") or [{"answers": 0, "total_ms": 0, "max_ms": 0}] * len(teams)
+    if len(think) != len(teams):
+        raise ValueError(f"think times for {len(think)} teams, the game has {len(teams)}")
     return Outcome(
         number=int(record["game"]),
         teams=teams,
@@ -83,6 +96,7 @@ def outcome(record: dict[str, Any]) -> Outcome:
         forfeit=record["forfeit"],
         hands=int(record["hands"]),
         violations=tuple(per_team),
+        think=tuple(ThinkTime(int(t["answers"]), int(t["total_ms"]), int(t["max_ms"])) for t in think),
     )
 
 

@@ -14,6 +14,7 @@ The TOML file (see docs/tournament.md)::
     games = 4                     # per pairing
     seed = 7
     move_time = 500               # ms per decision
+    time_bank = 2000              # ms per bot per game, drawn on by answers over move_time
     on_fault = "forfeit"          # or "default"
     duplicate = true
     all_seatings = false          # three teams: all 6 seatings, not the 3 rotations
@@ -52,6 +53,7 @@ from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, 
 
 SETTINGS_FORMAT = 1
 MOVE_TIME_MS = (1, 3_600_000)  # the range --move-time allows
+TIME_BANK_MS = (0, 3_600_000)  # the range --time-bank allows
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -84,6 +86,7 @@ class TournamentSettings:
     all_seatings: bool = False  # three teams: every order round the table, not only the rotations
     gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
     sandbox: SandboxMode = SandboxMode.AUTO  # how bots are contained; kept on resume unless given again
+    time_bank_ms: int = 0
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -91,7 +94,7 @@ class TournamentSettings:
 
     @property
     def clock(self) -> TimeControl:
-        return TimeControl(move_time_ms=self.move_time_ms)
+        return TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
 
     def schedule(self) -> tuple[ScheduledGame, ...]:
         if self.gauntlet is not None:
@@ -125,6 +128,7 @@ class TournamentSettings:
             "games": self.games,
             "seed": self.seed,
             "move_time_ms": self.move_time_ms,
+            "time_bank_ms": self.time_bank_ms,
             "on_fault": self.on_fault.value,
             "duplicate": self.duplicate,
             "all_seatings": self.all_seatings,
@@ -153,6 +157,7 @@ class TournamentSettings:
                 all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
                 gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
                 sandbox=SandboxMode(data.get("sandbox", SandboxMode.AUTO.value)),  # absent: saved before it existed
+                time_bank_ms=_int(data.get("time_bank_ms", 0)),  # absent: saved before time banks
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -163,7 +168,17 @@ class TournamentSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
         mine, theirs = self.record(), other.record()
         out = []
-        for key in ("preset", "games", "seed", "move_time_ms", "on_fault", "duplicate", "all_seatings", "gauntlet"):
+        for key in (
+            "preset",
+            "games",
+            "seed",
+            "move_time_ms",
+            "time_bank_ms",
+            "on_fault",
+            "duplicate",
+            "all_seatings",
+            "gauntlet",
+        ):
             if mine[key] != theirs[key]:
                 out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
         if mine["bots"] != theirs["bots"]:
@@ -197,6 +212,7 @@ class Given:
     games: int | None = None
     seed: int | None = None
     move_time: int | None = None
+    time_bank: int | None = None
     on_fault: FaultPolicy | None = None
     duplicate: bool | None = None
     all_seatings: bool | None = None
@@ -284,6 +300,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         all_seatings=all_seatings,
         gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
         sandbox=_pick(given.sandbox, base and base.sandbox, SandboxMode.AUTO),
+        time_bank_ms=_pick(given.time_bank, base and base.time_bank_ms, 0),
     )
     try:
         settings.schedule()
@@ -308,6 +325,7 @@ _KEYS = {
     "games": "a whole number >= 1",
     "seed": "a whole number",
     "move_time": f"a whole number of ms, {MOVE_TIME_MS[0]}..{MOVE_TIME_MS[1]}",
+    "time_bank": f"a whole number of ms, {TIME_BANK_MS[0]}..{TIME_BANK_MS[1]}",
     "on_fault": "'forfeit' or 'default'",
     "duplicate": "true or false",
     "all_seatings": "true or false",
@@ -361,6 +379,9 @@ def read_toml(path: Path) -> Given:
     if "move_time" in data:
         want("move_time", _is_int(data["move_time"]) and MOVE_TIME_MS[0] <= data["move_time"] <= MOVE_TIME_MS[1])
         values["move_time"] = data["move_time"]
+    if "time_bank" in data:
+        want("time_bank", _is_int(data["time_bank"]) and TIME_BANK_MS[0] <= data["time_bank"] <= TIME_BANK_MS[1])
+        values["time_bank"] = data["time_bank"]
     for key in ("duplicate", "all_seatings"):
         if key in data:
             want(key, isinstance(data[key], bool))

@@ -1,4 +1,5 @@
-"""Standings: per bot games, wins/draws/losses, points per hand, Elo with a 95% interval, violations.
+"""Standings: per bot games, wins/draws/losses, points per hand, Elo with a 95% interval, violations,
+and the mean and longest time it took to answer.
 
 Everything here is computed from the set of finished games, never from the
 order they finished in: tables run in parallel and a resumed tournament adds
@@ -31,6 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from referee.thinktime import ThinkTime
+
 ELO_SCALE = 400 / math.log(10)  # rating points per unit of log-odds
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 PRIOR_DRAWS = 1.0  # virtual draws between every two bots
@@ -47,6 +50,7 @@ class Outcome:
     forfeit: int | None  # the team that forfeited the game, if one did
     hands: int  # hands dealt
     violations: tuple[int, ...]  # per team, violations recorded against its seats
+    think: tuple[ThinkTime, ...] = ()  # per team, its seats' answers (empty: not recorded)
 
     def pair_score(self, i: int, j: int) -> float:
         """Team i's result against team j: 1, 1/2 or 0."""
@@ -75,6 +79,7 @@ class Standing:
     elo: float
     elo_error: float  # half width of the 95% interval
     violations: int
+    think: ThinkTime = ThinkTime()  # its answers over all its games
 
     @property
     def points_per_hand(self) -> float:
@@ -95,6 +100,8 @@ class Standing:
             "elo": round(self.elo, 1) + 0.0,  # no -0.0
             "elo_error_95": round(self.elo_error, 1),
             "violations": self.violations,
+            "think_mean_ms": round(self.think.mean_ms, 1),
+            "think_max_ms": self.think.max_ms,
         }
 
 
@@ -109,6 +116,7 @@ def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing
     points = [0] * n
     hands = [0] * n
     faults = [0] * n
+    think = [ThinkTime()] * n
     score = [0.0] * n
     met = [[0.0] * n for _ in range(n)]  # games between i and j
     beat = [[0.0] * n for _ in range(n)]  # i's points against j
@@ -119,6 +127,8 @@ def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing
             points[b] += game.scores[team]
             hands[b] += game.hands
             faults[b] += game.violations[team]
+            if game.think:
+                think[b] = think[b].merge(game.think[team])
             if game.winner == team:
                 wins[b] += 1
             elif game.winner is not None or game.forfeit == team:
@@ -149,6 +159,7 @@ def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing
             elo=ratings[i],
             elo_error=errors[i],
             violations=faults[i],
+            think=think[i],
         )
         for i, name in enumerate(bots)
     ]

@@ -219,5 +219,6 @@ def _start_record(settings: TournamentSettings, rules: Rules, game: ScheduledGam
         seed=settings.seed,
         games=1,
         move_time_ms=settings.move_time_ms,
+        time_bank_ms=settings.time_bank_ms,
         on_fault=settings.on_fault.value,
     )

@@ -20,6 +20,7 @@ from play_helpers import ARENA, CARD, FIRST_BOT, Chooser, Screen, Session, asked
 
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
+from referee.replay.logfile import revealed_records
 
 
 def bidder(first_hand: str) -> Chooser:
@@ -60,7 +61,7 @@ def check_screens(session: Session, log: Path, seat: int) -> Counter[DecisionKin
 
 def check_results(session: Session, log: Path, seat: int) -> None:
     """What was shown after each hand and at the end is the log's result; the log replays and verifies."""
-    records = [record for _, record in read_records(log)]
+    records = revealed_records(log)  # the exchanged cards in place
     ends = [r for r in records if r["event"] == "hand_end"]
     shown = "\n".join(session.between)
     for end in ends:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
@@ -15,7 +16,7 @@ from typing import Any, TypeVar
 from referee.bots import BotCommand
 from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent
 from referee.engine.presets import rules_for
-from referee.gamelog import read_records
+from referee.replay.logfile import revealed_records
 from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, TimeControl, seat_bots
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.sandbox import Sandbox, default_sandbox
@@ -62,6 +63,7 @@ def run_match(
     seed: int = 1,
     policy: FaultPolicy = FaultPolicy.FORFEIT,
     move_time_ms: int = 1000,
+    time_bank_ms: int = 0,
     grace_ms: int = 100,
     connect_timeout_s: float = 20.0,
     limits: Limits | None = None,
@@ -79,7 +81,7 @@ def run_match(
         seats=tuple(seats),
         games=games,
         seed=seed,
-        clock=TimeControl(move_time_ms, grace_ms),
+        clock=TimeControl(move_time_ms, grace_ms, time_bank_ms),
         policy=policy,
         log_dir=log_dir,
         connect_timeout_s=connect_timeout_s,
@@ -111,7 +113,7 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def records(path: Path) -> list[dict[str, Any]]:
-    return [rec for _, rec in read_records(path)]
+    return revealed_records(path)
 
 
 def of_kind(recs: Iterable[dict[str, Any]], event: str) -> list[dict[str, Any]]:
@@ -134,16 +136,21 @@ def recorded_messages(record_dir: Path) -> dict[str, list[pb.RefereeMessage]]:
 
 def cards_in(message: Any) -> set[str]:
     """Every string anywhere in a protobuf message that is a card's text."""
-    found: set[str] = set()
+    return set(card_texts(message))
+
+
+def card_texts(message: Any) -> list[str]:
+    """Each string anywhere in a protobuf message that is a card's text, repeats included."""
+    found: list[str] = []
     for field, value in message.ListFields():
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
             continue  # the rules map: option names and values, no cards
         values = value if field.is_repeated else [value]
         for v in values:
             if field.message_type is not None:
-                found |= cards_in(v)
+                found += card_texts(v)
             elif isinstance(v, str) and CARD_TEXT.match(v):
-                found.add(v)
+                found.append(v)
     return found
 
 
@@ -158,6 +165,31 @@ def cards_seen(events: Iterable[Event], seat: int) -> set[int]:
         elif isinstance(ev, PlayEvent):
             seen.add(ev.card)
     return seen
+
+
+ARENA = str(Path(sys.executable).parent / "arena")
+
+
+def start_serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], list[tuple[str, str]], str]:
+    """``arena serve`` with ``args``, read up to its seat tokens: the process, (address, token) per seat,
+    and what it printed so far."""
+    serve = subprocess.Popen(
+        [ARENA, "serve", "--log-dir", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert serve.stdout is not None
+    tokens: list[tuple[str, str]] = []
+    head = []
+    while True:
+        line = serve.stdout.readline()
+        if not line:
+            serve.kill()
+            raise AssertionError(serve.stderr.read() if serve.stderr else "arena serve printed no tokens")
+        head.append(line)
+        found = re.search(r"ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+)", line)
+        if found:
+            tokens.append((found[1], found[2]))
+        elif tokens:  # the line after the last token
+            return serve, tokens, "".join(head)
 
 
 def alive(pid: int) -> bool:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records
+from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records, start_serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -107,22 +107,10 @@ def test_the_default_bots_fill_every_preset() -> None:
 
 
 def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
-    serve = subprocess.Popen(
-        [*ARENA, "serve", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "double-deck-3p"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    serve, tokens, _ = start_serve(tmp_path, "-r", "hand_limit=1", "--preset", "double-deck-3p")
     bots = []
     try:
-        assert serve.stdout is not None
-        tokens: list[tuple[str, str]] = []
-        while len(tokens) < 3:
-            line = serve.stdout.readline()
-            assert line, serve.stderr.read() if serve.stderr else "no output"
-            found = re.search(r"ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+)", line)
-            if found:
-                tokens.append((found[1], found[2]))
+        assert len(tokens) == 3
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
         for address, token in tokens:  # the way a developer would, with flags
             bots.append(

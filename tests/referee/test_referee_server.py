@@ -156,7 +156,7 @@ def test_no_hello_in_time() -> None:
     serve(scenario, Limits(hello_timeout_s=0.3))
 
 
-def test_second_connection_for_a_seat_is_refused_and_reported() -> None:
+def test_second_connection_for_a_seat_is_refused_and_not_charged_to_the_seat() -> None:
     async def scenario(server: ArenaServer, reports: list) -> None:
         player, first = await connected(server)
         watch(player, reports)
@@ -174,7 +174,7 @@ def test_second_connection_for_a_seat_is_refused_and_reported() -> None:
         await second.close()
 
     reports = serve(scenario)
-    assert reports == [("p", "protocol", "a second connection presented this seat's token (refused)")]
+    assert reports == []  # the intruder is not the seat's bot
 
 
 def test_out_of_turn_and_stale_answers() -> None:
@@ -186,9 +186,12 @@ def test_out_of_turn_and_stale_answers() -> None:
         await raw.action(42)  # nothing asked yet
         err = await raw.error()
         assert err.code is ErrorCode.OUT_OF_TURN and err.request_id == 42 and not err.fatal
-        # request 1 times out; its late answer is stale
+        # request 1 times out; its answer is late, a second one stale
         assert await conn.ask(STAND_IN, 1, 0.05) is Closed.TIMEOUT
         await raw.recv()
+        await raw.action(1)
+        err = await raw.error()
+        assert err.code is ErrorCode.STALE_REQUEST and "request 1 after its time ran out" in err.message
         await raw.action(1)
         err = await raw.error()
         assert err.code is ErrorCode.STALE_REQUEST and "request 1, which is closed" in err.message
@@ -204,7 +207,7 @@ def test_out_of_turn_and_stale_answers() -> None:
         await raw.close()
 
     reports = serve(scenario)
-    assert [kind for _, kind, _ in reports] == ["protocol", "protocol", "protocol"]
+    assert [kind for _, kind, _ in reports] == ["protocol", "late", "protocol", "protocol"]
 
 
 def test_malformed_and_oversized_messages_get_errors_and_the_stream_goes_on() -> None:
@@ -270,8 +273,8 @@ def test_a_flooding_bot_is_disconnected() -> None:
     assert len(reports) == 21
 
 
-def test_a_seated_bots_violation_is_logged_and_the_game_goes_on(tmp_path: Path) -> None:
-    """While a game runs, seat 0's token is presented by a second stream: refused, and logged for seat 0."""
+def test_an_intruder_in_a_game_is_refused_and_charges_no_seat(tmp_path: Path) -> None:
+    """While a game runs, seat 0's token is presented by a second stream: refused; seat 0's bot did nothing wrong."""
     refused: list[ErrorInfo] = []
 
     def sabotage(match: Match) -> None:
@@ -290,9 +293,8 @@ def test_a_seated_bots_violation_is_logged_and_the_game_goes_on(tmp_path: Path) 
         tmp_path, "neuralplay", [in_process() for _ in range(4)], rules=["hand_limit=6"], during=sabotage
     )
     assert [e.code for e in refused] == [ErrorCode.SEAT_TAKEN]
-    (fault,) = of_kind(records(result.log_path), "violation")
-    assert (fault["seat"], fault["kind"], fault["penalty"]) == (0, "protocol", "none")
-    assert result.games[0].reason == "hand-limit"
+    assert of_kind(records(result.log_path), "violation") == []
+    assert result.games[0].reason == "hand-limit" and result.games[0].violations == ()
 
 
 def test_health_and_reflection_answer() -> None:

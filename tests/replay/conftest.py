@@ -27,7 +27,7 @@ from referee.engine.bids import PASS, Bid
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import rules_for
 from referee.engine.simulate import random_action, shuffled_deck
-from referee.gamelog import LogWriter, game_start_record, match_end_record, match_start_record, violation_record
+from referee.gamelog import HandSecrets, LogWriter, game_start_record, match_end_record, match_start_record, violation_record
 
 MakeLog = Callable[..., Path]
 
@@ -90,6 +90,7 @@ def write_log(
                 )
             )
             decisions = 0
+            secrets = HandSecrets(number)  # hidden cards reach the log at hand end, as the referee writes them
             while not game.is_over:
                 if game.phase is Phase.DEAL:
                     events = game.deal(shuffled_deck(rules, rng))
@@ -111,15 +112,13 @@ def write_log(
                         )
                         if penalty == "forfeit":
                             events = [game.forfeit(rules.team_of(decision.seat), f"seat {decision.seat} timed out")]
-                            for ev in events:
-                                log.write_event(ev, number)
+                            log.write_many(secrets.records(events))
                             break
                     action = random_action(decision, rng)
                     if decision.kind is DecisionKind.BID:
                         action = _bid(decision.options, rng, lone, passing=game.hand_number in pass_hands)
                     events = game.apply(action)
-                for ev in events:
-                    log.write_event(ev, number)
+                log.write_many(secrets.records(events))
             results.append(
                 {"game": number, "winner": game.winner, "scores": list(game.scores), "reason": game.end_reason}
             )

@@ -10,12 +10,19 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.replay.logfile import revealed_records
 
 Record = dict[str, Any]
 
 
 def records(path: Path) -> list[Record]:
+    """The log's records as written, one per line (hidden cards come in each hand's reveal)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def revealed(path: Path) -> list[Record]:
+    """The log's records with the hidden cards in place, as a version-1 log has them (no reveal lines)."""
+    return revealed_records(path)
 
 
 def write_records(path: Path, recs: list[Record]) -> None:

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page
-from replay_helpers import Record, records, run, write_records
+from replay_helpers import Record, revealed, run, write_records
 
 
 def open_page(browser: Browser, html: Path, width: int = 1400, height: int = 900) -> tuple[Page, list[str]]:
@@ -43,7 +43,7 @@ def write_page(log: Path, tmp_path: Path, *options: str) -> Path:
 
 def game_steps(log: Path) -> list[Record]:
     """The records the page has one step each for (every checked game record)."""
-    return [r for r in records(log) if r["event"] not in ("match_start", "game_start", "violation", "match_end")]
+    return [r for r in revealed(log) if r["event"] not in ("match_start", "game_start", "violation", "match_end")]
 
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -183,7 +183,7 @@ def test_one_seats_view_hides_the_others(make_log, tmp_path, browser) -> None:
 
 def test_jump_to_a_hand_and_between_games(make_log, tmp_path, browser) -> None:
     log = make_log("hammerwalt", seed=44, games=2, overrides=("hand_limit=4",))
-    recs = records(log)
+    recs = revealed(log)
     page, problems = open_page(browser, write_page(log, tmp_path))
     assert page.is_visible("#game")
     deals = [r for r in recs if r["event"] == "deal" and r["game"] == 1]
@@ -218,8 +218,9 @@ def steps_match(page: Page, deal: Record) -> bool:
 
 def test_opening_at_a_hand_and_seat_and_a_cut_off_log(make_log, tmp_path, browser) -> None:
     log = make_log("pagat", seed=45)
+    write_records(log, revealed(log))  # a version-1 log: its cards are there before the cut
     lines = log.read_text().splitlines(keepends=True)
-    cut = next(k for k, line in enumerate(lines) if '"hand":3' in line and '"event":"play"' in line)
+    cut = next(k for k, line in enumerate(lines) if '"hand": 3' in line and '"event": "play"' in line)
     log.write_text("".join(lines[:cut]))
     page, problems = open_page(browser, write_page(log, tmp_path, "--hand", "2", "--seat", "1"))
     assert page.get_attribute("body", "data-hand") == "2"
@@ -235,7 +236,7 @@ def test_opening_at_a_hand_and_seat_and_a_cut_off_log(make_log, tmp_path, browse
 
 def test_names_are_text_not_markup(make_log, tmp_path, browser) -> None:
     log = make_log("pagat", seed=46)
-    recs = records(log)
+    recs = revealed(log)
     hostile = "</script><img src=x onerror=alert(1)>&amp;"
     for rec in recs[:2]:  # match_start and game_start
         rec["seats"][2]["bot"] = hostile

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from replay_helpers import records, run
+from replay_helpers import records, revealed, run
 
 from referee.engine.presets import PRESETS
 
@@ -60,7 +60,7 @@ def test_a_real_six_player_log_in_the_browser(real_logs: dict[str, Path], tmp_pa
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(out.as_uri())
     assert page.locator("#seats .seat").count() == 6
-    deal = next(r for r in records(log) if r["event"] == "deal")
+    deal = next(r for r in revealed(log) if r["event"] == "deal")
     faces = page.eval_on_selector_all("#seats .card[data-card]", "els => els.map(e => e.dataset.card)")
     assert sorted(faces) == sorted(deal["hands"][3])
     assert page.locator("#seats .card.back").count() == 5 * 8

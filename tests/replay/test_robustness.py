@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from replay_helpers import find, one_line_error, records, run, write_records
+from replay_helpers import find, one_line_error, records, revealed, run, write_records
 
 from referee.gamelog import LOG_VERSION, LogError
 from referee.replay.logfile import load_log
@@ -21,8 +21,10 @@ def _cut(log: Path, keep_lines: int, partial: str = "") -> Path:
 
 
 def test_a_log_cut_mid_line_replays_up_to_the_cut(make_log) -> None:
+    """A version-1 log (every card written as dealt) replays up to the very record cut."""
     log = make_log("neuralplay", seed=31)
-    recs = records(log)
+    recs = revealed(log)
+    write_records(log, recs)
     k = find(recs, lambda r: r["event"] == "play" and r["hand"] == 2 and r["trick"] == 3)
     _cut(log, k, partial=json.dumps(recs[k])[:17])
     code, out, _ = run("replay", log)
@@ -32,6 +34,22 @@ def test_a_log_cut_mid_line_replays_up_to_the_cut(make_log) -> None:
     code, out, _ = run("replay", log, "--verify")
     assert code == 0
     assert out.strip().endswith("; the log is cut off in game 1, in hand 2, trick 3 (a partial last line was ignored)")
+
+
+def test_a_hand_cut_before_its_reveal_is_left_out(make_log) -> None:
+    """Cut inside a hand, a log holds none of that hand's hidden cards: it replays up to the hand before."""
+    log = make_log("neuralplay", seed=31)
+    recs = records(log)
+    k = find(recs, lambda r: r["event"] == "play" and r["hand"] == 2 and r["trick"] == 3)
+    assert all(h is None for h in recs[find(recs, lambda r: r["event"] == "deal", 1)]["hands"])
+    _cut(log, k, partial=json.dumps(recs[k])[:17])
+    code, out, _ = run("replay", log)
+    assert code == 0
+    assert "Hand 1:" in out and "Hand 2:" not in out
+    assert out.rstrip().endswith("The log is cut off here: game 1 stops after hand 1.")
+    code, out, _ = run("replay", log, "--verify")
+    assert code == 0
+    assert "; the log is cut off in game 1" in out
 
 
 def test_a_log_cut_between_games(make_log) -> None:

@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from replay_helpers import Record, one_line_error, records, run, write_records
+from replay_helpers import Record, one_line_error, revealed, run, write_records
 
 SUIT_SYMBOLS = set("♠♥♦♣")
 
@@ -33,7 +33,7 @@ def trick_rows(block: list[str]) -> list[list[str]]:
 
 
 def game_records(log: Path, hand: int) -> list[Record]:
-    return [r for r in records(log) if r.get("hand") == hand and r["event"] != "violation"]
+    return [r for r in revealed(log) if r.get("hand") == hand and r["event"] != "violation"]
 
 
 def held_before(log: Path, hand: int, trick: int) -> list[Counter[str]]:
@@ -55,7 +55,7 @@ def test_plain_text_shows_deal_auction_tricks_and_totals(make_log) -> None:
     code, out, err = run("replay", log)
     assert (code, err) == (0, "")
     assert "\x1b[" not in out and not SUIT_SYMBOLS & set(out)
-    hands = sorted({r["hand"] for r in records(log) if r["event"] == "deal"})
+    hands = sorted({r["hand"] for r in revealed(log) if r["event"] == "deal"})
     assert hands[-1] >= 2
     for hand in hands:
         recs = game_records(log, hand)
@@ -88,7 +88,7 @@ def test_plain_text_shows_deal_auction_tricks_and_totals(make_log) -> None:
             assert row[-2:] == [str(winners[trick]), f"bot{winners[trick]}"]
             starred = [cell for cell in row[3:-2] if cell.endswith("*")]
             assert starred == [plays[trick, winners[trick]] + "*"]
-    end = records(log)[-2]
+    end = revealed(log)[-2]
     who = "no team wins" if end["winner"] is None else f"team {end['winner']} wins"
     assert f"Game over ({end['reason']}): {who}, scores {' / '.join(map(str, end['scores']))}" in out
 
@@ -125,7 +125,7 @@ def test_one_hand_only(make_log) -> None:
 
 
 def _lone_hand(log: Path) -> Record:
-    return next(r for r in records(log) if r["event"] == "contract" and r["alone"])
+    return next(r for r in revealed(log) if r["event"] == "contract" and r["alone"])
 
 
 def test_jump_to_a_trick_shows_who_held_what(make_log) -> None:
@@ -202,7 +202,7 @@ def test_passed_out_hand(make_log) -> None:
 
 def test_violations_are_shown_where_they_happened(make_log) -> None:
     log = make_log("neuralplay", seed=28, fault_at=9, on_fault="default-action")
-    fault = next(r for r in records(log) if r["event"] == "violation")
+    fault = next(r for r in revealed(log) if r["event"] == "violation")
     code, out, _ = run("replay", log, "--hand", fault["hand"])
     assert code == 0
     seat = fault["seat"]
@@ -213,8 +213,8 @@ def test_violations_are_shown_where_they_happened(make_log) -> None:
 
 def test_a_forfeit_ends_the_game(make_log) -> None:
     log = make_log("double-deck", seed=29, fault_at=15, on_fault="forfeit")
-    fault = next(r for r in records(log) if r["event"] == "violation")
-    end = next(r for r in records(log) if r["event"] == "game_end")
+    fault = next(r for r in revealed(log) if r["event"] == "violation")
+    end = next(r for r in revealed(log) if r["event"] == "game_end")
     code, out, _ = run("replay", log)
     assert code == 0
     seat = fault["seat"]
@@ -240,7 +240,7 @@ def test_bad_positions_are_one_line_errors(make_log) -> None:
 
 def test_one_game_of_several_and_faults_outside_games(make_log) -> None:
     log = make_log("double-deck-3p", seed=31, games=3)
-    recs = records(log)
+    recs = revealed(log)
     loose = {"event": "violation", "game": None, "hand": None, "seat": 1, "kind": "crash", "detail": "never connected"}
     recs.insert(1, {**loose, "penalty": "none"})
     write_records(log, recs)

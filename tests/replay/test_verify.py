@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from replay_helpers import find, one_line_error, records, run, write_records
+from replay_helpers import find, one_line_error, records, revealed, run, write_records
 
 from referee.engine.cards import card_str, parse_card
 from referee.engine.game import DecisionKind
@@ -22,7 +22,7 @@ def test_every_preset_verifies(make_log, preset: str) -> None:
     lines = out.strip().splitlines()
     assert len(lines) == 1
     hands = sum(1 for r in records(log) if r["event"] == "deal")
-    checked = sum(1 for r in records(log) if r["event"] not in ("match_start", "game_start", "match_end"))
+    checked = sum(1 for r in revealed(log) if r["event"] not in ("match_start", "game_start", "match_end"))
     assert lines[0] == (
         f"{log}: ok, 1 game of {preset}: {hands} hands, "
         f"{sum(1 for r in records(log) if r['event'] in ('bid', 'exchange', 'play')) + _trump_decisions(log)} decisions; "
@@ -130,7 +130,7 @@ def test_match_end_must_repeat_the_results(make_log) -> None:
 
 def test_a_card_not_in_the_hand_is_illegal(make_log) -> None:
     log = make_log("neuralplay", seed=8)
-    recs = records(log)
+    recs = revealed(log)  # written back as a version-1 log
     k = find(recs, lambda r: r["event"] == "play", 3)
     deal = recs[find(recs, lambda r: r["event"] == "deal" and r["hand"] == recs[k]["hand"])]
     held = set(deal["hands"][recs[k]["seat"]])
@@ -166,7 +166,7 @@ def test_not_following_suit_is_illegal(make_log) -> None:
 
 def test_a_broken_deal_is_named(make_log) -> None:
     log = make_log("bloomington", seed=10)
-    recs = records(log)
+    recs = revealed(log)  # written back as a version-1 log
     k = find(recs, lambda r: r["event"] == "deal", 1)
     hands = recs[k]["hands"]
     # every card of the double deck is dealt twice: a third copy breaks the deck
@@ -249,7 +249,7 @@ def test_a_forfeit_replays_through_the_engine(make_log) -> None:
 
 def test_a_forfeit_needs_its_violation(make_log) -> None:
     log = make_log("hammerwalt", seed=16, fault_at=20, on_fault="forfeit")
-    recs = records(log)
+    recs = revealed(log)  # written back as a version-1 log
     k = find(recs, lambda r: r["event"] == "violation")
     del recs[k]
     write_records(log, recs)

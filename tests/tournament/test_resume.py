@@ -9,7 +9,20 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ARENA, FIRST, QUICK, RANDOM, alive, arena, bot, children_of, results, standings
+from tournament_helpers import (
+    ARENA,
+    FIRST,
+    QUICK,
+    RANDOM,
+    alive,
+    arena,
+    bot,
+    children_of,
+    results,
+    same_games,
+    standings,
+    without_think,
+)
 
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
@@ -79,11 +92,7 @@ def test_kill_9_loses_only_the_games_in_flight_and_resume_gives_the_plain_standi
     assert resumed.returncode == 0, resumed.stderr
     assert f"{TOTAL} games ({done} done)" in resumed.stdout
     assert {log: (folder / log).stat().st_mtime_ns for log in written} == written  # finished games not replayed
-    assert results(folder) == results(plain)
-    assert standings(folder) == standings(plain)
-    assert not list((folder / "games").glob("*.part"))
-    for r in results(plain):
-        assert (folder / r["log"]).read_bytes() == (plain / r["log"]).read_bytes()
+    same_games(folder, plain)  # the same games, apart from how long the bots took
 
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(plain: Path, tmp_path: Path) -> None:
@@ -99,7 +108,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(plain: Path, tmp_path: Path
     wait_gone(bots)
     resumed = arena("tournament", *ARGS, "--resume", "--out", str(folder))  # the same command, resumed
     assert resumed.returncode == 0, resumed.stderr
-    assert standings(folder) == standings(plain)
+    assert without_think(standings(folder)) == without_think(standings(plain))
 
 
 def test_a_results_line_cut_short_is_played_again(plain: Path, tmp_path: Path) -> None:
@@ -113,8 +122,9 @@ def test_a_results_line_cut_short_is_played_again(plain: Path, tmp_path: Path) -
     resumed = arena("tournament", "--resume", "--out", str(folder))
     assert resumed.returncode == 0, resumed.stderr
     assert f"({TOTAL - 1} done)" in resumed.stdout
-    assert path.read_bytes() == data
-    assert standings(folder) == standings(plain)
+    assert without_think(results(folder)) == without_think(results(plain))  # the cut line is whole again
+    assert path.read_bytes()[:last_start] == data[:last_start]  # the lines before it untouched
+    assert without_think(standings(folder)) == without_think(standings(plain))
     assert not list((folder / "games").glob("*.part"))
 
 
