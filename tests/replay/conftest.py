@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from replay_helpers import DIGEST_BOT
 
 from referee.engine.bids import PASS, Bid
 from referee.engine.game import DecisionKind, Game, Phase
@@ -139,7 +140,6 @@ def make_log(tmp_path: Path) -> MakeLog:
 
 # ---------------------------------------------------------------- real matches
 
-DIGEST_BOT = Path(__file__).parent / "bots" / "digest_bot.py"
 DIGEST = f"d=python {DIGEST_BOT}"
 RANDOM = "r=python -m example_bots.random_bot"
 

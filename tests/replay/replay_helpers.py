@@ -12,6 +12,9 @@ from typer.testing import CliRunner
 from referee.cli.app import app
 from referee.replay.logfile import revealed_records
 
+# a bot whose every choice hangs on a checksum of everything it was told (tests of replay --ask)
+DIGEST_BOT = Path(__file__).parent / "bots" / "digest_bot.py"
+
 Record = dict[str, Any]
 
 

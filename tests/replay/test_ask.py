@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DIGEST_BOT
-from replay_helpers import Record, one_line_error, records, run
+from replay_helpers import DIGEST_BOT, Record, one_line_error, records, run
 
 from referee.engine.game import DecisionKind
 from referee.replay.ask import Address, AskError
