@@ -38,13 +38,16 @@ def finish_tricks(
     trick_seats: Sequence[int],
     trick_cards: Sequence[Card],
     tricks_won: Sequence[int],
+    first: Card = -1,
 ) -> list[int]:
     """Tricks won per team once every trick of the hand is played by the quick policy.
 
     ``hands`` are the cards each seat holds now (inactive seats' are ignored),
     ``trick_seats``/``trick_cards`` the trick in progress (empty between tricks),
     ``to_act`` the seat to play next and ``tricks_won`` the tricks each team has
-    taken so far. Nothing passed in is changed.
+    taken so far. ``first``, when given, is the card ``to_act`` plays now (a
+    legal one: a search trying each of its candidates); the policy plays every
+    other card. Nothing passed in is changed.
     """
     eff = EFFECTIVE_SUIT[trump]
     power = CARD_POWER[trump]
@@ -77,11 +80,13 @@ def finish_tricks(
     while True:
         hand = held[seat]
         team = seat % teams
-        card = -1
+        card = first
         if not played:
             if not hand:
                 return won
-            if team == declaring_team and trump_suit >= 0:
+            if card >= 0:
+                first = -1
+            elif team == declaring_team and trump_suit >= 0:
                 # Declaring side: its highest trump.
                 top = -1
                 for c in hand:
@@ -103,7 +108,9 @@ def finish_tricks(
             best_key, best_seat = keys[card], seat
         else:
             follow = [c for c in hand if eff[c] == led] or hand
-            if best_seat % teams != team:
+            if card >= 0:
+                first = -1
+            elif best_seat % teams != team:
                 # The cheapest card that takes the trick from the opponents.
                 low = 1 << 30
                 for c in follow:

@@ -48,6 +48,27 @@ def test_fast_playout_matches_the_game(preset: str) -> None:
         assert (game.hands, game.trick_cards, game.tricks_won) == before, "the playout changed the game"
 
 
+@pytest.mark.parametrize("preset", ["neuralplay", "bloomington", "hammerwalt", "double-deck-3p"])
+def test_a_chosen_first_card_then_the_policy(preset: str) -> None:
+    rules = PRESETS[preset]
+    for game in positions_in_play(preset, 30, seed=7):
+        contract = game.contract
+        for card in game.legal_plays():
+            after = game.copy()
+            after.apply(card)
+            if after.phase is not Phase.PLAY:
+                continue  # the card ended the hand
+            taken = finish_tricks(
+                contract.trump, rules.teams, rules.team_of(contract.declarer), contract.active, game.hands,
+                game.to_act, game.trick_seats, game.trick_cards, game.tricks_won, first=card,
+            )
+            rest = finish_tricks(
+                contract.trump, rules.teams, rules.team_of(contract.declarer), contract.active, after.hands,
+                after.to_act, after.trick_seats, after.trick_cards, after.tricks_won,
+            )
+            assert taken == rest
+
+
 def test_trick_rules_in_the_fast_loop() -> None:
     # Spades trump, seat 0 leads the 9 of hearts; seat 1 has no heart and trumps with the
     # left bower (jack of clubs); seat 2 overtrumps with the right bower; seat 3 follows low.
