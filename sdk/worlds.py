@@ -68,6 +68,12 @@ class Determinizer:
         ]
         slots += [_Slot(p.seat, p.exchange, p.count, frozenset()) for p in k.hidden_piles]
         self._slots = slots
+        # Cards this seat gave a seat that then discarded unseen: in that seat's hand or its discard.
+        self._suspects = [
+            (card, [i for i, s in enumerate(slots) if s.seat == p.seat and s.pile in (None, p.exchange)])
+            for p in k.hidden_piles
+            for card in p.suspects
+        ]
         self._pool = list(k.unseen.elements())
         if len(self._pool) != sum(s.count for s in slots):
             raise ValueError(f"the view does not add up: {len(self._pool)} unseen cards for the places {slots}")
@@ -117,6 +123,13 @@ class Determinizer:
                 pool.remove(jack)
                 room[spot] -= 1
                 pinned.append((spot, jack))
+        for card, places in self._suspects:
+            fitting = [i for i in places if room[i] > 0 and self._fits(slots[i], card)]
+            if card in pool and fitting:
+                spot = rng.choices(fitting, weights=[room[i] for i in fitting])[0]
+                pool.remove(card)
+                room[spot] -= 1
+                pinned.append((spot, card))
         # Each card to a place that may hold it, chosen in proportion to the room left
         # (with no voids shown this is a uniform deal); when every such place is full,
         # move cards along to make room (an augmenting path), so a deal is found
@@ -234,14 +247,34 @@ class Determinizer:
         With ``likelihood`` (world -> 0..1, say how well the world fits the bidding),
         each world is kept with that probability, except the last attempt's.
         """
-        for attempt in range(attempts):
-            world = self.sample(rng)
+        for _ in range(attempts):
+            world = self.sample_fitting(rng, attempts, likelihood)
             if world is None:
-                continue
-            if likelihood is not None and attempt < attempts - 1 and rng.random() >= likelihood(world):
-                continue
+                return None
             try:
                 return world, self.rebuild(world)
             except EngineError:
                 pass  # constraints too tight for this guess: try another
         return None
+
+    def sample_fitting(
+        self, rng: random.Random, attempts: int = 20, likelihood: Callable[[World], float] | None = None
+    ) -> World | None:
+        """A sampled world, kept with probability ``likelihood(world)``; None if no attempt found a world.
+
+        When every world found was turned down, the likeliest of them. For searches that need
+        only the cards (a playout from the hands now) and no rebuilt game.
+        """
+        fallback: tuple[float, World] | None = None
+        for _ in range(attempts):
+            world = self.sample(rng)
+            if world is None:
+                continue
+            if likelihood is None:
+                return world
+            fit = likelihood(world)
+            if rng.random() < fit:
+                return world
+            if fallback is None or fit > fallback[0]:
+                fallback = (fit, world)
+        return None if fallback is None else fallback[1]

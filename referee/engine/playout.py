@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, TRICK_KEY, Card
-from referee.engine.game import Game, Phase
+from referee.engine.game import Contract, Game, Phase
+from referee.engine.rules import Rules
 from referee.engine.scoring import hand_points
 
 
@@ -141,17 +142,33 @@ def finish_game_hand(game: Game) -> tuple[int, ...]:
     contract = game.contract
     if game.phase is not Phase.PLAY or contract is None or game.to_act is None:
         raise ValueError(f"a playout needs a hand in play, not the {game.phase} phase")
-    rules = game.rules
+    return playout_points(
+        game.rules, contract, game.hands, game.to_act, game.trick_seats, game.trick_cards, game.tricks_won
+    )
+
+
+def playout_points(
+    rules: Rules,
+    contract: Contract,
+    hands: Sequence[Sequence[Card]],
+    to_act: int,
+    trick_seats: Sequence[int],
+    trick_cards: Sequence[Card],
+    tricks_won: Sequence[int],
+    first: Card = -1,
+) -> tuple[int, ...]:
+    """``finish_tricks`` under ``contract``, scored by the rules: the hand's points per team."""
     taken = finish_tricks(
         contract.trump,
         rules.teams,
         rules.team_of(contract.declarer),
         contract.active,
-        game.hands,
-        game.to_act,
-        game.trick_seats,
-        game.trick_cards,
-        game.tricks_won,
+        hands,
+        to_act,
+        trick_seats,
+        trick_cards,
+        tricks_won,
+        first,
     )
     return hand_points(rules, contract.bid, contract.declarer, taken)[1]
 
