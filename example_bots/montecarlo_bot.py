@@ -135,7 +135,8 @@ class MonteCarloBot(RulesBot):
         self.decide_worlds = budget.decide_worlds if decide_worlds == FROM_LEVEL else decide_worlds
         self.time_share = budget.time_share if time_share is None else time_share
         self.override_z = override_z
-        self.stats = SearchStats()
+        self.stats = SearchStats()  # card play: playouts from the hands
+        self.decide_stats = SearchStats()  # bids, trump, exchanges: hands finished from rebuilt games
         self.clock = time.perf_counter  # seconds; a test may put a fake clock here
 
     def budget_seconds(self) -> float:
@@ -189,7 +190,7 @@ class MonteCarloBot(RulesBot):
                 # Count a world only when every candidate was tried in it: the comparison stays fair.
                 outcomes.append(results)
             playouts += len(results)
-        self._count(started, len(outcomes), playouts)
+        self._count(self.stats, started, len(outcomes), playouts)
         return self.choose(view, legal, outcomes)
 
     def choose(self, view: SeatView, legal: Sequence[Card], outcomes: Sequence[dict[Card, float]]) -> Card:
@@ -280,7 +281,7 @@ class MonteCarloBot(RulesBot):
                 means = {i: sum(o[candidates[i]] for o in outcomes) for i in alive}
                 keep = sorted(alive, key=lambda i: -means[i])[:KEEP]
                 alive = sorted(set(keep) | {candidates.index(default)})
-        self._count(started, len(outcomes), playouts)
+        self._count(self.decide_stats, started, len(outcomes), playouts)
         if not outcomes:
             return default
         survivors = [candidates[i] for i in alive]
@@ -289,11 +290,11 @@ class MonteCarloBot(RulesBot):
             return best
         return best if self._clearly_better(outcomes, best, default) else default
 
-    def _count(self, started: float, worlds: int, playouts: int) -> None:
-        self.stats.decisions += 1
-        self.stats.worlds += worlds
-        self.stats.playouts += playouts
-        self.stats.seconds += self.clock() - started
+    def _count(self, stats: SearchStats, started: float, worlds: int, playouts: int) -> None:
+        stats.decisions += 1
+        stats.worlds += worlds
+        stats.playouts += playouts
+        stats.seconds += self.clock() - started
 
 
 def _as_action(candidate: object) -> object:
