@@ -99,15 +99,24 @@ class WorldModel:
         if stuck:
             cheapest = [b for b in level_bids if b.level == level_bids[0].level]
             return max(cheapest, key=strength)
-        ok = next((b for b in level_bids if strength(b) >= b.level + BID_MARGIN), None)
-        if ok is None:
+        ok = [b for b in level_bids if strength(b) >= b.level + BID_MARGIN]
+        if not ok:
             return PASS
         if any(s == seat for s, _ in bids):
-            return ok  # raising: the cheapest bid that wins
-        # A first bid says what the hand is worth, in its best trump at that worth.
-        worth = strength(ok)
-        same = [b for b in level_bids if b.trump == ok.trump and b.level <= worth - BID_MARGIN]
-        return same[-1] if same else ok
+            # Raising: the cheapest level that wins, in the best trump at that level.
+            return max((b for b in ok if b.level == ok[0].level), key=strength)
+        # A first bid says what the hand is worth in its best trump: its own count before a partner
+        # has bid (a partner still to speak adds to it), the team's after; too weak to open, it passes.
+        trump = max(ok, key=strength).trump
+        partner_bid = any(not b.is_pass and s in rules.partners(seat) for s, b in bids)
+        if partner_bid:
+            worth = strength(next(b for b in ok if b.trump == trump))
+        elif trump is not None:
+            worth = self.count(game, seat, trump)
+        else:
+            worth = max(self.count(game, seat, t) for t in rules.trump_choices)
+        fitting = [b for b in ok if b.trump == trump and b.level <= worth - BID_MARGIN]
+        return fitting[-1] if fitting else PASS
 
     def support(self, game: Game, seat: int) -> Callable[[Trump], float]:
         """Partners' help by trump, from their first bids so far (the rules bot's reading)."""

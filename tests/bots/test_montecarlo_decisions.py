@@ -10,9 +10,11 @@ import zlib
 import pytest
 from bot_positions import DEAL_B, check_world, position, view_to_act
 
+from example_bots.mc_model import WorldModel, finish_hand
 from example_bots.montecarlo_bot import LEVELS, MonteCarloBot, bid_candidates
 from example_bots.rules_bot import RulesBot
-from referee.engine.cards import parse_cards
+from referee.engine.bids import PASS, Bid
+from referee.engine.cards import Trump, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, shuffled_deck
@@ -165,3 +167,17 @@ def test_cards_given_to_a_declarer_who_then_discards_unseen_stay_with_it() -> No
     for world in worlds:
         if world is not None:
             check_world(view, world)
+
+
+def test_the_model_of_the_other_seats_bids_like_a_lean_rules_bot() -> None:
+    game = position("neuralplay", DEAL_B, dealer=3)
+    model = WorldModel(game.rules)
+    own = model.count(game, 0, Trump.S)
+    assert own > 6.5  # seat 0 is strong in spades
+    opening = model.bid(game, game.decision())
+    # Before its partner speaks, a first bid is the hand's own worth, in its best trump.
+    assert opening == Bid("level", int(own - 0.5), Trump.S)
+    game.apply(opening)
+    game.apply(model.bid(game, game.decision()))  # seat 1
+    assert model.bid(game, game.decision()) == PASS  # seat 2: its partner holds the contract
+    assert finish_hand(game, model, team=0) != 0.0  # the hand is played out and scored
