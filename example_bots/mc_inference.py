@@ -138,7 +138,10 @@ class Evidence:
 
 
 def auction_evidence(
-    rules: Rules, me: int, dealer: int, bids: Sequence[tuple[int, Bid]], contract_trump: Trump | None = None,
+    rules: Rules,
+    me: int,
+    bids: Sequence[tuple[int, Bid]],
+    contract_trump: Trump | None = None,
     declarer: int | None = None,
 ) -> list[Evidence]:
     """The evidence of every other seat's first turn of the auction (see the module docstring)."""

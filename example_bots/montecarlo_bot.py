@@ -150,7 +150,6 @@ class MonteCarloBot(RulesBot):
         evidence: list[Evidence] = auction_evidence(
             view.rules,
             view.seat,
-            view.dealer,
             view.bids,
             contract.trump if contract is not None else None,
             contract.declarer if contract is not None else None,

@@ -14,7 +14,7 @@ from example_bots.mc_inference import BID_SHOWS, Evidence, auction_evidence, auc
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.bids import PASS
-from referee.engine.cards import JACK, Trump, deck_cards, effective_suit, make_card, parse_card, parse_cards
+from referee.engine.cards import JACK, Trump, effective_suit, make_card, parse_card, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
@@ -120,7 +120,7 @@ def test_bid_evidence_prefers_worlds_where_the_bidder_had_its_tricks() -> None:
     rules = rules_for("neuralplay")
     game = position("neuralplay", DEAL_H, dealer=3, actions=["6 H", "pass", "pass", "pass", "QS"])
     view = seat_view(game, 1)
-    evidence = auction_evidence(rules, view.seat, view.dealer, view.bids, Trump.H, 0)
+    evidence = auction_evidence(rules, view.seat, view.bids, Trump.H, 0)
     # Seat 0's bid shows tricks. Seat 3 passed at its first turn when it could have bid 7: that
     # counts too. Seat 2's pass, its partner holding the contract, says nothing.
     assert evidence[0] == Evidence(0, Trump.H, BID_SHOWS * 6, None)
@@ -140,7 +140,7 @@ def test_bid_evidence_prefers_worlds_where_the_bidder_had_its_tricks() -> None:
 def test_a_first_turn_pass_makes_strong_hands_unlikely() -> None:
     rules = rules_for("neuralplay")
     # Seat 1 passed first in a fresh auction: it could have bid 1.
-    evidence = auction_evidence(rules, 0, 0, [(1, PASS)])
+    evidence = auction_evidence(rules, 0, [(1, PASS)])
     assert [e.seat for e in evidence] == [1]
     strong = parse_cards("JH JH JD JD AH AH KH KH".split())
     weak = parse_cards("QS QS QD QC KC QH KD QD".split())
