@@ -2,11 +2,13 @@
 
 Strength: ``rules`` against ``random`` and ``montecarlo`` against ``rules``,
 over duplicate deals (each deal played once per seating, the teams swapped), on
-a few presets. Printed per match: games, win rate, and the margin in points
-per hand (the first bot's minus the second's, averaged per deal) with its 95%
-interval. The Monte Carlo bot searches a fixed number of sampled worlds per
-decision (``--mc-worlds``), so its strength does not depend on the machine's
-load (``--mc-worlds 0`` lets the time limit, ``--time-limit``, alone bound it).
+a few presets (``--presets all``: every one). Printed per match: games, win
+rate, and the margin in points per hand (the first bot's minus the second's,
+averaged per deal) with its 95% interval. The Monte Carlo bot plays at
+``--level`` (1..4; levels 1-3 search a fixed number of sampled worlds per
+decision, so their strength does not depend on the machine's load);
+``--mc-worlds N`` sets the worlds of every decision instead (0: the time
+limit, ``--time-limit``, alone bounds the search).
 
 ``--best-average`` adds the Monte Carlo bot that plays its best average card
 outright instead of overriding the rules bot's card only on clear evidence.
@@ -37,11 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from machine import describe  # bench/machine.py
 
-from example_bots.montecarlo_bot import MonteCarloBot
+from example_bots.montecarlo_bot import FROM_LEVEL, LEVELS, MonteCarloBot, SearchStats
 from example_bots.random_bot import RandomBot
 from example_bots.rules_bot import RulesBot
-from referee.engine.game import Game
-from referee.engine.presets import rules_for
+from referee.engine.game import DecisionKind, Game
+from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import seat_view
 from sdk.simulator import BotFactory, SimulationResult, simulate
@@ -66,13 +68,16 @@ def match(
     return result
 
 
-def playout_rate(preset: str, hands: int, time_limit_ms: int, seed: int) -> tuple[float, float, int]:
-    """(playouts per CPU second, worlds per search, searches) of Monte Carlo bots playing every seat."""
+def playout_rate(preset: str, hands: int, time_limit_ms: int, seed: int) -> tuple[SearchStats, SearchStats, float, float]:
+    """Search totals of level-4 Monte Carlo bots playing every seat: (card play, other decisions, CPU seconds).
+
+    Level 4 has no world cap: each search runs for its share of ``time_limit_ms``.
+    """
     rules = rules_for(preset)
     rng = random.Random(seed)
-    bots = [MonteCarloBot(seed=seed + s) for s in range(rules.players)]
+    bots = [MonteCarloBot(seed=seed + s, level=4) for s in range(rules.players)]
     game = Game(rules, 0)
-    cpu = 0.0
+    cpu = {"play": 0.0, "other": 0.0}
     for _ in range(hands):
         if game.is_over:
             game = Game(rules, 0)
@@ -83,12 +88,15 @@ def playout_rate(preset: str, hands: int, time_limit_ms: int, seed: int) -> tupl
             view = seat_view(game, decision.seat)
             started = time.process_time()
             action = bot.decide(view)
-            cpu += time.process_time() - started
+            cpu["play" if decision.kind is DecisionKind.PLAY else "other"] += time.process_time() - started
             game.apply(action)
-    playouts = sum(b.stats.playouts for b in bots)
-    worlds = sum(b.stats.worlds for b in bots)
-    searches = sum(b.stats.decisions for b in bots)
-    return playouts / cpu, worlds / max(1, searches), searches
+    play, other = SearchStats(), SearchStats()
+    for b in bots:
+        for total, part in ((play, b.stats), (other, b.decide_stats)):
+            total.decisions += part.decisions
+            total.worlds += part.worlds
+            total.playouts += part.playouts
+    return play, other, cpu["play"], cpu["other"]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -96,8 +104,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--presets", default="neuralplay,indiana", help="comma-separated presets")
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals for rules vs random")
     parser.add_argument("--mc-deals", type=int, default=40, help="duplicate deals for montecarlo vs rules (0: none)")
+    parser.add_argument("--level", type=int, default=2, choices=sorted(LEVELS), help="Monte Carlo level (default 2)")
     parser.add_argument(
-        "--mc-worlds", type=int, default=60, help="sampled worlds per Monte Carlo decision (0: as many as time allows)"
+        "--mc-worlds",
+        type=int,
+        default=None,
+        help="sampled worlds per Monte Carlo decision instead of the level's (0: as many as time allows)",
     )
     parser.add_argument("--time-limit", type=int, default=1000, help="ms per decision")
     parser.add_argument("--speed-hands", type=int, default=4, help="hands per preset for the speed figure (0: none)")
@@ -110,26 +122,35 @@ def main(argv: list[str] | None = None) -> None:
         help="also play montecarlo taking the best average outright (no override rule)",
     )
     args = parser.parse_args(argv)
-    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    presets = list(PRESETS) if args.presets == "all" else [p.strip() for p in args.presets.split(",") if p.strip()]
 
     print(f"bench/bots.py on {describe()}")
     if args.speed_hands > 0:
-        probe = MonteCarloBot()
+        probe = MonteCarloBot(level=4)
         probe.time_limit_ms = args.time_limit
         budget_ms = probe.budget_seconds() * 1000
-        print(f"\nMonte Carlo speed ({args.time_limit} ms per decision: search budget {budget_ms:.0f} ms)")
+        print(f"\nMonte Carlo speed, level 4 ({args.time_limit} ms per decision: search budget {budget_ms:.0f} ms)")
+        print("  card play: playouts (a candidate card, then the fast playout) per CPU second of its decisions;")
+        print("  bids/trump/exchanges: hands finished from rebuilt games (auction model + fast playout) per CPU second")
         for preset in presets:
-            rate, worlds, searches = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
-            per_search = f"{worlds:.0f} worlds per search ({searches} searches)"
-            print(f"  {preset:<18} {rate:>7.0f} playouts per CPU second, {per_search}")
+            play, other, play_cpu, other_cpu = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
+            print(
+                f"  {preset:<18} card play {play.playouts / max(play_cpu, 1e-9):>7.0f}/s"
+                f" ({play.worlds / max(1, play.decisions):.0f} worlds per search);"
+                f" bids etc. {other.playouts / max(other_cpu, 1e-9):>6.0f}/s"
+                f" ({other.worlds / max(1, other.decisions):.0f} worlds per search)"
+            )
     if args.speed_only:
         return
     print()
     print(f"{'preset':<18} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
-    worlds = args.mc_worlds or None  # 0: no cap, the time limit alone bounds the search
-    montecarlo = partial(MonteCarloBot, max_worlds=worlds)
-    outright = partial(MonteCarloBot, max_worlds=worlds, override_z=None)
-    search = f"{args.mc_worlds}" if worlds else f"{args.time_limit}ms"
+    if args.mc_worlds is None:
+        worlds, search = FROM_LEVEL, f"L{args.level}"
+    else:
+        worlds = args.mc_worlds or None  # 0: no cap, the time limit alone bounds the search
+        search = f"{args.mc_worlds}w" if worlds else f"{args.time_limit}ms"
+    montecarlo = partial(MonteCarloBot, level=args.level, max_worlds=worlds, decide_worlds=worlds)
+    outright = partial(MonteCarloBot, level=args.level, max_worlds=worlds, decide_worlds=worlds, override_z=None)
     for preset in presets:
         others = rules_for(preset).teams - 1
         matches = [("rules v random", [RulesBot] + [RandomBot] * others, args.deals)]

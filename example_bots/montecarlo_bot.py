@@ -1,70 +1,102 @@
-"""A Monte Carlo Bid Euchre bot in the spirit of NeuralPlay's levels 4 and up.
+"""A Monte Carlo Bid Euchre bot that bids, names trump, exchanges and plays by simulation.
 
-For each card it may play, the bot deals the cards it cannot see at random in
-a way consistent with what its seat knows (``sdk.worlds``: its hand, the cards
-played, the cards it gave and received, the suits others have shown out of,
-hidden discards; worlds where a bidder lacks the tricks its bid showed are
-kept less often), rebuilds the hand in the engine at this point, plays the
-card, and plays the rest of the hand out with a quick policy. Every candidate
-is tried in the same sampled worlds, so two cards are compared world by world.
+Every decision with a choice is searched the same way. The bot deals the
+cards it cannot see at random, consistently with what its seat knows
+(``sdk.worlds``: its hand, the cards played, given and received, shown voids,
+hidden discards) and with what the auction says about the other hands
+(``mc_inference``: a bid shows tricks, a first-turn pass shows their lack;
+worlds that disagree are kept less often). In each sampled world it tries
+every candidate action and plays the hand out:
 
-The rules bot's card (``RulesBot``) stands unless another card beats it, on
-average over the worlds, by more than ``override_z`` standard errors of that
-paired difference. Measured (bench/bots.py): taking the best average outright
-played about as well as the rules bot, because with tens of worlds the best of
-several noisy averages is mostly noise; overriding only on clear evidence beat
-it. ``override_z=None`` plays the best average outright.
+- card play: the candidate card, then the engine's fast playout policy
+  (``referee.engine.playout``) from the cards each seat holds;
+- bids, trump, gifts and discards: the candidate on a rebuilt engine game,
+  then the rest of the auction, trump and exchanges by a lean model of the
+  other seats (``mc_model``), then the fast playout.
 
-The search stops at a safe fraction of ``time_limit_ms`` (the referee
-forfeits a late bot). Bidding, naming trump and the exchanges use the rules
-bot's heuristics.
+Each hand is scored by the preset's own scoring (the engine's
+``hand_points``), as the bot's team's points minus the other teams' average,
+and every candidate is tried in the same worlds so they are compared world by
+world. The rules bot's choice (``RulesBot``) stands unless another beats it,
+on average over the worlds, by more than ``override_z`` (cards) or
+``decide_z`` (the rest) standard errors of that paired difference (measured:
+with tens of worlds, the best of several noisy averages is mostly noise;
+``None`` takes the best outright).
+Bids are many: after ``PRUNE_AFTER`` worlds only the ``KEEP`` best candidates
+(and the rules bot's bid) go on being tried.
 
-Run it against a referee with ``python -m example_bots.montecarlo_bot``.
+Budget: ``--level 1..4`` (see ``LEVELS``; the README has measured strength)
+sets the worlds per decision and the share of the referee's ``time_limit_ms``
+the search may take; ``--worlds`` and ``--time-share`` override them. The
+search always stops at that share, less a reserve, so the bot answers in time
+whatever the machine's load. With a fixed number of worlds and a seed, the bot
+plays the same way every time (``--seed`` or the referee's ARENA_SEED).
+
+Run it against a referee with ``python -m example_bots.montecarlo_bot [--level N]``.
 """
 
 from __future__ import annotations
 
+import argparse
+import itertools
 import math
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from example_bots.rules_bot import RulesBot, estimate_tricks
-from sdk import (
-    Bid,
-    Card,
-    Game,
-    HandEndEvent,
-    Rules,
-    SeatView,
-    TrickEvent,
-    Trump,
-    card_power,
-    is_trump,
-    run,
-    winning_index,
-)
+from example_bots.mc_inference import Evidence, auction_evidence, auction_likelihood
+from example_bots.mc_model import WorldModel, finish_hand, margin
+from example_bots.rules_bot import RulesBot, keep_value
+from referee.engine.playout import playout_points
+from sdk import PASS, Bid, Card, Contract, Rules, SeatView, Trump, card_power, run
+from sdk.knowledge import knowledge_of
 from sdk.worlds import Determinizer, World
 
-# Share of the decision's time limit the search may use, and a reserve kept
-# whatever the limit (the simulator's or referee's own overhead, a slow tick).
-TIME_SHARE = 0.5
+# A reserve kept whatever the limit (the simulator's or referee's own overhead, a slow tick).
 TIME_RESERVE_MS = 25.0
-# A bid shows tricks of the bidder's own (NeuralPlay's convention, and the rules
-# bot's): a world in which a bidder's dealt hand counts far fewer tricks than
-# BID_SHOWS x its level is unlikely, and is kept with probability
-# exp(-shortfall^2 / 2) (a shortfall of one trick keeps 61%, of two 14%).
-BID_SHOWS = 0.6
 # Worlds tried for one kept world before taking the next one whatever it holds.
 MAX_REJECTIONS = 30
-# Standard errors by which a card must beat the rules bot's card to replace it.
+# Standard errors by which a card must beat the rules bot's to replace it.
 OVERRIDE_Z = 1.0
+# The same for bids, trump and exchanges: stricter, as the best of tens of candidate bids beats
+# the rules bot's by one standard error by chance alone (measured on indiana: at 1.0 the bot lost
+# 0.9 points a hand to the rules bot on 16 deals; at 2.0, 0.2 on the same deals).
+DECIDE_Z = 2.0
+# Bidding: after this many worlds, only the best KEEP candidates (and the rules bot's bid) go on.
+PRUNE_AFTER = 8
+KEEP = 5
+# Gifts and discards: the candidate sets are drawn from this many cards beyond the count.
+EXCHANGE_SPARE = 3
+# Bidding: level bids tried per trump, from the cheapest legal one up.
+LEVELS_TRIED = 3
+
+
+@dataclass(frozen=True)
+class Level:
+    """A search budget: worlds per card-play decision, worlds per other decision, share of the time limit."""
+
+    play_worlds: int | None  # None: as many as the time allows
+    decide_worlds: int | None
+    time_share: float
+
+
+# From fast to strong; the time share always bounds the search (at the referee's default 1000 ms,
+# level 3 searches for up to 500 ms a decision).
+LEVELS = {
+    1: Level(play_worlds=12, decide_worlds=16, time_share=0.3),
+    2: Level(play_worlds=40, decide_worlds=48, time_share=0.4),
+    3: Level(play_worlds=100, decide_worlds=120, time_share=0.5),
+    4: Level(play_worlds=None, decide_worlds=None, time_share=0.6),
+}
+DEFAULT_LEVEL = 3
+FROM_LEVEL = -1  # a budget argument left to the level
 
 
 @dataclass
 class SearchStats:
-    """Totals over the bot's play decisions that searched (for measuring playouts per second)."""
+    """Totals over the bot's decisions that searched (for measuring playouts per second)."""
 
     decisions: int = 0
     worlds: int = 0
@@ -72,31 +104,66 @@ class SearchStats:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class PlayPosition:
+    """The public part of a hand in play that a card-play playout starts from."""
+
+    contract: Contract
+    seat: int
+    trick_seats: tuple[int, ...]
+    trick_cards: tuple[Card, ...]
+    tricks_won: tuple[int, ...]
+
+
 class MonteCarloBot(RulesBot):
-    """Plays the card with the best average outcome over sampled deals of the unseen cards."""
+    """Takes the action with the best average outcome over sampled deals (see the module docstring)."""
 
     name = "montecarlo"
-    version = "1"
+    version = "2"
 
     def __init__(
         self,
         seed: int | None = None,
-        max_worlds: int | None = None,
-        time_share: float = TIME_SHARE,
+        level: int = DEFAULT_LEVEL,
+        max_worlds: int | None = FROM_LEVEL,
+        decide_worlds: int | None = FROM_LEVEL,
+        time_share: float | None = None,
         override_z: float | None = OVERRIDE_Z,
+        decide_z: float | None = DECIDE_Z,
     ) -> None:
         super().__init__(seed)
-        # max_worlds caps the search by count (reproducible measurements); the time budget always applies.
-        self.max_worlds = max_worlds
-        self.time_share = time_share
-        self.override_z = override_z
-        self.stats = SearchStats()
+        if level not in LEVELS:
+            raise ValueError(f"level {level!r} is not one of {sorted(LEVELS)}")
+        budget = LEVELS[level]
+        self.level = level
+        # Worlds per decision cap the search by count (reproducible play); the time budget always applies.
+        self.max_worlds = budget.play_worlds if max_worlds == FROM_LEVEL else max_worlds
+        self.decide_worlds = budget.decide_worlds if decide_worlds == FROM_LEVEL else decide_worlds
+        self.time_share = budget.time_share if time_share is None else time_share
+        self.override_z = override_z  # card play
+        self.decide_z = decide_z  # bids, trump, exchanges
+        self.stats = SearchStats()  # card play: playouts from the hands
+        self.decide_stats = SearchStats()  # bids, trump, exchanges: hands finished from rebuilt games
         self.clock = time.perf_counter  # seconds; a test may put a fake clock here
 
     def budget_seconds(self) -> float:
         """Time the search may take for this decision."""
         limit = float(self.time_limit_ms)
         return max(0.0, min(limit * self.time_share, limit - TIME_RESERVE_MS)) / 1000
+
+    def likelihood(self, view: SeatView) -> Callable[[World], float] | None:
+        """How well a sampled world fits the auction so far (None: nothing to go on)."""
+        contract = view.contract
+        evidence: list[Evidence] = auction_evidence(
+            view.rules,
+            view.seat,
+            view.bids,
+            contract.trump if contract is not None else None,
+            contract.declarer if contract is not None else None,
+        )
+        return partial(auction_likelihood, evidence=evidence, rules=view.rules) if evidence else None
+
+    # ------------------------------------------------------------- card play
 
     def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
         if len(legal) == 1:
@@ -105,33 +172,31 @@ class MonteCarloBot(RulesBot):
         started = clock()
         deadline = started + self.budget_seconds()
         determinizer = Determinizer(view)
+        contract = view.contract
+        assert contract is not None
         trick = view.current_trick
+        position = PlayPosition(
+            contract, view.seat, tuple(s for s, _ in trick), tuple(c for _, c in trick), view.tricks_won
+        )
+        likelihood = self.likelihood(view)
         outcomes: list[dict[Card, float]] = []  # per world, each candidate's result
         playouts = 0
         candidates = list(legal)
-        evidence = bid_evidence(view)
-        likelihood = partial(bid_likelihood, evidence=evidence, rules=view.rules) if evidence else None
         while clock() < deadline and (self.max_worlds is None or len(outcomes) < self.max_worlds):
-            sampled = determinizer.sample_game(self.rng, MAX_REJECTIONS + 1, likelihood)
-            if sampled is None:
+            world = determinizer.sample_fitting(self.rng, MAX_REJECTIONS + 1, likelihood)
+            if world is None:
                 break
-            base = sampled[1]
             self.rng.shuffle(candidates)
             results = {}
-            for i, card in enumerate(candidates):
+            for card in candidates:
                 if clock() >= deadline:
                     break
-                game = base if i == len(candidates) - 1 else base.copy()
-                results[card] = playout(game, card, trick, view.team)
+                results[card] = playout(view.rules, world.hands, card, position)
             else:
                 # Count a world only when every candidate was tried in it: the comparison stays fair.
                 outcomes.append(results)
             playouts += len(results)
-        elapsed = clock() - started
-        self.stats.decisions += 1
-        self.stats.worlds += len(outcomes)
-        self.stats.playouts += playouts
-        self.stats.seconds += elapsed
+        self._count(self.stats, started, len(outcomes), playouts)
         return self.choose(view, legal, outcomes)
 
     def choose(self, view: SeatView, legal: Sequence[Card], outcomes: Sequence[dict[Card, float]]) -> Card:
@@ -149,117 +214,160 @@ class MonteCarloBot(RulesBot):
         if self.override_z is None:
             return best
         default = super().play(view, legal)
-        if best == default:
+        return best if _clearly_better(outcomes, best, default, self.override_z) else default
+
+    # ------------------------------------------------ bids, trump, exchanges
+
+    def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
+        default = super().bid(view, legal)
+        return self.search(view, bid_candidates(view, legal, default), default)
+
+    def trump(self, view: SeatView, legal: Sequence[Trump]) -> Trump:
+        default = super().trump(view, legal)
+        return self.search(view, list(legal), default)
+
+    def give(self, view: SeatView, count: int, to: int) -> list[Card]:
+        default = list(super().give(view, count, to))
+        contract = view.contract
+        to_declarer = contract is not None and contract.declarer == to
+        return list(self.search(view, card_set_candidates(view, count, to_declarer, default), tuple(sorted(default))))
+
+    def discard(self, view: SeatView, count: int) -> list[Card]:
+        default = list(super().discard(view, count))
+        return list(self.search(view, card_set_candidates(view, count, False, default), tuple(sorted(default))))
+
+    def search(self, view: SeatView, candidates: Sequence, default: object) -> object:
+        """The candidate with the best average outcome over sampled worlds, the rules bot's unless clearly beaten.
+
+        Each world is rebuilt as an engine game at this decision; each candidate is applied
+        to a copy and the hand finished by ``mc_model.finish_hand``.
+        """
+        candidates = list(dict.fromkeys(candidates))  # no candidate twice
+        if default not in candidates:
+            candidates.insert(0, default)
+        if len(candidates) == 1:
+            return default
+        clock = self.clock
+        started = clock()
+        deadline = started + self.budget_seconds()
+        determinizer = Determinizer(view)
+        likelihood = self.likelihood(view)
+        team = view.team
+        alive = list(range(len(candidates)))
+        outcomes: list[dict[object, float]] = []
+        playouts = 0
+        cap = self.decide_worlds
+        while clock() < deadline and (cap is None or len(outcomes) < cap):
+            sampled = determinizer.sample_game(self.rng, MAX_REJECTIONS + 1, likelihood)
+            if sampled is None:
+                break
+            base = sampled[1]
+            model = WorldModel(view.rules)
+            results: dict[object, float] = {}
+            for i in alive:
+                if clock() >= deadline:
+                    break
+                game = base.copy()
+                game.apply(_as_action(candidates[i]))
+                results[candidates[i]] = finish_hand(game, model, team)
+            else:
+                outcomes.append(results)
+            playouts += len(results)
+            if len(outcomes) == PRUNE_AFTER and len(alive) > KEEP + 1:
+                means = {i: sum(o[candidates[i]] for o in outcomes) for i in alive}
+                keep = sorted(alive, key=lambda i: -means[i])[:KEEP]
+                alive = sorted(set(keep) | {candidates.index(default)})
+        self._count(self.decide_stats, started, len(outcomes), playouts)
+        if not outcomes:
+            return default
+        survivors = [candidates[i] for i in alive]
+        best = max(survivors, key=lambda c: sum(o[c] for o in outcomes))
+        if self.decide_z is None:
             return best
-        diffs = [o[best] - o[default] for o in outcomes]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        variance = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        return best if mean > self.override_z * math.sqrt(variance / n) else default
+        return best if _clearly_better(outcomes, best, default, self.decide_z) else default
+
+    def _count(self, stats: SearchStats, started: float, worlds: int, playouts: int) -> None:
+        stats.decisions += 1
+        stats.worlds += worlds
+        stats.playouts += playouts
+        stats.seconds += self.clock() - started
 
 
-def bid_evidence(view: SeatView) -> list[tuple[int, Trump, float]]:
-    """(seat, trump, tricks of its own its bid showed) for every other seat that bid.
+def _clearly_better(outcomes: Sequence[dict], best: object, default: object, z: float) -> bool:
+    """``best`` beats ``default`` over the worlds by more than ``z`` standard errors of the paired difference."""
+    if best == default:
+        return True
+    diffs = [o[best] - o[default] for o in outcomes]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean > z * math.sqrt(variance / n)
 
-    A bid naming no trump counts for the declarer, in the trump it named.
+
+def _as_action(candidate: object) -> object:
+    """Card sets are kept as tuples (hashable); the engine takes them as they are."""
+    return list(candidate) if isinstance(candidate, tuple) else candidate
+
+
+def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid) -> list[Bid]:
+    """The bids worth simulating: the rules bot's, pass, the few cheapest levels in each trump, every special."""
+    chosen: list[Bid] = [default]
+    if PASS in legal:
+        chosen.append(PASS)
+    per_trump: dict[Trump | None, int] = {}
+    for b in legal:  # legal bids come in rank order
+        if b.kind == "level":
+            if per_trump.get(b.trump, 0) < LEVELS_TRIED:
+                per_trump[b.trump] = per_trump.get(b.trump, 0) + 1
+                chosen.append(b)
+        elif not b.is_pass:
+            chosen.append(b)
+    return chosen
+
+
+def card_set_candidates(view: SeatView, count: int, best_first: bool, default: Sequence[Card]) -> list[tuple]:
+    """Sets of ``count`` cards to give or discard: the rules bot's, and every set from the likeliest few cards.
+
+    The likeliest cards are the weakest (``keep_value``), or the strongest when giving to a lone declarer.
     """
-    rules = view.rules
-    contract = view.contract
-    highest: dict[int, Bid] = {}
-    for seat, bid in view.bids:
-        if seat != view.seat and not bid.is_pass:
-            highest[seat] = bid
-    evidence = []
-    for seat, bid in highest.items():
-        trump = bid.trump
-        if trump is None:
-            if contract is None or seat != contract.declarer:
-                continue
-            trump = contract.trump
-        level = bid.level if bid.kind == "level" else rules.cards_each
-        evidence.append((seat, trump, BID_SHOWS * level))
-    return evidence
+    hand = list(view.hand)
+    trump = view.trump if view.trump is not None else Trump.HIGH
+    knowledge = knowledge_of(view)
+    ranked = sorted(hand, key=lambda c: keep_value(c, hand, trump, knowledge), reverse=best_first)
+    pool = ranked[: count + EXCHANGE_SPARE]
+    sets = {tuple(sorted(s)) for s in itertools.combinations(pool, count)}
+    return [tuple(sorted(default)), *sorted(sets)]
 
 
-def bid_likelihood(world: World, evidence: Sequence[tuple[int, Trump, float]], rules: Rules) -> float:
-    """How well the world's dealt hands fit the bids: 1 when every bidder had the tricks it showed."""
-    likelihood = 1.0
-    for seat, trump, shown in evidence:
-        shortfall = shown - estimate_tricks(world.dealt[seat], trump, rules)
-        if shortfall > 0:
-            likelihood *= math.exp(-shortfall * shortfall / 2)
-    return likelihood
+def playout(rules: Rules, hands: Sequence[Sequence[Card]], card: Card, position: PlayPosition) -> float:
+    """Play ``card`` from the position, finish the hand with the engine's fast playout, and score it.
 
-
-def playout(game: Game, card: Card, trick: Sequence[tuple[int, Card]], team: int) -> float:
-    """Play ``card`` in ``game`` and finish the hand with ``rollout_choice``.
-
-    Returns the hand's points for ``team`` minus the average of the other teams.
+    Returns the hand's points for the seat's team minus the average of the other teams'.
     """
-    rules = game.rules
-    contract = game.contract
-    assert contract is not None
-    trump = contract.trump
-    teams = [rules.team_of(s) for s in range(rules.players)]
-    declarers = teams[contract.declarer]
-    seats = [s for s, _ in trick]
-    cards = [c for _, c in trick]
-    # The play phase's own accessors (legal_plays, to_act) rather than decision(): one
-    # object fewer per card, in the loop that makes up most of the search.
-    seat = game.to_act
-    action = card
-    while True:
-        events = game.apply(action)
-        seats.append(seat)
-        cards.append(action)
-        for ev in events:
-            if type(ev) is TrickEvent:
-                seats, cards = [], []
-            elif type(ev) is HandEndEvent:
-                points = ev.points
-                others = (sum(points) - points[team]) / (len(points) - 1)
-                return points[team] - others
-        seat = game.to_act
-        legal = game.legal_plays()
-        action = rollout_choice(legal, seats, cards, teams, teams[seat], trump, teams[seat] == declarers)
+    p = position
+    points = playout_points(rules, p.contract, hands, p.seat, p.trick_seats, p.trick_cards, p.tricks_won, card)
+    return margin(points, rules.team_of(p.seat))
 
 
-def rollout_choice(
-    legal: Sequence[Card],
-    seats: Sequence[int],
-    cards: Sequence[Card],
-    teams: Sequence[int],
-    team: int,
-    trump: Trump,
-    declaring: bool,
-) -> Card:
-    """The quick policy that finishes a sampled hand.
-
-    Leading: the declaring side plays its highest trump (drawing trumps), the
-    defenders their highest side card (cashing aces). Following: the cheapest
-    card that takes the trick from the opponents, else the cheapest card.
-    (bench/bots.py measured the alternatives: leading at random cost about
-    0.4 points a hand against the rules bot; a full-information greedy policy
-    was no better and three times slower.)
-    """
-    if len(legal) == 1:
-        return legal[0]
-    if not cards:
-        if declaring:
-            trumps = [c for c in legal if is_trump(c, trump)]
-            if trumps:
-                return max(trumps, key=lambda c: card_power(c, trump))
-        side = [c for c in legal if not is_trump(c, trump)]
-        return max(side, key=lambda c: card_power(c, trump)) if side else min(legal, key=lambda c: card_power(c, trump))
-    if teams[seats[winning_index(cards, trump)]] != team:
-        n = len(cards)
-        winners = [c for c in legal if winning_index([*cards, c], trump) == n]
-        if winners:
-            return min(winners, key=lambda c: card_power(c, trump))
-    return min(legal, key=lambda c: card_power(c, trump))
+__all__ = ["LEVELS", "Level", "MonteCarloBot", "SearchStats", "bid_candidates", "card_set_candidates", "playout"]
 
 
-__all__ = ["MonteCarloBot", "SearchStats", "playout", "rollout_choice"]
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m example_bots.montecarlo_bot [--level N] [--worlds N] [--time-share F]`` plus the SDK's options."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--level", type=int, choices=sorted(LEVELS), default=DEFAULT_LEVEL)
+    parser.add_argument("--worlds", type=int, default=None, help="worlds per decision (0: as many as time allows)")
+    parser.add_argument("--time-share", type=float, default=None, help="share of the move time to search (0..1)")
+    args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    if args.time_share is not None and not 0 < args.time_share <= 1:
+        parser.error(f"--time-share must be in (0, 1], got {args.time_share}")
+    worlds: int | None = FROM_LEVEL
+    if args.worlds is not None:
+        if args.worlds < 0:
+            parser.error(f"--worlds must be 0 or more, got {args.worlds}")
+        worlds = args.worlds or None
+    run(MonteCarloBot(level=args.level, max_worlds=worlds, decide_worlds=worlds, time_share=args.time_share), rest)
+
 
 if __name__ == "__main__":
-    run(MonteCarloBot())
+    main()

@@ -35,11 +35,16 @@ def deck_counter(deck: str) -> Counter[Card]:
 
 @dataclass(frozen=True)
 class HiddenPile:
-    """Cards a seat discarded without this seat seeing them (``exchange`` indexes ``view.exchanges``)."""
+    """Cards a seat discarded without this seat seeing them (``exchange`` indexes ``view.exchanges``).
+
+    ``suspects``: cards this seat gave the discarder before it discarded, not played since:
+    each is in the discarder's hand or in this pile.
+    """
 
     exchange: int
     seat: int
     count: int
+    suspects: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     known: dict[int, Counter[Card]] = {}
     seen_discards: Counter[Card] = Counter()
     piles: list[HiddenPile] = []
+    suspects: dict[int, Counter[Card]] = {}  # pile -> cards this seat gave its discarder (see HiddenPile)
 
     # Exchanges: a card this seat gave stays known in the receiver's hand until
     # the receiver plays it, passes it on, or makes an exchange this seat does
@@ -98,9 +104,11 @@ def knowledge_of(view: SeatView) -> Knowledge:
         if ev.to_seat is not None:
             sizes[ev.to_seat] += ev.count
         if ev.cards is None:
-            known.pop(ev.from_seat, None)
+            held = known.pop(ev.from_seat, None)
             if ev.to_seat is None:
                 piles.append(HiddenPile(i, ev.from_seat, ev.count))
+                if held:
+                    suspects[len(piles) - 1] = held
             continue
         if ev.to_seat is None:
             if ev.from_seat == me:
@@ -130,6 +138,11 @@ def knowledge_of(view: SeatView) -> Knowledge:
             led_suit = suit
         elif suit != led_suit:
             voids.setdefault(ev.seat, set()).add(led_suit)
+
+    for index, held in suspects.items():
+        pile = piles[index]
+        _remove_known({pile.seat: held}, pile.seat, tuple(c for s, c in played if s == pile.seat))
+        piles[index] = HiddenPile(pile.exchange, pile.seat, pile.count, tuple(sorted(held.elements())))
 
     unseen = deck_counter(rules.deck) if view.dealt else Counter()
     unseen.subtract(view.hand)

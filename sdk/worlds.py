@@ -68,10 +68,21 @@ class Determinizer:
         ]
         slots += [_Slot(p.seat, p.exchange, p.count, frozenset()) for p in k.hidden_piles]
         self._slots = slots
+        # Cards this seat gave a seat that then discarded unseen: in that seat's hand or its discard.
+        self._suspects = [
+            (card, [i for i, s in enumerate(slots) if s.seat == p.seat and s.pile in (None, p.exchange)])
+            for p in k.hidden_piles
+            for card in p.suspects
+        ]
         self._pool = list(k.unseen.elements())
         if len(self._pool) != sum(s.count for s in slots):
             raise ValueError(f"the view does not add up: {len(self._pool)} unseen cards for the places {slots}")
         self._suit_of = {c: effective_suit(c, trump) for c in set(self._pool)} if trump is not None else None
+        # The places each effective suit may go (voids bar some), worked out once.
+        self._barred = any(s.barred for s in slots) and self._suit_of is not None
+        self._fitting_for = {
+            suit: [i for i, s in enumerate(slots) if suit not in s.barred] for suit in range(4)
+        }
         self._required = self._required_jacks()
         self._played_by: list[list[Card]] = [[] for _ in range(self.rules.players)]
         for seat, card in k.played:
@@ -117,17 +128,42 @@ class Determinizer:
                 pool.remove(jack)
                 room[spot] -= 1
                 pinned.append((spot, jack))
+        for card, places in self._suspects:
+            fitting = [i for i in places if room[i] > 0 and self._fits(slots[i], card)]
+            if card in pool and fitting:
+                spot = rng.choices(fitting, weights=[room[i] for i in fitting])[0]
+                pool.remove(card)
+                room[spot] -= 1
+                pinned.append((spot, card))
         # Each card to a place that may hold it, chosen in proportion to the room left
         # (with no voids shown this is a uniform deal); when every such place is full,
         # move cards along to make room (an augmenting path), so a deal is found
         # whenever one exists.
-        for card in pool:
-            fitting = [i for i, s in enumerate(slots) if self._fits(s, card)]
-            free = [room[i] - len(filled[i]) for i in fitting]
-            if sum(free) > 0:
-                filled[rng.choices(fitting, weights=free)[0]].append(card)
-            elif not self._make_room(card, filled, room, set(), rng):
-                return None
+        if not self._barred:
+            # No voids shown: the shuffled pool dealt out in turn is a uniform deal.
+            at = 0
+            for i, r in enumerate(room):
+                filled[i] = pool[at : at + r]
+                at += r
+        else:
+            fitting_for = self._fitting_for
+            suit_of = self._suit_of
+            for card in pool:
+                fitting = fitting_for[suit_of[card]]  # type: ignore[index]
+                total = 0
+                for i in fitting:
+                    total += room[i] - len(filled[i])
+                if total > 0:
+                    pick = rng.random() * total
+                    for i in fitting:
+                        pick -= room[i] - len(filled[i])
+                        if pick < 0:
+                            break
+                    if len(filled[i]) >= room[i]:  # float edge: the last place with room
+                        i = next(j for j in reversed(fitting) if len(filled[j]) < room[j])
+                    filled[i].append(card)
+                elif not self._make_room(card, filled, room, set(), rng):
+                    return None
         for spot, jack in pinned:
             filled[spot].append(jack)
         return self._complete(filled, rng)
@@ -164,6 +200,15 @@ class Determinizer:
                 hands[slot.seat].extend(filled[i])
             else:
                 piles[slot.pile] = filled[i]
+        if not view.exchanges:
+            # No exchange yet: each seat was dealt what it holds and has played.
+            played_by = self._played_by
+            dealt_lists = [hands[s] + played_by[s] if s != view.seat else list(view.dealt) for s in range(n)]
+            if any(jack not in dealt_lists[s] for s, jack in self._required):
+                return None
+            return World(
+                hands=tuple(tuple(h) for h in hands), dealt=tuple(tuple(d) for d in dealt_lists), exchanges=()
+            )
         # Each seat's cards through the hand: now + played + given away - received = dealt.
         dealt = [Counter(hands[s]) for s in range(n)]
         for s in range(n):
@@ -234,14 +279,34 @@ class Determinizer:
         With ``likelihood`` (world -> 0..1, say how well the world fits the bidding),
         each world is kept with that probability, except the last attempt's.
         """
-        for attempt in range(attempts):
-            world = self.sample(rng)
+        for _ in range(attempts):
+            world = self.sample_fitting(rng, attempts, likelihood)
             if world is None:
-                continue
-            if likelihood is not None and attempt < attempts - 1 and rng.random() >= likelihood(world):
-                continue
+                return None
             try:
                 return world, self.rebuild(world)
             except EngineError:
                 pass  # constraints too tight for this guess: try another
         return None
+
+    def sample_fitting(
+        self, rng: random.Random, attempts: int = 20, likelihood: Callable[[World], float] | None = None
+    ) -> World | None:
+        """A sampled world, kept with probability ``likelihood(world)``; None if no attempt found a world.
+
+        When every world found was turned down, the likeliest of them. For searches that need
+        only the cards (a playout from the hands now) and no rebuilt game.
+        """
+        fallback: tuple[float, World] | None = None
+        for _ in range(attempts):
+            world = self.sample(rng)
+            if world is None:
+                continue
+            if likelihood is None:
+                return world
+            fit = likelihood(world)
+            if rng.random() < fit:
+                return world
+            if fallback is None or fit > fallback[0]:
+                fallback = (fit, world)
+        return None if fallback is None else fallback[1]

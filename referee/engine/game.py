@@ -34,7 +34,6 @@ from referee.engine.bids import (
     bid_level_rank,
     bid_rank,
     enabled_specials,
-    tricks_needed,
     trump_named_with_bid,
 )
 from referee.engine.cards import Card, Trump, card_str, deck_cards
@@ -52,6 +51,7 @@ from referee.engine.events import (
     TrickEvent,
 )
 from referee.engine.rules import Rules
+from referee.engine.scoring import hand_points
 
 
 class Phase(StrEnum):
@@ -686,19 +686,9 @@ class Game:
         rules = self.rules
         contract = self.contract
         assert contract is not None
-        bid = contract.bid
         team = rules.team_of(contract.declarer)
         taken = self.tricks_won
-        made = taken[team] >= tricks_needed(bid, rules)
-        points = [t if rules.defenders_score else 0 for t in taken]
-        if bid.kind == "level":
-            if made:
-                points[team] = (taken[team] if rules.overtricks else bid.level) + rules.made_bonus
-            else:
-                points[team] = -(bid.level if rules.set_penalty is None else rules.set_penalty)
-        else:
-            value = rules.special_value(bid.kind)
-            points[team] = value if made else -value
+        made, points = hand_points(rules, contract.bid, contract.declarer, taken)
         for t, p in enumerate(points):
             self.scores[t] += p
         self._last_declaring_team = team

@@ -12,11 +12,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from referee.engine.bids import Bid
-from referee.engine.cards import Trump, deck_cards, parse_card, parse_cards
+from referee.engine.cards import Trump, deck_cards, effective_suit, parse_card, parse_cards
 from referee.engine.deal import deck_for_hands
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.view import SeatView, seat_view
+from sdk.knowledge import knowledge_of
+from sdk.worlds import World
 
 # neuralplay deals (J Q K A, two of each), dealer 3 so seat 0 bids first and, declaring, leads.
 # Deal B: seat 0 is strong in spades (trump spades: the left bower is JC).
@@ -74,3 +76,45 @@ def view_to_act(game: Game) -> SeatView:
     decision = game.decision()
     assert decision is not None
     return seat_view(game, decision.seat)
+
+
+def check_world(view: SeatView, world: World) -> None:
+    """Everything the seat knows holds in ``world``."""
+    rules = view.rules
+    knowledge = knowledge_of(view)
+    assert Counter(world.hands[view.seat]) == Counter(view.hand)
+    assert Counter(world.dealt[view.seat]) == Counter(view.dealt)
+    assert [len(h) for h in world.hands] == list(knowledge.hand_sizes)
+    # Every card of the deck is in one place: a hand, the table, or a discard.
+    discards = [
+        c for ev, cards in zip(view.exchanges, world.exchanges, strict=True) if ev.to_seat is None for c in cards
+    ]
+    placed = Counter(c for h in world.hands for c in h) + Counter(c for _, c in knowledge.played) + Counter(discards)
+    assert placed == Counter(deck_cards(rules.deck))
+    # Shown voids: not one card of the suit.
+    for seat, suits in knowledge.voids.items():
+        assert not any(effective_suit(c, view.trump) in suits for c in world.hands[seat])
+    # Cards this seat gave that the receiver still holds.
+    for seat, holding in knowledge.known.items():
+        assert not holding - Counter(world.hands[seat])
+    # Cards this seat gave a seat that then discarded unseen: in that seat's hand or that discard.
+    for pile in knowledge.hidden_piles:
+        where = Counter(world.hands[pile.seat]) + Counter(world.exchanges[pile.exchange])
+        assert not Counter(pile.suspects) - where
+    # Exchanges this seat saw keep their cards.
+    for ev, cards in zip(view.exchanges, world.exchanges, strict=True):
+        if ev.cards is not None:
+            assert Counter(cards) == Counter(ev.cards)
+        assert len(cards) == ev.count
+
+
+class TickingClock:
+    """A clock that moves on ``step`` seconds each time it is read: time the bot can't outrun."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now

@@ -7,44 +7,20 @@ import random
 from collections import Counter
 
 import pytest
-from bot_positions import DEAL_B, DEAL_H, position, view_to_act
+from bot_positions import DEAL_B, DEAL_H, TickingClock, check_world, position, view_to_act
 
 from example_bots import montecarlo_bot
-from example_bots.montecarlo_bot import BID_SHOWS, MonteCarloBot, bid_evidence, bid_likelihood
+from example_bots.mc_inference import BID_SHOWS, Evidence, auction_evidence, auction_likelihood
+from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.rules_bot import RulesBot
-from referee.engine.cards import JACK, Trump, deck_cards, effective_suit, make_card, parse_card, parse_cards
+from referee.engine.bids import PASS
+from referee.engine.cards import JACK, Trump, effective_suit, make_card, parse_card, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
 from sdk.knowledge import knowledge_of
 from sdk.worlds import Determinizer, World
-
-
-def check_world(view: SeatView, world: World) -> None:
-    """Everything the seat knows holds in ``world``."""
-    rules = view.rules
-    knowledge = knowledge_of(view)
-    assert Counter(world.hands[view.seat]) == Counter(view.hand)
-    assert Counter(world.dealt[view.seat]) == Counter(view.dealt)
-    assert [len(h) for h in world.hands] == list(knowledge.hand_sizes)
-    # Every card of the deck is in one place: a hand, the table, or a discard.
-    discards = [
-        c for ev, cards in zip(view.exchanges, world.exchanges, strict=True) if ev.to_seat is None for c in cards
-    ]
-    placed = Counter(c for h in world.hands for c in h) + Counter(c for _, c in knowledge.played) + Counter(discards)
-    assert placed == Counter(deck_cards(rules.deck))
-    # Shown voids: not one card of the suit.
-    for seat, suits in knowledge.voids.items():
-        assert not any(effective_suit(c, view.trump) in suits for c in world.hands[seat])
-    # Cards this seat gave that the receiver still holds.
-    for seat, holding in knowledge.known.items():
-        assert not holding - Counter(world.hands[seat])
-    # Exchanges this seat saw keep their cards.
-    for ev, cards in zip(view.exchanges, world.exchanges, strict=True):
-        if ev.cards is not None:
-            assert Counter(cards) == Counter(ev.cards)
-        assert len(cards) == ev.count
 
 
 def test_worlds_keep_shown_voids_and_the_cards_played() -> None:
@@ -144,60 +120,76 @@ def test_bid_evidence_prefers_worlds_where_the_bidder_had_its_tricks() -> None:
     rules = rules_for("neuralplay")
     game = position("neuralplay", DEAL_H, dealer=3, actions=["6 H", "pass", "pass", "pass", "QS"])
     view = seat_view(game, 1)
-    evidence = bid_evidence(view)
-    assert evidence == [(0, Trump.H, BID_SHOWS * 6)]
+    evidence = auction_evidence(rules, view.seat, view.bids, Trump.H, 0)
+    # Seat 0's bid shows tricks. Seat 3 passed at its first turn when it could have bid 7: that
+    # counts too. Seat 2's pass, its partner holding the contract, says nothing.
+    assert evidence[0] == Evidence(0, Trump.H, BID_SHOWS * 6, None)
+    assert [(e.seat, e.short_of) for e in evidence[1:]] == [(3, 7 + 0.5 + 1.0)]
     strong = parse_cards("JH JH JD JD AH AH KH KH".split())
     weak = parse_cards("QS QS QD QC KC QH KD QD".split())
     empty = ((),) * 4
 
+    def world(seat: int, dealt: list[int]) -> World:
+        return World(hands=empty, dealt=tuple(tuple(dealt) if s == seat else () for s in range(4)), exchanges=())
+
+    bidder = evidence[:1]
+    assert auction_likelihood(world(0, strong), bidder, rules) == 1.0
+    assert auction_likelihood(world(0, weak), bidder, rules) < 0.1
+
+
+def test_a_first_turn_pass_makes_strong_hands_unlikely() -> None:
+    rules = rules_for("neuralplay")
+    # Seat 1 passed first in a fresh auction: it could have bid 1.
+    evidence = auction_evidence(rules, 0, [(1, PASS)])
+    assert [e.seat for e in evidence] == [1]
+    strong = parse_cards("JH JH JD JD AH AH KH KH".split())
+    weak = parse_cards("QS QS QD QC KC QH KD QD".split())
+    hands = ((),) * 4
+
     def world(dealt: list[int]) -> World:
-        return World(hands=empty, dealt=(tuple(dealt), (), (), ()), exchanges=())
+        return World(hands=hands, dealt=((), tuple(dealt), (), ()), exchanges=())
 
-    assert bid_likelihood(world(strong), evidence, rules) == 1.0
-    assert bid_likelihood(world(weak), evidence, rules) < 0.1
-
-
-class TickingClock:
-    """A clock that moves on ``step`` seconds each time it is read: time the bot can't outrun."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
+    assert auction_likelihood(world(weak), evidence, rules) == 1.0
+    assert auction_likelihood(world(strong), evidence, rules) < 0.01
 
 
-@pytest.mark.parametrize("limit_ms", [1000, 100, 20])
-def test_the_search_stops_at_its_budget(limit_ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def _play_position() -> SeatView:
     game = position("indiana", {}, dealer=0)
     bots = [RulesBot(seed=1) for _ in range(4)]
     while (d := game.decision()).kind is not DecisionKind.PLAY:
         game.apply(bots[d.seat].decide(seat_view(game, d.seat)))
-    view = view_to_act(game)
-    bot = MonteCarloBot(seed=1)
+    return view_to_act(game)
+
+
+@pytest.mark.parametrize("limit_ms", [1000, 100, 20])
+@pytest.mark.parametrize("kind", ["play", "bid"])
+def test_the_search_stops_at_its_budget(kind: str, limit_ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A card is searched by playouts from the hands; a bid by finishing rebuilt games.
+    view = _play_position() if kind == "play" else view_to_act(position("neuralplay", DEAL_B, dealer=3))
+    step = "playout" if kind == "play" else "finish_hand"
+    bot = MonteCarloBot(seed=1, level=4)  # no world cap: time alone bounds the search
     bot.time_limit_ms = limit_ms
     bot.clock = clock = TickingClock(0.001)
-    playout_cost = 0.01
+    cost = 0.01
+    real = getattr(montecarlo_bot, step)
 
-    def slow_playout(*args: object) -> float:
-        clock.now += playout_cost
-        return real_playout(*args)
+    def slow(*args: object) -> float:
+        clock.now += cost
+        return real(*args)
 
-    real_playout = montecarlo_bot.playout
-    monkeypatch.setattr(montecarlo_bot, "playout", slow_playout)
+    monkeypatch.setattr(montecarlo_bot, step, slow)
     budget = bot.budget_seconds()
     assert budget < limit_ms / 1000
     assert len(view.decision.options) >= 3
-    card = bot.play(view, view.decision.options)
-    assert card in view.decision.options
+    action = bot.decide(view)
+    assert action in view.decision.options
+    stats = bot.stats if kind == "play" else bot.decide_stats
     # The clock is read before each playout: the search ends within one playout of the budget.
-    assert bot.stats.seconds <= budget + playout_cost + 3 * clock.step + 1e-9
+    assert stats.seconds <= budget + cost + 3 * clock.step + 1e-9
     if budget > 0:
-        assert bot.stats.playouts >= budget / (playout_cost + clock.step) / 2
+        assert stats.playouts >= budget / (cost + clock.step) / 2
     else:
-        assert bot.stats.playouts == 0  # no time to search: the rules bot's card
+        assert stats.playouts == 0  # no time to search: the rules bot's choice
 
 
 def test_the_rules_card_stands_unless_another_is_clearly_better() -> None:
