@@ -125,7 +125,9 @@ class Player:
         It goes to ``owner`` when given (the game of the request a late answer
         answers), else to the game the player sits in now.
         """
-        log.warning("bot fault", player=self.player_id, kind=kind, detail=detail)
+        # a late answer follows a timeout that was already reported: worth a line with --verbose only
+        emit = log.info if kind == "late" else log.warning
+        emit("bot fault", player=self.player_id, kind=kind, detail=detail)
         hook = owner or self.on_violation
         if hook is not None:
             hook(kind, detail)

@@ -180,7 +180,9 @@ def results(folder: Path) -> list[dict[str, Any]]:
 
 
 def standings(folder: Path) -> list[dict[str, Any]]:
-    return json.loads((folder / "standings.json").read_text())["standings"]
+    """The standings, but the think times (measured, so different in every run)."""
+    rows = json.loads((folder / "standings.json").read_text())["standings"]
+    return [{k: v for k, v in row.items() if not k.startswith("think_")} for row in rows]
 
 
 def no_json_lines(text: str) -> bool:

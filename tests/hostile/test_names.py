@@ -35,7 +35,12 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
                     stderr=subprocess.DEVNULL,
                 )
             )
-        out, err = serve.communicate(timeout=120)
+        try:
+            out, err = serve.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            out, err = serve.communicate()
+            pytest.fail(f"arena serve did not finish; bots' exit codes {[b.poll() for b in bots]}; stderr: {err[-3000:]}")
         assert serve.returncode == 0, err
         out = head + out
         assert "\x1b" not in out + err and "\x07" not in out + err

@@ -65,12 +65,13 @@ FAULTY = {"sleep", "crash", "illegal", "malformed"}
 FREE = {"flood": {"protocol"}, "garbage": {"malformed"}, "double-hello": {"protocol"}, "sleep": {"late"}}
 
 
-def hostile(mode: str, tag: Path | None = None) -> BotCommand:
-    """The bot for ``mode``; ``tag`` marks its command line (see ``processes_with``)."""
+def hostile(mode: str, tag: Path | None = None, at: int = AT) -> BotCommand:
+    """The bot for ``mode``, misbehaving at its ``at``-th answer; ``tag`` marks its command line (see
+    ``processes_with``)."""
     if mode in FAULTY:
-        return faulty(mode, AT)
+        return faulty(mode, at)
     extra = (str(tag),) if tag is not None else ()
-    return BotCommand(mode, (sys.executable, str(BOTS / "hostile_bot.py"), mode, str(AT), *extra))
+    return BotCommand(mode, (sys.executable, str(BOTS / "hostile_bot.py"), mode, str(at), *extra))
 
 
 def live_children() -> set[int]:
@@ -156,7 +157,8 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
     bots = []
     try:
         for seat, (address, token) in enumerate(tokens):
-            command = hostile(mode, tag).argv if seat == 0 else (sys.executable, "-m", "example_bots.random_bot")
+            # at its first answer: the deal is not seeded here, and a one-hand game may give a seat one decision
+            command = hostile(mode, tag, at=1).argv if seat == 0 else (sys.executable, "-m", "example_bots.random_bot")
             seat_env = {**env, "ARENA_ADDRESS": address, "ARENA_TOKEN": token}
             bots.append(subprocess.Popen(command, env=seat_env, stderr=subprocess.DEVNULL))
         _, err = serve.communicate(timeout=120)
