@@ -75,12 +75,22 @@ class Figures:
 
 
 def _children_cpu(pids: list[int]) -> float:
-    """CPU seconds used so far by the given processes (Linux /proc; 0 elsewhere)."""
+    """CPU seconds used so far by the given processes and everything under them (Linux /proc; 0 elsewhere).
+
+    The tree counts because a sandboxed bot runs as a child of its wrapper (bwrap).
+    """
     total = 0
-    for pid in pids:
+    todo, seen = list(pids), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
     return total / os.sysconf("SC_CLK_TCK")

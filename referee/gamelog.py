@@ -303,9 +303,13 @@ def without_think_times(records: Iterable[dict[str, Any]]) -> list[dict[str, Any
     return [{k: v for k, v in r.items() if k != THINK_FIELD} for r in records]
 
 
+# json.dumps with these options would build a new encoder for every record: one serves them all.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(record: dict[str, Any]) -> str:
     """One log line (no newline): compact, keys in insertion order."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(record)
 
 
 class LogWriter:

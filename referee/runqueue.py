@@ -45,12 +45,16 @@ class WaitClock:
         if not self._files:
             self.refresh()
         out: Sample = {}
-        for tid, fd in list(self._files.items()):
+        gone = []
+        pread = os.pread
+        for tid, fd in self._files.items():  # one per request: kept lean
             try:
-                fields = os.pread(fd, 128, 0).split()
-                out[tid] = (int(fields[0]), int(fields[1]))
-            except (OSError, ValueError, IndexError):  # the thread is gone
-                self._forget(tid)
+                run, wait, _ = pread(fd, 128, 0).split(None, 2)
+                out[tid] = (int(run), int(wait))
+            except (OSError, ValueError):  # the thread is gone
+                gone.append(tid)
+        for tid in gone:
+            self._forget(tid)
         return out
 
     def waited_since(self, before: Sample) -> tuple[float, Sample]:

@@ -83,6 +83,10 @@ Violation = Callable[[str, str], None]
 _REMEMBERED = 16
 
 
+def _sample_into(clock: WaitClock, into: Sample) -> None:
+    into.update(clock.sample())
+
+
 class Player:
     """One bot identity the referee expects: a token, and the stream using it now (if any).
 
@@ -223,7 +227,13 @@ class Connection:
             self._owners.pop(old)
             self._timed_out.discard(old)
         clock = self.player.wait_clock
-        waited = clock.sample() if clock is not None else None
+        waited: Sample | None = None
+        if clock is not None:
+            # Sampled in the loop's next turn, once the request is with gRPC: the bot reads it
+            # meanwhile instead of waiting for it. Timers and answers come later in the loop's
+            # order, so the sample is there before anything reads it.
+            waited = {}
+            loop.call_soon(_sample_into, clock, waited)
         self._credited = 0.0
         start = loop.time()
         due = start + limit_s
