@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -185,3 +186,20 @@ def print_result(result: MatchResult) -> None:
     if result.draws():
         console.print(f"draws: {result.draws()}")
     console.print(f"log: {result.log_path}")
+
+
+def run_folder(out: Path | None, name: str | None, *, resume: bool, kind: str, resume_hint: str) -> Path:
+    """The folder of a tournament or SPRT run: ``--out``, else ``logs/NAME``, else a new
+    ``logs/KIND-DATE-TIME`` (a ``--resume`` must say which; ``resume_hint`` tells how)."""
+    if out is not None:
+        return out
+    if name is not None:
+        return Path("logs") / name
+    if resume:
+        raise fail(f"--resume needs {resume_hint}")
+    base = Path("logs") / time.strftime(f"{kind}-%Y%m%d-%H%M%S")
+    path, k = base, 1
+    while path.exists():
+        k += 1
+        path = base.with_name(f"{base.name}-{k}")
+    return path

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -13,7 +12,7 @@ from rich.text import Text
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async
+from referee.cli.running import VerboseOpt, run_async, run_folder
 from referee.cli.tournament import cpu_count
 from referee.engine.presets import rules_for
 from referee.gamelog import LogError
@@ -95,7 +94,15 @@ def sprt_command(
 ) -> None:
     """Play duplicate pairs between two bots until a sequential probability ratio test says which hypothesis holds."""
     with user_errors(SettingsError, BotSpecError, LogError, SprtError, OSError):
-        folder = TournamentFolder(_folder(name, out, resume))
+        folder = TournamentFolder(
+            run_folder(
+                out,
+                check_name(name) if name is not None else None,
+                resume=resume,
+                kind="sprt",
+                resume_hint="--name or --out: the SPRT to continue",
+            )
+        )
         saved_plan = read_plan(folder) if resume else None
         base_test = saved_plan.test if saved_plan else Sprt()
         test = Sprt(
@@ -163,21 +170,6 @@ def sprt_command(
 
 def _pick(given: T | None, default: T) -> T:
     return default if given is None else given
-
-
-def _folder(name: str | None, out: Path | None, resume: bool) -> Path:
-    if out is not None:
-        return out
-    if name is not None:
-        return Path("logs") / check_name(name)
-    if resume:
-        raise fail("--resume needs --name or --out: the SPRT to continue")
-    base = Path("logs") / time.strftime("sprt-%Y%m%d-%H%M%S")
-    path, k = base, 1
-    while path.exists():
-        k += 1
-        path = base.with_name(f"{base.name}-{k}")
-    return path
 
 
 def status_line(run: SprtRun, s: Status) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +13,7 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, long_game_line, run_async
+from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, long_game_line, run_async, run_folder
 from referee.cli.scale import where
 from referee.gamelog import LogError
 from referee.match import NOT_STARTED, FaultPolicy
@@ -185,7 +184,15 @@ def tournament_command(
             workers=workers,
         )
         given = cli.over(read_toml(config)) if config is not None else cli
-        folder = TournamentFolder(_folder(given, resume))
+        folder = TournamentFolder(
+            run_folder(
+                given.out,
+                given.name,
+                resume=resume,
+                kind="tournament",
+                resume_hint="--name or --out (or a --config naming them): the tournament to continue",
+            )
+        )
         if resume:
             saved = folder.saved_settings()
             settings = resolve(given, saved)
@@ -243,21 +250,6 @@ def tournament_command(
         print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
     print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
-
-
-def _folder(given: Given, resume: bool) -> Path:
-    if given.out is not None:
-        return given.out
-    if given.name is not None:
-        return Path("logs") / given.name
-    if resume:
-        raise fail("--resume needs --name or --out (or a --config naming them): the tournament to continue")
-    base = Path("logs") / time.strftime("tournament-%Y%m%d-%H%M%S")
-    path, k = base, 1
-    while path.exists():
-        k += 1
-        path = base.with_name(f"{base.name}-{k}")
-    return path
 
 
 def _play(tournament: Tournament, verbose: bool) -> None:
