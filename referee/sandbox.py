@@ -31,6 +31,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -117,8 +118,8 @@ class Sandbox:
             "--proc", "/proc",
             "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
         ]  # fmt: skip
-        if _under(cwd, "/tmp"):  # the private /tmp would hide the bot's own folder: give it back, read-only
-            cmd += ["--ro-bind", cwd, cwd]
+        for folder in _kept(cwd):  # the private /tmp would hide these: give them back, read-only
+            cmd += ["--ro-bind", folder, folder]
         for folder in self.hidden:
             if os.path.isdir(folder):  # bwrap cannot make a mount point in the read-only root
                 cmd += ["--tmpfs", str(folder)]
@@ -131,7 +132,7 @@ class Sandbox:
         # unshare maps the user to root of the new namespace, mounts, then drops every
         # capability for good before the bot runs, so it cannot undo the mounts.
         # the bot's own folder, or one it may write in, under /tmp: leave /tmp as it is
-        private_tmp = not any(_under(str(p), "/tmp") for p in (cwd, *self.writable))
+        private_tmp = not _kept(cwd) and not any(_under(str(p), "/tmp") for p in self.writable)
         covered = [
             f
             for f in self.hidden
@@ -160,6 +161,22 @@ class Sandbox:
 def _nproc(processes: int) -> list[str]:
     """RLIMIT_NPROC set inside the sandbox: there it counts the processes of its own user namespace."""
     return [_helper("prlimit"), f"--nproc={processes}:{processes}", "--"]
+
+
+# where the arena's own code lives: the folder holding the ``referee`` package (an editable install's
+# project, or site-packages), which ``python -m example_bots...`` imports from
+_ARENA_CODE = str(Path(__file__).resolve().parent.parent)
+
+
+def _kept(cwd: str) -> list[str]:
+    """What a bot needs that may lie under /tmp (a checkout or a Ray working folder there): its own
+    folder, the arena's Python (its virtualenv) and the arena's code. Only those under /tmp are listed."""
+    out: list[str] = []
+    for folder in (cwd, sys.prefix, _ARENA_CODE):
+        folder = os.path.abspath(folder)
+        if _under(folder, "/tmp") and os.path.isdir(folder) and folder not in out:
+            out.append(folder)
+    return out
 
 
 def _under(path: str, folder: str) -> bool:

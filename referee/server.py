@@ -101,7 +101,8 @@ class Player:
         self.bot_name = bot_name
         # a bot started by hand is known by the name in its Hello
         self.name_from_hello = name_from_hello
-        self.token = token or secrets.token_urlsafe(18)
+        # hex: a token never starts with '-', so `--token TOKEN` on a bot's command line always parses
+        self.token = token or secrets.token_hex(16)
         self.connection: Connection | None = None
         self.hello: HelloMsg | None = None
         self.on_violation: Violation | None = None

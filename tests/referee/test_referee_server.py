@@ -9,6 +9,7 @@ the standard stubs.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -425,3 +426,12 @@ def test_a_bot_that_stops_reading_cannot_stall_the_referee() -> None:
 
     reports = serve(scenario)
     assert ("p", "protocol", "stopped reading its stream (a request could not be delivered in time)") in reports
+
+
+def test_seat_tokens_parse_as_a_command_line_value() -> None:
+    """A token is handed to a bot as ``--token TOKEN``: one starting with '-' would be read as an option
+    (seen: a urlsafe token made `arena serve` wait for a bot that could not start)."""
+    server = ArenaServer()
+    tokens = [server.add_player(f"p{k}", "bot").token for k in range(500)]
+    assert len(set(tokens)) == 500
+    assert all(re.fullmatch(r"[0-9a-f]{32}", t) for t in tokens)
