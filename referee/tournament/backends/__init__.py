@@ -45,6 +45,27 @@ class Table(Protocol):
         ...
 
 
+class TablePlayer(Protocol):
+    async def play(self, number: int, game: ScheduledGame, /) -> PlayedGame:
+        """Play the game at table ``number``."""
+        ...
+
+
+class HostedTable:
+    """One table of a host that plays for several (a ``TableHost`` in this process, a worker process):
+    ready from the start, its games played by the host."""
+
+    def __init__(self, host: TablePlayer, number: int) -> None:
+        self.host = host
+        self.number = number
+
+    async def ready(self) -> None:
+        return None  # the host was started by the backend's ``open``
+
+    async def play(self, game: ScheduledGame) -> PlayedGame:
+        return await self.host.play(self.number, game)
+
+
 class Backend(Protocol):
     def default_tables(self) -> int:
         """Tables to run when the user does not say: as many as there are CPUs for them."""

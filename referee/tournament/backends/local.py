@@ -9,10 +9,9 @@ from pathlib import Path
 from referee.match import OnHand
 from referee.sandbox import Sandbox, SandboxMode
 from referee.server import Limits
-from referee.tournament.backends import Table
-from referee.tournament.schedule import ScheduledGame
+from referee.tournament.backends import HostedTable, Table
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableHost
+from referee.tournament.tables import TableHost
 
 
 def cpu_count() -> int:
@@ -21,18 +20,6 @@ def cpu_count() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
-
-
-class _LocalTable:
-    def __init__(self, host: TableHost, number: int) -> None:
-        self.host = host
-        self.number = number
-
-    async def ready(self) -> None:
-        return None  # started by ``open``
-
-    async def play(self, game: ScheduledGame) -> PlayedGame:
-        return await self.host.play(self.number, game)
 
 
 class LocalBackend:
@@ -65,7 +52,7 @@ class LocalBackend:
             on_hand=self.on_hand,
         )
         await self.host.start()
-        return [_LocalTable(self.host, n) for n in numbers]
+        return [HostedTable(self.host, n) for n in numbers]
 
     async def replace(self, table: Table) -> Table | None:
         return None  # a table in this process is never lost without the process

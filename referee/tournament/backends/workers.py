@@ -39,7 +39,7 @@ import structlog
 from referee.bots import die_with_parent
 from referee.logging import configure
 from referee.server import Limits
-from referee.tournament.backends import Table, TableLost, TablesError
+from referee.tournament.backends import HostedTable, Table, TableLost, TablesError
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
@@ -54,18 +54,6 @@ _CLOSE_WAIT_S = 10.0  # for a worker to shut its bots down before it is killed
 def default_workers(tables: int) -> int:
     """Worker processes when the user does not say: one per two CPUs (its bots need the other), at most one per table."""
     return max(1, min(tables, cpu_count() // 2))
-
-
-class _WorkerTable:
-    def __init__(self, worker: _Worker, number: int) -> None:
-        self.worker = worker
-        self.number = number
-
-    async def ready(self) -> None:
-        return None  # started by ``open``
-
-    async def play(self, game: ScheduledGame) -> PlayedGame:
-        return await self.worker.play(self.number, game)
 
 
 class _Worker:
@@ -184,7 +172,7 @@ class WorkerBackend:
             await asyncio.gather(*(w.start(init) for w in self._running))
         except TableLost as exc:
             raise TablesError(f"a worker process did not start: {exc} (its error is above)") from None
-        return [_WorkerTable(w, n) for w in self._running for n in w.tables]
+        return [HostedTable(w, n) for w in self._running for n in w.tables]
 
     async def replace(self, table: Table) -> Table | None:
         return None  # a worker that died is not started again: the others play its games
