@@ -48,7 +48,7 @@ from functools import partial
 
 from example_bots.mc_inference import Evidence, auction_evidence, auction_likelihood
 from example_bots.mc_model import WorldModel, finish_hand, margin
-from example_bots.rules_bot import RulesBot, keep_value
+from example_bots.rules_bot import RulesBot, estimate_tricks, keep_value
 from referee.engine.playout import playout_points
 from sdk import PASS, Bid, Card, Contract, Rules, SeatView, Trump, card_power, run
 from sdk.knowledge import knowledge_of
@@ -71,6 +71,8 @@ KEEP = 5
 EXCHANGE_SPARE = 3
 # Bidding: level bids tried per trump, from the cheapest legal one up.
 LEVELS_TRIED = 3
+# ... and the levels within this many tricks of the team's count in that trump.
+WORTH_SPAN = 1.5
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,7 @@ class MonteCarloBot(RulesBot):
 
     def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
         default = super().bid(view, legal)
-        return self.search(view, bid_candidates(view, legal, default), default)
+        return self.search(view, bid_candidates(view, legal, default, self), default)
 
     def trump(self, view: SeatView, legal: Sequence[Trump]) -> Trump:
         default = super().trump(view, legal)
@@ -309,15 +311,36 @@ def _as_action(candidate: object) -> object:
     return list(candidate) if isinstance(candidate, tuple) else candidate
 
 
-def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid) -> list[Bid]:
-    """The bids worth simulating: the rules bot's, pass, the few cheapest levels in each trump, every special."""
+def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid, rules_bot: RulesBot | None = None) -> list[Bid]:
+    """The bids worth simulating: the rules bot's, pass, every special, and per trump some levels.
+
+    When partner holds the contract, only the rules bot's bid and pass.
+
+    Per trump, the ``LEVELS_TRIED`` cheapest levels, and the levels within ``WORTH_SPAN`` of what
+    the seat's team should take in that trump (the rules bot's count and its reading of the
+    partners' bids): where a made contract scores only its level, the bid to find is the
+    highest the team can make, which may lie far above the cheapest.
+    """
     chosen: list[Bid] = [default]
     if PASS in legal:
         chosen.append(PASS)
+    high_seat = RulesBot._high_bidder(view)
+    if high_seat is not None and view.rules.team_of(high_seat) == view.team:
+        # Partner holds the contract: keep it or raise as the rules bot would. A search that
+        # assumes partner then passes would outbid partner, who (searching too) outbids back.
+        return chosen
+    worth: dict[Trump | None, float] = {}
+    if rules_bot is not None:
+        rules = view.rules
+        for t in rules.trump_choices:
+            worth[t] = estimate_tricks(view.hand, t, rules) + rules_bot.partner_support(view, t)
     per_trump: dict[Trump | None, int] = {}
     for b in legal:  # legal bids come in rank order
         if b.kind == "level":
-            if per_trump.get(b.trump, 0) < LEVELS_TRIED:
+            # A bid naming no trump (trump named after the auction): the best trump's count.
+            count = worth.get(b.trump, max(worth.values())) if worth else None
+            near = count is not None and abs(b.level - count) <= WORTH_SPAN
+            if per_trump.get(b.trump, 0) < LEVELS_TRIED or near:
                 per_trump[b.trump] = per_trump.get(b.trump, 0) + 1
                 chosen.append(b)
         elif not b.is_pass:
