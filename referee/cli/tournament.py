@@ -23,6 +23,7 @@ from referee.cli.running import (
     run_folder,
 )
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
+from referee.cli.standings import standings_table
 from referee.gamelog import LogError
 from referee.match import NOT_STARTED, FaultPolicy
 from referee.tournament.backends import TablesError
@@ -43,7 +44,7 @@ from referee.tournament.settings import (
     read_toml,
     resolve,
 )
-from referee.tournament.standings import RANKING, Standing
+from referee.tournament.standings import Standing
 
 
 @app.command("tournament")
@@ -299,26 +300,8 @@ def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
     dup = ", duplicate" if settings.duplicate else ""
-    table = Table(
-        title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}", caption=RANKING
-    )
-    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for rank, r in enumerate(rows, start=1):
-        table.add_row(
-            str(rank),
-            shown_name(r.bot),
-            str(r.games),
-            str(r.wins),
-            str(r.draws),
-            str(r.losses),
-            f"{r.points_per_hand:.2f}",
-            f"{round(r.elo):+d}",
-            f"{r.elo_error:.0f}",
-            str(r.violations),
-            f"{r.think.mean_ms:.0f}/{r.think.max_ms}",
-        )
-    console.print(table)
+    title = f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}"
+    console.print(standings_table(title, rows, console))
 
 
 def print_start_failures(records: Iterable[dict[str, Any]]) -> None:
