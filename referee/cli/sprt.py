@@ -34,6 +34,7 @@ from referee.tournament.backends import TablesError
 from referee.tournament.runner import TournamentFolder
 from referee.tournament.settings import MOVE_TIME_MS, Given, SettingsError, check_name, parse_bots, parse_rules, resolve
 
+
 @app.command("sprt")
 def sprt_command(
     bot: Annotated[

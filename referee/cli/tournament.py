@@ -26,11 +26,11 @@ from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, tab
 from referee.cli.standings import standings_table
 from referee.gamelog import LogError
 from referee.match import NOT_STARTED, FaultPolicy
+from referee.names import shown_name
 from referee.tournament.backends import TablesError
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import outcome
-from referee.names import shown_name
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,

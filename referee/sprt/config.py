@@ -60,7 +60,9 @@ class SprtGiven:
 
     def over(self, base: SprtGiven) -> SprtGiven:
         """These settings laid over ``base``."""
-        return replace(base, **{f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None})
+        return replace(
+            base, **{f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        )
 
     def plan(self, saved: SprtPlan | None = None) -> SprtPlan:
         """The test: what was named, the rest from ``saved`` (resuming) or the defaults; SprtError when the
