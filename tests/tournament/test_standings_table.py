@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import sys
 
 import pytest
@@ -77,17 +76,10 @@ def test_a_wide_console_gets_the_full_table() -> None:
     assert len(LAYOUTS) > 1
 
 
-def test_a_tournament_printed_to_an_80_column_pipe_shows_whole_names(tmp_path) -> None:
+def test_a_tournament_printed_to_an_80_column_pipe_shows_whole_names(tmp_path, monkeypatch) -> None:
     bots = [f"{name}={sys.executable} -m example_bots.random_bot" for name in ("montecarlo", "rules", "random")]
-    env_width = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "80"  # what rich reads on a pipe
-    try:
-        run = tournament(tmp_path / "t", "--seed", "3", bots=bots)
-    finally:
-        if env_width is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = env_width
+    monkeypatch.setenv("COLUMNS", "80")  # the width rich takes on a pipe, whatever the terminal running the tests
+    run = tournament(tmp_path / "t", "--seed", "3", bots=bots)
     assert run.returncode == 0, run.stderr
     table = [line for line in run.stdout.splitlines() if "│" in line or "┃" in line]
     assert table and max(len(line) for line in table) <= 80
