@@ -23,10 +23,11 @@ same rules give the same positions.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from referee.engine.bids import CALL_CARDS, PASS, Bid, enabled_specials, trump_named_with_bid
+from referee.engine.errors import RulesError
 from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
@@ -191,17 +192,34 @@ def _opened(game: Game, situation: Situation, seat: int, bid_turns: set[int]) ->
 ONE_HAND = {"game_over": "hands", "game_hands": "1"}
 
 
-def check_rules(preset: str) -> Rules:
-    """The preset's rules for a game of one hand."""
-    return rules_for(preset, ONE_HAND)
+def check_rules(preset: str, overrides: Mapping[str, str] | None = None) -> Rules:
+    """The preset's rules, with the ``overrides`` (option -> value text, as ``--rule`` gives them), for a game
+    of one hand. RulesError, one line, when an override does not fit the preset or would change the length
+    of the game (each position is one hand)."""
+    overrides = dict(overrides or {})
+    check_overrides(overrides)
+    return rules_for(preset, {**overrides, **ONE_HAND})
 
 
-def positions(presets: list[str]) -> tuple[list[Position], list[tuple[str, str]]]:
-    """Every position of every preset, and the (preset, situation) pairs no deal could give."""
+def check_overrides(overrides: Mapping[str, str]) -> None:
+    """RulesError unless every override leaves a position a game of one hand."""
+    fixed = sorted(set(overrides) & set(ONE_HAND))
+    if fixed:
+        raise RulesError(
+            f"rule option {', '.join(fixed)} cannot be overridden here: check-bot plays each position as a game "
+            "of one hand (game_over=hands, game_hands=1)"
+        )
+
+
+def positions(
+    presets: list[str], overrides: Mapping[str, str] | None = None
+) -> tuple[list[Position], list[tuple[str, str]]]:
+    """Every position of every preset (under the rule ``overrides``), and the (preset, situation) pairs no deal
+    could give."""
     found: list[Position] = []
     missing: list[tuple[str, str]] = []
     for name in presets:
-        rules = check_rules(name)
+        rules = check_rules(name, overrides)
         for situation in situations(rules):
             position = find_position(name, rules, situation)
             if position is None:

@@ -29,7 +29,7 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,6 +97,7 @@ class Report:
     command: str
     presets: list[str]
     move_time_ms: int
+    rules: dict[str, str] = field(default_factory=dict)  # rule overrides on top of each preset (--rule)
     checks: list[Check] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)  # per answered decision
     bot_name: str = ""  # from the Hello
@@ -130,6 +131,7 @@ class Report:
             "command": self.command,
             "hello": {"bot_name": self.bot_name, "bot_version": self.bot_version},
             "presets": self.presets,
+            "rule_overrides": self.rules,
             "move_time_ms": self.move_time_ms,
             "passed": self.passed,
             "checks": [c.record() for c in self.checks],
@@ -146,15 +148,17 @@ async def check_bot(
     bot: BotCommand,
     *,
     presets: list[str],
+    rules: Mapping[str, str] | None = None,
     move_time_ms: int = 1000,
     output_dir: Path,
     connect_timeout_s: float = 10.0,
     shutdown_wait_s: float = SHUTDOWN_WAIT_S,
     on_check: Callable[[Check], None] | None = None,
 ) -> Report:
-    """Run every check on ``bot``; the report says what passed. Every process started is gone on return."""
-    found, missing = positions(presets)
-    report = Report(bot.name, bot.command, presets, move_time_ms)
+    """Run every check on ``bot`` (on each preset with the rule overrides ``rules``, option -> value text); the
+    report says what passed. Every process started is gone on return."""
+    found, missing = positions(presets, rules)
+    report = Report(bot.name, bot.command, presets, move_time_ms, dict(rules or {}))
     server = ArenaServer()
     await server.start()
     stem = f"check-{bot.name}-{time.strftime('%Y%m%d-%H%M%S')}"

@@ -68,11 +68,11 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 
 @contextmanager
-def user_errors(*types: type[Exception]) -> Iterator[None]:
-    """Turn expected errors into a one-line message and exit status 1."""
+def user_errors(*types: type[Exception], code: int = 1) -> Iterator[None]:
+    """Turn expected errors into a one-line message and exit status ``code``."""
     from referee.engine.errors import EngineError
 
     try:
         yield
     except (EngineError, *types) as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), code) from None

@@ -12,11 +12,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from referee.bots import BotCommand, BotSpecError
-from referee.checkbot.positions import situations
+from referee.checkbot.positions import check_overrides, check_rules, situations
 from referee.checkbot.session import Report, check_bot
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import VerboseOpt, run_async
-from referee.engine.presets import PRESETS, rules_for
+from referee.cli.running import RuleOpt, VerboseOpt, run_async
+from referee.engine.errors import RulesError
+from referee.engine.presets import PRESETS
+from referee.engine.rules import Rules
+from referee.tournament.settings import parse_rules
+
+BAD_OPTIONS = 2  # the exit status of a usage mistake: 1 says a check failed
 
 
 @app.command("check-bot")
@@ -26,6 +31,7 @@ def check_bot_command(
         list[str] | None,
         typer.Option("--preset", "-p", help="Check on this preset only (repeatable; default: every preset)."),
     ] = None,
+    rule: RuleOpt = None,
     move_time: Annotated[
         int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
     ] = 1000,
@@ -38,14 +44,16 @@ def check_bot_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
-    Shutdown; exit status 0 only when every check passes."""
-    with user_errors(BotSpecError, ValueError):
+    Shutdown; exit status 0 only when every check passes, 1 when one fails, 2 on bad options."""
+    with user_errors(BotSpecError, ValueError, code=BAD_OPTIONS):
         command = BotCommand.parse(bot)
         command.check_runnable()
         presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
-        for name in presets:
-            rules_for(name)  # an unknown preset is a one-line error naming the known ones
-    total = 3 + sum(len(situations(rules_for(name))) for name in presets) + 1
+        overrides = parse_rules(rule or [])  # a malformed or unknown override: a one-line error naming it
+        check_overrides(overrides)
+        # an unknown preset, or an override that does not fit one: a one-line error naming it
+        rules = {name: _preset_rules(name, overrides) for name in presets}
+    total = 3 + sum(len(situations(r)) for r in rules.values()) + 1
     progress = Progress(
         TextColumn(f"[bold]checking {escape(command.name)}"),
         BarColumn(),
@@ -62,7 +70,14 @@ def check_bot_command(
             progress.update(task, advance=1, description=escape(getattr(check, "name", "")))
 
         report = run_async(
-            check_bot(command, presets=presets, move_time_ms=move_time, output_dir=log_dir, on_check=advance),
+            check_bot(
+                command,
+                presets=presets,
+                rules=overrides,
+                move_time_ms=move_time,
+                output_dir=log_dir,
+                on_check=advance,
+            ),
             verbose,
             interrupted="interrupted: the bot is shut down",
         )
@@ -73,9 +88,21 @@ def check_bot_command(
     raise typer.Exit(0 if report.passed else 1)
 
 
+def _preset_rules(preset: str, overrides: dict[str, str]) -> Rules:
+    try:
+        return check_rules(preset, overrides)
+    except RulesError as exc:
+        if overrides and preset in PRESETS:
+            raise RulesError(f"--rule on {preset}: {exc}") from None
+        raise
+
+
 def print_report(report: Report) -> None:
     hello = f" (Hello: {report.bot_name!r} {report.bot_version!r})" if report.bot_name else ""
-    table = Table(title=f"check-bot {report.bot}{hello}: {len(report.presets)} preset(s), {report.move_time_ms} ms")
+    rules = "".join(f", {k}={v}" for k, v in report.rules.items())
+    table = Table(
+        title=f"check-bot {report.bot}{hello}: {len(report.presets)} preset(s){rules}, {report.move_time_ms} ms"
+    )
     table.add_column("")
     table.add_column("group", no_wrap=True)
     table.add_column("check")

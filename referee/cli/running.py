@@ -1,4 +1,4 @@
-"""What ``arena match`` and ``arena serve`` share: options, the async run, the result table."""
+"""What the commands share: options, the async run, the result table, the run folder."""
 
 from __future__ import annotations
 
@@ -58,6 +58,17 @@ SANDBOX_HELP = (
     "auto uses it where it can be made and warns where not, required refuses to start without, off runs bots bare."
 )
 SandboxOpt = Annotated[SandboxMode, typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP)]
+# tournament and sprt: None when not given, so that a --config file or the folder's saved settings decide
+SavedSandboxOpt = Annotated[
+    SandboxMode | None,
+    typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config", "-c", dir_okay=False, help="A TOML file of bots and settings; options given here override it."
+    ),
+]
 
 DEFAULTS: dict[str, Any] = {
     "preset": DEFAULT_PRESET,

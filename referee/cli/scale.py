@@ -1,12 +1,75 @@
-"""What ``arena tournament`` needs to run its tables elsewhere: worker processes (``--workers``) or Ray (``--ray``)."""
+"""Where ``arena tournament`` and ``arena sprt`` run their tables: in the arena process, in worker processes
+(``--workers``) or on Ray (``--ray``); the options, and the backend they choose."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
 
+import typer
+
+from referee.cli.app import fail
 from referee.tournament.backends import Backend
-from referee.tournament.backends.cluster import LOCAL, RayBackend
-from referee.tournament.backends.workers import WorkerBackend
+from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
+from referee.tournament.backends.cluster import LOCAL, RayBackend, connect
+from referee.tournament.backends.local import cpu_count
+from referee.tournament.backends.workers import WorkerBackend, default_workers
+
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        min=1,
+        help="Referee processes on this machine to spread the tables over (default: one per two CPUs, "
+        "at most one per table).",
+    ),
+]
+RayOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="[ADDRESS]",
+        help="Run the tables on the Ray cluster at ADDRESS (host:port, or auto); --ray alone starts Ray "
+        f"on this machine. Needs {RAY_INSTALL}.",
+    ),
+]
+RayWorkingDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--ray-working-dir",
+        file_okay=False,
+        help="With --ray: a folder Ray copies to every node, where the bot commands run "
+        "(default: the bots are at the same path on every node).",
+    ),
+]
+
+
+def table_backend(
+    *, ray: str | None, ray_working_dir: Path | None, workers: int | None, concurrency: int | None, verbose: bool
+) -> tuple[Backend | None, int]:
+    """The backend the options choose (None: every table in this process) and the number of tables.
+
+    Joins (or starts) Ray for ``--ray``: call ``release`` when done. A bad combination is a one-line error;
+    so is a Ray that cannot be reached (SettingsError).
+    """
+    if ray is not None and workers is not None:
+        raise fail("--ray and --workers: choose one (on Ray, each table is a process of its own)")
+    if ray_working_dir is not None and ray is None:
+        raise fail("--ray-working-dir goes with --ray")
+    backend: Backend | None = connect(ray, working_dir=ray_working_dir, verbose=verbose) if ray is not None else None
+    tables = concurrency or (backend.default_tables() if backend is not None else cpu_count())
+    processes = min(workers or default_workers(tables), tables)
+    if backend is None and processes > 1:
+        backend = WorkerBackend(processes, log_level="info" if verbose else "warning")
+    return backend, tables
+
+
+def release(backend: Backend | None) -> None:
+    """Leave the Ray cluster ``table_backend`` joined (other backends close with their tables)."""
+    if isinstance(backend, RayBackend):
+        backend.disconnect()
 
 
 def bare_ray(args: Sequence[str]) -> list[str]:

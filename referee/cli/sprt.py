@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import typer
 from rich.live import Live
@@ -12,15 +12,15 @@ from rich.text import Text
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async, run_folder
-from referee.cli.tournament import cpu_count
+from referee.cli.running import ConfigOpt, SavedSandboxOpt, VerboseOpt, bot_sandbox, run_async, run_folder
+from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.engine.presets import rules_for
 from referee.gamelog import LogError
 from referee.match import FaultPolicy
+from referee.sprt.config import SprtGiven, read_sprt_toml
 from referee.sprt.runner import (
     SPRT_FILE,
     SUMMARY_FILE,
-    SprtPlan,
     SprtRun,
     Status,
     check_bot_count,
@@ -29,11 +29,10 @@ from referee.sprt.runner import (
     read_plan,
     write_json,
 )
-from referee.stats.sprt import Model, Sprt, SprtError, Verdict
+from referee.stats.sprt import Model, SprtError, Verdict
+from referee.tournament.backends import TablesError
 from referee.tournament.runner import TournamentFolder
 from referee.tournament.settings import MOVE_TIME_MS, Given, SettingsError, check_name, parse_bots, parse_rules, resolve
-
-T = TypeVar("T")
 
 
 @app.command("sprt")
@@ -63,6 +62,7 @@ def sprt_command(
     max_pairs: Annotated[
         int | None, typer.Option("--max-pairs", min=1, help="Stop undecided after this many pairs (default 10000).")
     ] = None,
+    config: ConfigOpt = None,
     preset: Annotated[str | None, typer.Option("--preset", "-p", help="Rule preset (default: neuralplay).")] = None,
     rule: Annotated[
         list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
@@ -83,6 +83,10 @@ def sprt_command(
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
     ] = None,
+    workers: WorkersOpt = None,
+    ray: RayOpt = None,
+    ray_working_dir: RayWorkingDirOpt = None,
+    sandbox: SavedSandboxOpt = None,
     name: Annotated[str | None, typer.Option("--name", help="The test's name; its folder is logs/NAME/.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The folder (default: logs/NAME/).")
@@ -94,36 +98,36 @@ def sprt_command(
 ) -> None:
     """Play duplicate pairs between two bots until a sequential probability ratio test says which hypothesis holds."""
     with user_errors(SettingsError, BotSpecError, LogError, SprtError, OSError):
-        folder = TournamentFolder(
-            run_folder(
-                out,
-                check_name(name) if name is not None else None,
-                resume=resume,
-                kind="sprt",
-                resume_hint="--name or --out: the SPRT to continue",
-            )
-        )
-        saved_plan = read_plan(folder) if resume else None
-        base_test = saved_plan.test if saved_plan else Sprt()
-        test = Sprt(
-            elo0=_pick(elo0, base_test.elo0),
-            elo1=_pick(elo1, base_test.elo1),
-            alpha=_pick(alpha, base_test.alpha),
-            beta=_pick(beta, base_test.beta),
-            model=_pick(model, base_test.model),
-        )
-        plan = SprtPlan(test, _pick(max_pairs, saved_plan.max_pairs if saved_plan else 10_000))
-        given = Given(
+        cli = Given(
             bots=parse_bots(bot) if bot else None,
             preset=preset,
             rules=parse_rules(rule or []),
-            games=2 * plan.max_pairs,
             seed=seed,
             move_time=move_time,
             on_fault=on_fault,
-            duplicate=True,
-            name=check_name(name) if name is not None else folder.path.name,
+            name=check_name(name) if name is not None else None,
+            out=out,
+            concurrency=concurrency,
+            sandbox=sandbox,
+            workers=workers,
         )
+        cli_test = SprtGiven(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model, max_pairs=max_pairs)
+        if config is not None:
+            toml, toml_test = read_sprt_toml(config)
+            cli, cli_test = cli.over(toml), cli_test.over(toml_test)
+        folder = TournamentFolder(
+            run_folder(
+                cli.out,
+                cli.name,
+                resume=resume,
+                kind="sprt",
+                resume_hint="--name or --out (or a --config naming them): the SPRT to continue",
+            )
+        )
+        saved_plan = read_plan(folder) if resume else None
+        plan = cli_test.plan(saved_plan)
+        test = plan.test
+        given = replace(cli, games=2 * plan.max_pairs, duplicate=True, name=cli.name or folder.path.name)
         if given.bots is not None:
             check_bot_count(len(given.bots))
         if given.preset is not None:
@@ -147,29 +151,34 @@ def sprt_command(
         check_two_bots(settings)
         for command in settings.bots:
             command.check_runnable()
+        box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
+        backend, tables = table_backend(
+            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+        )
         if not resume:
             folder.start(settings)
         if not resume or plan != saved_plan:
             write_json(folder.path / SPRT_FILE, plan.record())
             write_json(folder.settings_path, settings.record())
-        run = SprtRun(settings, plan, folder, concurrency=concurrency or cpu_count())
+        run = SprtRun(settings, plan, folder, concurrency=tables, sandbox=box, backend=backend)
     new, base = settings.bot_names
+    pending = 2 * plan.max_pairs - len(run.tournament.done)
     console.print(
         f"SPRT {new} vs {base}: H0 Elo {test.elo0:g}, H1 Elo {test.elo1:g} ({test.model}), alpha {test.alpha:g}, "
-        f"beta {test.beta:g}; {settings.preset}, duplicate pairs (at most {plan.max_pairs}); folder {folder.path}",
+        f"beta {test.beta:g}; {settings.preset}, duplicate pairs (at most {plan.max_pairs}); "
+        f"{min(tables, pending)} table(s){where(backend, tables, pending)}; folder {folder.path}",
         highlight=False,
         soft_wrap=True,
     )
-    with user_errors(OSError, LogError):
-        final = _play(run, verbose)
+    with user_errors(OSError, LogError, TablesError):
+        try:
+            final = _play(run, verbose)
+        finally:
+            release(run.tournament.backend)
     decided = run.decided or final
     console.print(status_line(run, final), highlight=False, soft_wrap=True)
     console.print(verdict_text(run, decided), highlight=False, soft_wrap=True)
     console.print(f"results: {folder.path / SUMMARY_FILE}; game logs: {folder.games}", highlight=False, soft_wrap=True)
-
-
-def _pick(given: T | None, default: T) -> T:
-    return default if given is None else given
 
 
 def status_line(run: SprtRun, s: Status) -> str:

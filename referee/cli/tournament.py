@@ -13,19 +13,24 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
-from referee.cli.running import SANDBOX_HELP, VerboseOpt, bot_sandbox, long_game_line, run_async, run_folder
-from referee.cli.scale import where
+from referee.cli.running import (
+    ConfigOpt,
+    SavedSandboxOpt,
+    VerboseOpt,
+    bot_sandbox,
+    long_game_line,
+    run_async,
+    run_folder,
+)
+from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
+from referee.cli.standings import standings_table
 from referee.gamelog import LogError
 from referee.match import NOT_STARTED, FaultPolicy
-from referee.sandbox import SandboxMode
+from referee.names import shown_name
 from referee.tournament.backends import TablesError
-from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
-from referee.tournament.backends.cluster import RayBackend, connect
 from referee.tournament.backends.local import cpu_count
-from referee.tournament.backends.workers import WorkerBackend, default_workers
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import outcome
-from referee.names import shown_name
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
@@ -39,7 +44,7 @@ from referee.tournament.settings import (
     read_toml,
     resolve,
 )
-from referee.tournament.standings import RANKING, Standing
+from referee.tournament.standings import Standing
 
 
 @app.command("tournament")
@@ -50,12 +55,7 @@ def tournament_command(
             "--bot", "-b", help="NAME=COMMAND, repeatable: the bots of the round-robin (at least one per team)."
         ),
     ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config", "-c", dir_okay=False, help="A TOML file of bots and settings; options given here override it."
-        ),
-    ] = None,
+    config: ConfigOpt = None,
     preset: Annotated[str | None, typer.Option("--preset", "-p", help="Rule preset (default: neuralplay).")] = None,
     rule: Annotated[
         list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
@@ -115,42 +115,14 @@ def tournament_command(
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
     ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            "-w",
-            min=1,
-            help="Referee processes on this machine to spread the tables over (default: one per two CPUs, "
-            "at most one per table).",
-        ),
-    ] = None,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="[ADDRESS]",
-            help="Run the tables on the Ray cluster at ADDRESS (host:port, or auto); --ray alone starts Ray "
-            f"on this machine. Needs {RAY_INSTALL}.",
-        ),
-    ] = None,
-    ray_working_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--ray-working-dir",
-            file_okay=False,
-            help="With --ray: a folder Ray copies to every node, where the bot commands run "
-            "(default: the bots are at the same path on every node).",
-        ),
-    ] = None,
+    workers: WorkersOpt = None,
+    ray: RayOpt = None,
+    ray_working_dir: RayWorkingDirOpt = None,
     name: Annotated[str | None, typer.Option("--name", help="The tournament's name; its folder is logs/NAME/.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
     ] = None,
-    sandbox: Annotated[
-        SandboxMode | None,
-        typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
-    ] = None,
+    sandbox: SavedSandboxOpt = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
@@ -207,15 +179,9 @@ def tournament_command(
         for command in settings.bots:
             command.check_runnable()
         box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
-        if ray is not None and given.workers is not None:
-            raise fail("--ray and --workers: choose one (on Ray, each table is a process of its own)")
-        if ray_working_dir is not None and ray is None:
-            raise fail("--ray-working-dir goes with --ray")
-        backend = connect(ray, working_dir=ray_working_dir, verbose=verbose) if ray is not None else None
-        tables = given.concurrency or (backend.default_tables() if backend is not None else cpu_count())
-        processes = min(given.workers or default_workers(tables), tables)
-        if backend is None and processes > 1:
-            backend = WorkerBackend(processes, log_level="info" if verbose else "warning")
+        backend, tables = table_backend(
+            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+        )
         if not resume:
             folder.start(settings)
         tournament = Tournament(settings, folder, concurrency=tables, sandbox=box, backend=backend)
@@ -241,8 +207,7 @@ def tournament_command(
             if pending:
                 _play(tournament, verbose)
         finally:
-            if isinstance(tournament.backend, RayBackend):
-                tournament.backend.disconnect()
+            release(tournament.backend)
         rows = tournament.standings()
         csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
     print_standings(settings, rows, done=len(tournament.done), total=total)
@@ -335,26 +300,8 @@ def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
 
 def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
     dup = ", duplicate" if settings.duplicate else ""
-    table = Table(
-        title=f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}", caption=RANKING
-    )
-    for col in ("#", "bot", "games", "W", "D", "L", "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for rank, r in enumerate(rows, start=1):
-        table.add_row(
-            str(rank),
-            shown_name(r.bot),
-            str(r.games),
-            str(r.wins),
-            str(r.draws),
-            str(r.losses),
-            f"{r.points_per_hand:.2f}",
-            f"{round(r.elo):+d}",
-            f"{r.elo_error:.0f}",
-            str(r.violations),
-            f"{r.think.mean_ms:.0f}/{r.think.max_ms}",
-        )
-    console.print(table)
+    title = f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}"
+    console.print(standings_table(title, rows, console))
 
 
 def print_start_failures(records: Iterable[dict[str, Any]]) -> None:

@@ -5,9 +5,12 @@ deals, one deal per pair (the new bot once on each side of the table), up
 to ``max_pairs`` deals, in the tournament folder with its settings,
 results.jsonl and game logs. Beside them, ``sprt.json`` holds the test (elo0,
 elo1, alpha, beta, model, max_pairs). After every game the complete pairs
-are counted (``referee.stats.sprt``); once the LLR crosses a bound no new
-game starts (games already at a table finish and are counted).
-``--resume`` reads both files and goes on where the run stopped.
+are counted in deal order (``PairTally``, ``referee.stats.sprt``); once the
+LLR crosses a bound no new game starts (games already at a table finish and
+are counted in the final state, not in the decision). The tables run where
+a tournament's do (one process, ``--workers``, ``--ray``); the decision is
+the same on any number of them. ``--resume`` reads both files and goes on
+where the run stopped.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.sandbox import Sandbox, SandboxMode
 from referee.stats.sprt import EloEstimate, Model, Pentanomial, Sprt, SprtError, Verdict, pentanomial_estimate
+from referee.tournament.backends import Backend
 from referee.tournament.results import outcome
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import SettingsError, TournamentSettings
@@ -98,13 +103,21 @@ def write_json(path: Path, data: Any) -> None:
 
 
 class PairTally:
-    """The new bot's complete pairs, counted game by game (a pair is complete when both games of its deal are in)."""
+    """The new bot's pairs, counted game by game, in the order of their deals: deal n's pair counts once both
+    games of it and of every deal before it are in.
+
+    So the test sees the same pairs in the same order however many tables play them and whichever game
+    ends first: it decides at the same pair as on one table (and a pair that takes long, as a pair of long
+    games does, cannot be left out of the count while quicker ones after it are in).
+    """
 
     def __init__(self, new: str, records: Iterable[dict[str, Any]] = ()) -> None:
         self.new = new
         self.games = 0
         self.penta = Pentanomial()
         self._open: dict[int, float] = {}  # deal -> the new bot's points in the one game of it played so far
+        self._waiting: dict[int, float] = {}  # deal -> its pair's score, complete but after a deal still open
+        self._next = 0  # the first deal not counted yet
         for record in records:
             self.add(record)
 
@@ -115,10 +128,13 @@ class PairTally:
         points = game.pair_score(me, 1 - me)
         deal = int(record["deal"])
         self.games += 1
-        if deal in self._open:
-            self.penta = self.penta.add(self._open.pop(deal) + points)
-        else:
+        if deal not in self._open:
             self._open[deal] = points
+            return
+        self._waiting[deal] = self._open.pop(deal) + points
+        while self._next in self._waiting:
+            self.penta = self.penta.add(self._waiting.pop(self._next))
+            self._next += 1
 
 
 @dataclass(frozen=True)
@@ -165,15 +181,21 @@ class SprtRun:
         folder: TournamentFolder,
         *,
         concurrency: int,
+        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
+        backend: Backend | None = None,
         on_game: Callable[[Status], None] | None = None,
     ) -> None:
+        """``concurrency`` tables, run by ``backend`` (None: in this process, bots in ``sandbox``), as a
+        tournament's (``referee.tournament.runner.Tournament``)."""
         check_two_bots(settings)
         self.settings = settings
         self.plan = plan
         self.folder = folder
         self.new, self.base = settings.bot_names
         self.on_game = on_game
-        self.tournament = Tournament(settings, folder, concurrency=concurrency, on_game=self._game)
+        self.tournament = Tournament(
+            settings, folder, concurrency=concurrency, sandbox=sandbox, backend=backend, on_game=self._game
+        )
         self.tally = PairTally(self.new, (self.tournament.done[n] for n in sorted(self.tournament.done)))
         self.decided: Status | None = None  # the status when the LLR first crossed a bound
         first = self.status()

@@ -318,7 +318,7 @@ def _pick(given: Any, saved: Any, default: Any) -> Any:
 # ------------------------------------------------------------------ TOML
 
 
-_KEYS = {
+KEYS = {
     "name": "a name (letters, digits, '_', '-', '.')",
     "out": "a folder path",
     "preset": "a preset name",
@@ -338,49 +338,77 @@ _KEYS = {
 }
 
 
-def read_toml(path: Path) -> Given:
-    """The settings of a TOML file; SettingsError names the file and line of the first problem."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SettingsError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise SettingsError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise SettingsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
-    lines = _key_lines(text)
+@dataclass(frozen=True)
+class TomlFile:
+    """A settings file, read and parsed: its top-level table, and the line each key is set on (for errors)."""
 
-    def bad(table: str | None, key: str, problem: str) -> SettingsError:
-        line = lines.get((table, key))
-        where = f"{path}:{line}" if line else str(path)
+    path: Path
+    data: dict[str, Any]
+    lines: dict[tuple[str | None, str], int]
+
+    @classmethod
+    def read(cls, path: Path) -> TomlFile:
+        """SettingsError, naming the file, when it cannot be read or is not TOML."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SettingsError(f"{path}: no such file") from None
+        except UnicodeDecodeError:
+            raise SettingsError(f"{path}: not UTF-8 text") from None
+        except OSError as exc:
+            raise SettingsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+        return cls(path, data, _key_lines(text))
+
+    def bad(self, table: str | None, key: str, problem: str) -> SettingsError:
+        """The error for a key (``table.key``), naming the file and the key's line."""
+        line = self.lines.get((table, key))
+        where = f"{self.path}:{line}" if line else str(self.path)
         shown = key if table is None else f"{table}.{key}"
         return SettingsError(f"{where}: {shown}: {problem}")
 
-    for key in data:
-        if key not in _KEYS:
-            raise bad(None, key, f"unknown setting; known: {', '.join(_KEYS)}")
+    def check_keys(self, known: Mapping[str, str]) -> None:
+        """SettingsError on the first top-level key not in ``known`` (key -> what its value must be)."""
+        for key in self.data:
+            if key not in known:
+                raise self.bad(None, key, f"unknown setting; known: {', '.join(known)}")
+
+    def want(self, key: str, ok: bool, expected: str) -> None:
+        if not ok:
+            raise self.bad(None, key, f"expected {expected}, got {_shown(self.data[key])}")
+
+
+def read_toml(path: Path) -> Given:
+    """The settings of a tournament's TOML file; SettingsError names the file and line of the first problem."""
+    toml = TomlFile.read(path)
+    toml.check_keys(KEYS)
+    return given_from_toml(toml)
+
+
+def given_from_toml(toml: TomlFile) -> Given:
+    """The settings of ``KEYS`` the file sets, checked (keys of other names are left to the caller)."""
+    data = toml.data
+    bad = toml.bad
 
     def want(key: str, ok: bool) -> None:
-        if not ok:
-            raise bad(None, key, f"expected {_KEYS[key]}, got {_shown(data[key])}")
+        toml.want(key, ok, KEYS[key])
 
     values: dict[str, Any] = {}
     for key in ("games", "concurrency", "workers"):
         if key in data:
-            want(key, _is_int(data[key]) and data[key] >= 1)
+            want(key, is_whole(data[key]) and data[key] >= 1)
             values[key] = data[key]
     if "seed" in data:
-        want("seed", _is_int(data["seed"]))
+        want("seed", is_whole(data["seed"]))
         values["seed"] = data["seed"]
     if "move_time" in data:
-        want("move_time", _is_int(data["move_time"]) and MOVE_TIME_MS[0] <= data["move_time"] <= MOVE_TIME_MS[1])
+        want("move_time", is_whole(data["move_time"]) and MOVE_TIME_MS[0] <= data["move_time"] <= MOVE_TIME_MS[1])
         values["move_time"] = data["move_time"]
     if "time_bank" in data:
-        want("time_bank", _is_int(data["time_bank"]) and TIME_BANK_MS[0] <= data["time_bank"] <= TIME_BANK_MS[1])
+        want("time_bank", is_whole(data["time_bank"]) and TIME_BANK_MS[0] <= data["time_bank"] <= TIME_BANK_MS[1])
         values["time_bank"] = data["time_bank"]
     for key in ("duplicate", "all_seatings"):
         if key in data:
@@ -438,7 +466,7 @@ def read_toml(path: Path) -> Given:
     return Given(rules=rules, **values)
 
 
-def _is_int(value: Any) -> bool:
+def is_whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

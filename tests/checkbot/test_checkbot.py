@@ -219,4 +219,44 @@ def test_cli_table_json_and_exit_status(tmp_path):
     assert set(report["think_ms"]) == {"median", "p99", "max"}
     assert json.loads(Path(report["report"]).read_text()) == report  # also saved beside the bot's output
     code, _, err = arena("check-bot", "nobot")
-    assert code == 1 and "expected NAME=COMMAND" in err
+    assert code == 2 and "expected NAME=COMMAND" in err  # a usage mistake: 1 would say a check failed
+
+
+ECHO = HERE / "bots" / "rules_echo_bot.py"
+
+
+def test_rule_overrides_reach_the_bot_on_every_preset_checked(tmp_path):
+    bot = f"echo={sys.executable} {ECHO}"
+    code, out, err = arena(
+        "check-bot", bot, "-p", "pagat", "-p", "indiana", "--rule", "min_bid=4", "--rule", "value_alone=10",
+        "--json", "--log-dir", str(tmp_path),
+    )  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["passed"] and report["rule_overrides"] == {"min_bid": "4", "value_alone": "10"}
+    lines = Path(report["bot_output"]).read_text().splitlines()
+    told = [line for line in lines if line.startswith("rules ")]
+    # every position's game (and the protocol checks' games) on both presets, each a game of one hand
+    assert len(told) >= len(situations(check_rules("pagat"))) + len(situations(check_rules("indiana")))
+    assert set(told) == {"rules min_bid=4 value_alone=10 game_hands=1"}
+    lowest = {int(line.split()[-1]) for line in lines if line.startswith("lowest bid ")}
+    assert lowest and min(lowest) == 4  # the bids offered follow the override too
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("min_bid", "bad rule override 'min_bid': expected name=value"),
+        ("nonsense=1", "unknown rule option 'nonsense'"),
+        ("min_bid=lots", "bad value 'lots' for rule option min_bid"),
+        ("game_hands=3", "rule option game_hands cannot be overridden here"),
+        ("players=6", "--rule on pagat: deck"),
+    ],
+)
+def test_a_bad_rule_override_is_a_one_line_usage_error(tmp_path, rule, message):
+    logs = tmp_path / "logs"
+    code, out, err = arena("check-bot", f"echo={sys.executable} {ECHO}", "-p", "pagat", "--rule", rule, "--log-dir", str(logs))
+    assert code == 2, out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], err
+    assert not logs.exists()  # the bot was not started

@@ -12,25 +12,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_helpers import ARENA, SCALE_ARGS, results, same_games
+from tournament_helpers import ARENA, NETNS_PIDS, SCALE_ARGS, in_netns, results, same_games
 
 pytestmark = pytest.mark.slow
-
-# a shell in a fresh user and network namespace: loopback up, then the command
-NETNS = ["unshare", "--user", "--map-root-user", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "netns"]
-# the same, with process ids of its own too, so that processes left behind can be counted
-NETNS_PIDS = [*NETNS[:4], "--pid", "--fork", "--mount-proc", *NETNS[4:]]
-
-
-def in_netns(*argv: str, timeout: float = 400, namespaces: list[str] = NETNS) -> Any:
-    return subprocess.run([*namespaces, *argv], capture_output=True, text=True, timeout=timeout, check=False)
-
 
 def events(stderr: str, name: str) -> list[dict[str, Any]]:
     """The referee's JSON log lines with this event (Ray's own lines are not JSON)."""

@@ -84,19 +84,21 @@ def test_resume_refuses_other_hypotheses(tmp_path):
     assert "elo1 20.0 / 10.0" in run.stderr
 
 
-def test_the_tally_counts_only_complete_pairs():
-    def rec(game, deal, teams, winner):
-        return {
-            "game": game,
-            "deal": deal,
-            "teams": teams,
-            "scores": [0, 0],
-            "winner": winner,
-            "forfeit": None,
-            "hands": 1,
-            "violations": [],
-        }
+def rec(game: int, deal: int, teams: list[str], winner: int | None) -> dict:
+    """A results.jsonl record of a one-hand game with no points (only the winner counts)."""
+    return {
+        "game": game,
+        "deal": deal,
+        "teams": teams,
+        "scores": [0, 0],
+        "winner": winner,
+        "forfeit": None,
+        "hands": 1,
+        "violations": [],
+    }
 
+
+def test_the_tally_counts_only_complete_pairs():
     tally = PairTally(
         "new",
         [
@@ -135,3 +137,15 @@ def test_a_stopped_test_resumes_without_playing_a_game_twice(tmp_path):
     assert after[: len(before)] == before
     assert sorted(r["game"] for r in after) == list(range(1, len(after) + 1))
     assert summary(folder)["final"]["games"] == len(after)
+
+
+def test_pairs_count_in_deal_order_whichever_game_ends_first():
+    """On several tables a later pair may be complete first: it waits, so that the test decides on the pairs
+    of one table, in the same order."""
+    tally = PairTally("new")
+    tally.add(rec(1, 0, ["new", "base"], 0))
+    tally.add(rec(3, 1, ["new", "base"], 1))
+    tally.add(rec(4, 1, ["base", "new"], 0))  # deal 1 is complete, deal 0 is not: nothing counts yet
+    assert (tally.games, tally.penta.pairs) == (3, 0)
+    tally.add(rec(2, 0, ["base", "new"], None))  # now both, in deal order
+    assert tally.penta.counts == (1, 0, 0, 1, 0)

@@ -52,6 +52,16 @@ SCALE_ARGS = [*QUICK, "--bot", RANDOM, "--bot", FIRST, "--bot", f"other={sys.exe
 SCALE_ARGS += ["-n", "4", "--seed", "5"]
 
 
+# a shell in a fresh user and network namespace: loopback up, then the command (Ray runs in it: see test_ray.py)
+NETNS = ["unshare", "--user", "--map-root-user", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "netns"]
+# the same, with process ids of its own too, so that processes left behind can be counted
+NETNS_PIDS = [*NETNS[:4], "--pid", "--fork", "--mount-proc", *NETNS[4:]]
+
+
+def in_netns(*argv: str, timeout: float = 400, namespaces: list[str] = NETNS) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*namespaces, *argv], capture_output=True, text=True, timeout=timeout, check=False)
+
+
 def results(folder: Path) -> list[dict[str, Any]]:
     """The result records of a tournament folder, by game number."""
     return sorted((r for _, r in read_json_lines(folder / "results.jsonl")), key=lambda r: r["game"])

@@ -1,0 +1,162 @@
+"""arena sprt on several tables (--workers, --ray) and from a --config file: the decision of one table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_helpers import ARENA, QUICK, arena, bot, in_netns, results, without_think
+
+from referee.sprt.config import SprtGiven, read_sprt_toml
+from referee.stats.sprt import Model
+from referee.tournament.settings import SettingsError
+
+RULES, RANDOM = bot("rules", "rules_bot"), bot("random", "random_bot")
+TEST = ["--elo0", "0", "--elo1", "100", "--bot", RULES, "--bot", RANDOM]
+
+
+def summary(folder: Path) -> dict[str, Any]:
+    return json.loads((folder / "sprt-result.json").read_text())
+
+
+def decision(folder: Path) -> dict[str, Any]:
+    """Where the test decided, less the games finished by then (on several tables, games of later pairs
+    may have ended first)."""
+    return {k: v for k, v in summary(folder)["decided_at"].items() if k != "games"}
+
+
+@pytest.fixture(scope="module")
+def one_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sprt") / "one"
+    run = arena("sprt", *QUICK, *TEST, "-j", "1", "--workers", "1", "--out", str(folder))
+    assert run.returncode == 0, run.stderr
+    assert "1 table(s); folder" in run.stdout
+    return folder
+
+
+def same_decision(folder: Path, plain: Path) -> None:
+    """The run in ``folder`` decided as the one-table run did, on the same games, in a results file of the
+    same form."""
+    mine, theirs = summary(folder), summary(plain)
+    assert mine.keys() == theirs.keys()
+    assert mine["final"].keys() == theirs["final"].keys() == mine["decided_at"].keys()
+    assert decision(folder) == decision(plain)
+    assert decision(plain)["verdict"] == "H1"
+    played, plain_played = results(folder), results(plain)
+    # the games of the one-table run, and at most a game or two more that were at a table at the decision
+    assert without_think(played[: len(plain_played)]) == without_think(plain_played)
+    assert len(plain_played) <= len(played) <= len(plain_played) + 2
+    assert [r["game"] for r in played] == list(range(1, len(played) + 1))
+    assert mine["final"]["games"] == len(played)
+
+
+def test_two_workers_decide_as_one_table(one_table: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "two"
+    run = arena("sprt", *QUICK, *TEST, "-j", "2", "--workers", "2", "--out", str(folder))
+    assert run.returncode == 0, run.stderr
+    assert "2 table(s) in 2 worker processes" in run.stdout
+    assert "H1 accepted" in run.stdout and "after 12 pairs" in run.stdout
+    same_decision(folder, one_table)
+    # both worker processes played: each table's bots wrote their output into the folder
+    assert {p.name.split(".")[0] for p in (folder / "bots").iterdir()} == {"table1", "table2"}
+
+
+CONFIG = f"""
+name = "from-file"
+preset = "double-deck"
+move_time = 2000
+workers = 2
+concurrency = 2
+elo0 = 0
+elo1 = 100
+max_pairs = 40
+
+[rules]
+hand_limit = 3
+
+[bots]
+{RULES.replace("=", " = '", 1)}'
+{RANDOM.replace("=", " = '", 1)}'
+"""
+
+
+def test_a_config_file_sets_the_test_the_games_and_the_workers(one_table: Path, tmp_path: Path) -> None:
+    (tmp_path / "sprt.toml").write_text(CONFIG)
+    # the command line overrides the file
+    run = arena("sprt", "--config", "sprt.toml", "--alpha", "0.05", "--max-pairs", "30", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    folder = tmp_path / "logs" / "from-file"
+    assert "2 table(s) in 2 worker processes" in run.stdout and f"folder {Path('logs/from-file')}" in run.stdout
+    plan = json.loads((folder / "sprt.json").read_text())
+    assert (plan["elo0"], plan["elo1"], plan["max_pairs"]) == (0.0, 100.0, 30)
+    settings = json.loads((folder / "settings.json").read_text())
+    assert settings["rules"]["hand_limit"] == 3 and settings["move_time_ms"] == 2000
+    assert list(settings["bots"]) == ["rules", "random"]
+    # the same games as the one-table run given on the command line (but for max_pairs, the same test)
+    assert decision(folder) == {**decision(one_table), "max_pairs": 30}
+    # and it resumes by its name from the file alone
+    again = arena("sprt", "--config", "sprt.toml", "--resume", "--max-pairs", "30", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "H1 accepted" in again.stdout
+
+
+def test_the_sprt_keys_of_a_config_file(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('elo1 = 25\nmodel = "normalized"\nalpha = 0.01\nseed = 4\n[bots]\na = "x"\nb = "y"\n')
+    given, test = read_sprt_toml(path)
+    assert test == SprtGiven(elo1=25.0, model=Model.NORMALIZED, alpha=0.01)
+    assert given.seed == 4 and given.bots is not None and [b.name for b in given.bots] == ["a", "b"]
+    plan = SprtGiven(elo1=50.0).over(test).plan()
+    assert (plan.test.elo0, plan.test.elo1, plan.test.alpha, plan.test.beta) == (0.0, 50.0, 0.01, 0.05)
+    assert plan.max_pairs == 10_000
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("games = 4\n", "t.toml:1: games: unknown setting; known: name, out, preset, seed"),
+        ("gauntlet = 'a'\n", "t.toml:1: gauntlet: unknown setting"),
+        ("seed = 1\nalpha = 1.5\n", "t.toml:2: alpha: expected a number between 0 and 1, got a number (1.5)"),
+        ("elo1 = 'ten'\n", "t.toml:1: elo1: expected a number (Elo) above elo0, got a string ('ten')"),
+        ("model = 'bayes'\n", "t.toml:1: model: expected 'logistic' or 'normalized', got a string ('bayes')"),
+        ("max_pairs = 0\n", "t.toml:1: max_pairs: expected a whole number >= 1, got a number (0)"),
+        ("workers = true\n", "t.toml:1: workers: expected a whole number >= 1, got a boolean (True)"),
+    ],
+)
+def test_bad_sprt_config_files_name_the_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(SettingsError) as info:
+        read_sprt_toml(path)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "code"),
+    [
+        (["--workers", "0"], "Invalid value for '--workers' / '-w'", 2),
+        (["--ray-working-dir", "."], "--ray-working-dir goes with --ray", 1),
+        (["--ray", "--workers", "2"], "--ray and --workers: choose one", 1),
+        (["--config", "missing.toml"], "missing.toml: no such file", 1),
+        (["--config", "bad.toml"], "bad.toml:1: games: unknown setting", 1),
+    ],
+)
+def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str, code: int) -> None:
+    (tmp_path / "bad.toml").write_text("games = 4\n")
+    run = arena("sprt", *TEST, *args, cwd=tmp_path)
+    assert run.returncode == code, run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], run.stderr
+    assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.slow
+def test_a_local_ray_decides_as_one_table(one_table: Path, tmp_path: Path) -> None:
+    """On a Ray started here, in a network namespace with loopback only (as test_ray.py runs it)."""
+    folder = tmp_path / "ray"
+    run = in_netns(str(ARENA), "sprt", *QUICK, *TEST, "-j", "2", "--ray", "--out", str(folder))
+    assert run.returncode == 0, run.stderr[-5000:]
+    assert "2 table(s) on Ray, 1 node(s)" in run.stdout, run.stdout
+    same_decision(folder, one_table)
