@@ -8,6 +8,8 @@ faults the referee logged (a late answer is a fault).
 
     python bench/mc_referee.py --presets neuralplay --games 4 --level 2
     python bench/mc_referee.py --presets neuralplay,pagat --games 10 --move-time 1000
+    python bench/mc_referee.py --presets all --games 24 --level 2
+    python bench/mc_referee.py --presets indiana --mc "python -m example_bots.montecarlo_bot --worlds 60"
 
 Slow by nature: at the referee's default 1000 ms a decision, the bot searches
 for up to half of each.
@@ -19,6 +21,7 @@ import argparse
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 # Runnable as a plain script from a checkout (``python bench/mc_referee.py``).
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from machine import describe  # bench/machine.py
 
+from referee.engine.presets import PRESETS
 from referee.gamelog import read_records
 from sdk.simulator import _mean_interval
 
@@ -71,21 +75,24 @@ def per_game(log: Path, team_of_bot: dict[str, int]) -> tuple[dict[int, dict[str
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--presets", default="neuralplay")
+    parser.add_argument("--presets", default="neuralplay", help="comma-separated presets, or all")
     parser.add_argument("--games", type=int, default=4, help="games per seating (deals)")
     parser.add_argument("--level", type=int, default=3, help="the Monte Carlo bot's --level")
     parser.add_argument("--move-time", type=int, default=1000, help="ms per decision (the referee's default: 1000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rule", action="append", default=[], help="a rule override name=value (repeatable)")
+    parser.add_argument("--mc", default=None, help="the command of the bot measured (default: the Monte Carlo bot at --level)")
     args = parser.parse_args(argv)
-    mc = f"mc=python -m example_bots.montecarlo_bot --level {args.level}"
+    mc = "mc=" + (args.mc or f"python -m example_bots.montecarlo_bot --level {args.level}")
     print(f"bench/mc_referee.py on {describe()}")
     print(
-        f"montecarlo --level {args.level} v rules, {args.games} deals x 2 seatings, {args.move_time} ms a decision"
+        f"{args.mc or f'montecarlo --level {args.level}'} v rules, {args.games} deals x 2 seatings, {args.move_time} ms a decision"
         + (f", rules {' '.join(args.rule)}" if args.rule else "")
         + "\n"
     )
-    for preset in [p.strip() for p in args.presets.split(",") if p.strip()]:
+    presets = list(PRESETS) if args.presets == "all" else [p.strip() for p in args.presets.split(",") if p.strip()]
+    for preset in presets:
+        started = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             settings = (args.games, args.seed, args.move_time, folder, args.rule)
@@ -97,7 +104,13 @@ def main(argv: list[str] | None = None) -> None:
             if g in second
         ]
         margin = _mean_interval(diffs)
-        print(f"{preset:<18} {margin}; faults logged: {faults_a + faults_b}", flush=True)
+        games = [*first.values(), *second.values()]
+        wins = sum(g["mc"] > g["rules"] for g in games)
+        print(
+            f"{preset:<18} {margin}; mc ahead in {wins} of {len(games)} games; faults logged: {faults_a + faults_b}; "
+            f"{time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

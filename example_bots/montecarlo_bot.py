@@ -322,7 +322,7 @@ def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid, rules_bot
     highest the team can make, which may lie far above the cheapest.
     """
     chosen: list[Bid] = [default]
-    if PASS in legal:
+    if PASS in legal and default != PASS:
         chosen.append(PASS)
     high_seat = RulesBot._high_bidder(view)
     if high_seat is not None and view.rules.team_of(high_seat) == view.team:

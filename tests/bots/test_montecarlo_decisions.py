@@ -128,6 +128,42 @@ def test_every_bid_kind_is_a_candidate() -> None:
     assert all(b in legal for b in candidates)
 
 
+@pytest.mark.parametrize("preset", ["pagat", "bid-euchre-project"])
+def test_bids_near_the_hands_worth_are_candidates_beyond_the_cheapest(preset: str) -> None:
+    """Seat 0 holds six spades with both bowers: a spade bid near its count is tried, not only the cheapest three."""
+    game = position(preset, DEAL_B, dealer=3)
+    view = view_to_act(game)
+    legal = view.decision.options
+    rules_bot = RulesBot()
+    spade_levels = sorted(b.level for b in legal if b.kind == "level" and b.trump == Trump.S)
+    candidates = bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)
+    tried = {b.level for b in candidates if b.kind == "level" and b.trump == Trump.S}
+    assert max(tried) > spade_levels[2] + 1, (spade_levels, tried)
+    assert all(b in legal for b in candidates)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "indiana"])
+def test_with_partner_holding_the_contract_only_the_rules_bid_or_pass_is_tried(preset: str) -> None:
+    """Two searching partners must not outbid each other: over partner's bid, the rules bot's bid or pass."""
+    game = position(preset, DEAL_B if preset == "pagat" else {}, dealer=3)
+    rules_bot = RulesBot()
+    first = view_to_act(game)
+    game.apply(next(b for b in first.decision.options if b.kind == "level"))  # seat 0 bids
+    game.apply(PASS)  # seat 1
+    partner = view_to_act(game)
+    assert partner.seat == 2
+    legal = partner.decision.options
+    default = rules_bot.bid(partner, legal)
+    assert set(bid_candidates(partner, legal, default, rules_bot)) == {default, PASS}
+    # Over an opponent's bid instead, the search is wide again.
+    game = position(preset, DEAL_B if preset == "pagat" else {}, dealer=3)
+    game.apply(PASS)  # seat 0
+    game.apply(next(b for b in view_to_act(game).decision.options if b.kind == "level"))  # seat 1 bids
+    view = view_to_act(game)
+    legal = view.decision.options
+    assert len(bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)) > 4
+
+
 @pytest.mark.parametrize("kind", ["bid", "play"])
 def test_a_fixed_world_count_and_seed_play_the_same_way(kind: str) -> None:
     actions = [] if kind == "bid" else ["4 S", "pass", "pass", "pass"]  # then seat 0 leads
