@@ -314,7 +314,7 @@ def _as_action(candidate: object) -> object:
 def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid, rules_bot: RulesBot | None = None) -> list[Bid]:
     """The bids worth simulating: the rules bot's, pass, every special, and per trump some levels.
 
-    When partner holds the contract, only the rules bot's bid and pass.
+    When partner holds the contract in an auction of several rounds, only the rules bot's bid and pass.
 
     Per trump, the ``LEVELS_TRIED`` cheapest levels, and the levels within ``WORTH_SPAN`` of what
     the seat's team should take in that trump (the rules bot's count and its reading of the
@@ -325,9 +325,10 @@ def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid, rules_bot
     if PASS in legal and default != PASS:
         chosen.append(PASS)
     high_seat = RulesBot._high_bidder(view)
-    if high_seat is not None and view.rules.team_of(high_seat) == view.team:
-        # Partner holds the contract: keep it or raise as the rules bot would. A search that
-        # assumes partner then passes would outbid partner, who (searching too) outbids back.
+    if view.rules.bidding_rounds != "single" and high_seat is not None and view.rules.team_of(high_seat) == view.team:
+        # Partner holds the contract and may speak again: keep it or raise as the rules bot would.
+        # A search that assumes partner then passes would outbid partner, who (searching too)
+        # outbids back: on indiana two such partners climbed to 12 tricks.
         return chosen
     worth: dict[Trump | None, float] = {}
     if rules_bot is not None:

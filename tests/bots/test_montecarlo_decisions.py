@@ -142,10 +142,11 @@ def test_bids_near_the_hands_worth_are_candidates_beyond_the_cheapest(preset: st
     assert all(b in legal for b in candidates)
 
 
-@pytest.mark.parametrize("preset", ["pagat", "indiana"])
+@pytest.mark.parametrize("preset", ["pepper", "indiana"])
 def test_with_partner_holding_the_contract_only_the_rules_bid_or_pass_is_tried(preset: str) -> None:
-    """Two searching partners must not outbid each other: over partner's bid, the rules bot's bid or pass."""
-    game = position(preset, DEAL_B if preset == "pagat" else {}, dealer=3)
+    """In an auction of several rounds, two searching partners must not outbid each other: over
+    partner's bid, the rules bot's bid or pass."""
+    game = position(preset, {}, dealer=3)
     rules_bot = RulesBot()
     first = view_to_act(game)
     game.apply(next(b for b in first.decision.options if b.kind == "level"))  # seat 0 bids
@@ -156,12 +157,24 @@ def test_with_partner_holding_the_contract_only_the_rules_bid_or_pass_is_tried(p
     default = rules_bot.bid(partner, legal)
     assert set(bid_candidates(partner, legal, default, rules_bot)) == {default, PASS}
     # Over an opponent's bid instead, the search is wide again.
-    game = position(preset, DEAL_B if preset == "pagat" else {}, dealer=3)
+    game = position(preset, {}, dealer=3)
     game.apply(PASS)  # seat 0
     game.apply(next(b for b in view_to_act(game).decision.options if b.kind == "level"))  # seat 1 bids
     view = view_to_act(game)
     legal = view.decision.options
     assert len(bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)) > 4
+
+
+def test_in_a_single_round_auction_a_bid_over_partner_is_searched() -> None:
+    """Partner cannot answer in a single round: bids over partner's are candidates there."""
+    game = position("pagat", DEAL_B, dealer=3)
+    game.apply(Bid.parse("3 H"))  # seat 0
+    game.apply(PASS)  # seat 1
+    view = view_to_act(game)
+    legal = view.decision.options
+    rules_bot = RulesBot()
+    candidates = bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)
+    assert len([b for b in candidates if b.kind == "level"]) > 4
 
 
 @pytest.mark.parametrize("kind", ["bid", "play"])
