@@ -1,18 +1,21 @@
 """Monte Carlo bot against the rules bot through the real referee, duplicate: each bot a process per seat.
 
-For each preset, two ``arena match`` runs with the same seed (so the same
-deals, game by game) and the bots' teams swapped; each game's points per hand
-of each bot come from its log. Printed: the mean per deal of the Monte Carlo
-bot's points per hand minus the rules bot's, with its 95% interval, and the
-faults the referee logged (a late answer is a fault).
+For each preset, one ``arena match`` per team with the same seed (so the same
+deals, game by game), the measured bot playing that team and the opponent
+every other team; each game's points per hand come from its log. Printed: the
+mean per deal of the measured bot's points per hand minus the opponents'
+(averaged over the seatings), with its 95% interval, the games in which it
+was ahead, and the faults the referee logged (a late answer is a fault).
 
     python bench/mc_referee.py --presets neuralplay --games 4 --level 2
     python bench/mc_referee.py --presets neuralplay,pagat --games 10 --move-time 1000
     python bench/mc_referee.py --presets all --games 24 --level 2
     python bench/mc_referee.py --presets indiana --mc "python -m example_bots.montecarlo_bot --worlds 60"
+    python bench/mc_referee.py --presets all --games 8 --mc "python -m example_bots.rules_bot" \
+        --opponent "python -m example_bots.random_bot"
 
-Slow by nature: at the referee's default 1000 ms a decision, the bot searches
-for up to half of each.
+Slow by nature: at the referee's default 1000 ms a decision, the Monte Carlo
+bot searches for up to 30-60% of each (level 1-4), or until its world count.
 """
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from machine import describe  # bench/machine.py
 
-from referee.engine.presets import PRESETS
+from referee.engine.presets import PRESETS, rules_for
 from referee.gamelog import read_records
 from sdk.simulator import _mean_interval
 
-RULES = "rules=python -m example_bots.rules_bot"
+MEASURED = "mc"
+OTHER = "rules"  # the opponent teams are named rules0, rules1, ...
 
 
 def run_match(
@@ -82,36 +86,49 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rule", action="append", default=[], help="a rule override name=value (repeatable)")
     parser.add_argument("--mc", default=None, help="the command of the bot measured (default: the Monte Carlo bot at --level)")
+    parser.add_argument("--opponent", default="python -m example_bots.rules_bot", help="the command of the other teams' bot")
     args = parser.parse_args(argv)
-    mc = "mc=" + (args.mc or f"python -m example_bots.montecarlo_bot --level {args.level}")
+    mc = args.mc or f"python -m example_bots.montecarlo_bot --level {args.level}"
+    opponent = args.opponent
     print(f"bench/mc_referee.py on {describe()}")
     print(
-        f"{args.mc or f'montecarlo --level {args.level}'} v rules, {args.games} deals x 2 seatings, {args.move_time} ms a decision"
+        f"{mc} v {opponent}, {args.games} deals x one seating per team, {args.move_time} ms a decision"
         + (f", rules {' '.join(args.rule)}" if args.rule else "")
         + "\n"
     )
     presets = list(PRESETS) if args.presets == "all" else [p.strip() for p in args.presets.split(",") if p.strip()]
     for preset in presets:
         started = time.perf_counter()
+        teams = rules_for(preset, args.rule).teams
+        seatings: list[dict[int, dict[str, float]]] = []
+        faults = 0
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             settings = (args.games, args.seed, args.move_time, folder, args.rule)
-            first, faults_a = per_game(run_match(preset, [mc, RULES], *settings), {"mc": 0, "rules": 1})
-            second, faults_b = per_game(run_match(preset, [RULES, mc], *settings), {"rules": 0, "mc": 1})
+            for at in range(teams):  # the measured bot plays team `at`; the opponent every other team
+                names = [MEASURED if t == at else f"{OTHER}{t}" for t in range(teams)]
+                commands = [f"{n}={mc if n == MEASURED else opponent}" for n in names]
+                result, seen = per_game(run_match(preset, commands, *settings), {n: t for t, n in enumerate(names)})
+                seatings.append(result)
+                faults += seen
+        # Per deal: over its seatings, the measured bot's points per hand minus the opponents' mean.
         diffs = [
-            ((first[g]["mc"] - first[g]["rules"]) + (second[g]["mc"] - second[g]["rules"])) / 2
-            for g in sorted(first)
-            if g in second
+            sum(_ahead_by(s[g]) for s in seatings) / teams for g in sorted(seatings[0]) if all(g in s for s in seatings)
         ]
         margin = _mean_interval(diffs)
-        games = [*first.values(), *second.values()]
-        wins = sum(g["mc"] > g["rules"] for g in games)
+        games = [g for s in seatings for g in s.values()]
+        ahead = sum(_ahead_by(g) > 0 for g in games)
         print(
-            f"{preset:<18} {margin}; mc ahead in {wins} of {len(games)} games; faults logged: {faults_a + faults_b}; "
+            f"{preset:<18} {margin}; ahead in {ahead} of {len(games)} games; faults logged: {faults}; "
             f"{time.perf_counter() - started:.0f} s",
             flush=True,
         )
 
+
+def _ahead_by(game: dict[str, float]) -> float:
+    """The measured bot's points per hand in one game minus the mean of the other teams'."""
+    others = [v for name, v in game.items() if name != MEASURED]
+    return game[MEASURED] - sum(others) / len(others)
 
 if __name__ == "__main__":
     main()
