@@ -66,7 +66,7 @@ class TableScreen:
         shown = [names[s] if s < len(names) else f"seat{s}" for s in range(rules.players)]
         shown[seat] = "you"
         self.cards = Cards(fancy)
-        self.words = Words(self.cards, rules, shown)
+        self.words = Words(self.cards, rules, shown, you=seat)
 
     # ------------------------------------------------------------------ table
 

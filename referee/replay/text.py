@@ -86,13 +86,21 @@ class Cards:
 class Words:
     """One line of text per event of a game, for the terminal and the HTML viewer alike."""
 
-    def __init__(self, cards: Cards, rules: Rules, names: list[str]) -> None:
+    # A verb after the seat that reads the text ("you"), and after any other seat.
+    _VERBS = {"bid": "bids", "pass": "passes", "play": "plays", "give": "gives", "discard": "discards"}
+
+    def __init__(self, cards: Cards, rules: Rules, names: list[str], you: int | None = None) -> None:
         self.cards = cards
         self.rules = rules
         self.names = [printable_name(n) for n in names]  # a log can be edited: no control codes
+        self.you = you  # the seat of the person reading, when there is one ("you bid", not "you bids")
 
     def seat(self, seat: int) -> str:
         return f"{seat} {self.names[seat]}"
+
+    def does(self, seat: int, verb: str) -> str:
+        """``seat`` and ``verb`` agreeing with it: "2 rules bids", "1 you bid"."""
+        return f"{self.seat(seat)} {verb if seat == self.you else self._VERBS[verb]}"
 
     def event(self, event: Event) -> Text:
         """Any event, in a few words."""
@@ -105,7 +113,7 @@ class Words:
         if isinstance(event, ExchangeEvent):
             return self.exchange(event)
         if isinstance(event, PlayEvent):
-            return Text(f"{self.seat(event.seat)} plays ").append_text(self.cards.card(event.card))
+            return Text(f"{self.does(event.seat, 'play')} ").append_text(self.cards.card(event.card))
         if isinstance(event, TrickEvent):
             return Text(f"Trick {event.trick} won by {self.seat(event.winner)}")
         if isinstance(event, HandEndEvent):
@@ -114,8 +122,8 @@ class Words:
 
     def bid(self, ev: BidEvent) -> Text:
         if ev.bid.is_pass:
-            return Text(f"{self.seat(ev.seat)} passes")
-        return Text(f"{self.seat(ev.seat)} bids ").append_text(self.cards.bid(ev.bid))
+            return Text(self.does(ev.seat, "pass"))
+        return Text(f"{self.does(ev.seat, 'bid')} ").append_text(self.cards.bid(ev.bid))
 
     def contract(self, ev: ContractEvent) -> Text:
         c = self.cards
@@ -123,12 +131,18 @@ class Words:
         text.append_text(c.bid(ev.bid)).append(", trump ").append_text(c.trump(ev.trump))
         if ev.alone:
             out = [s for s in range(self.rules.players) if s not in ev.active]
-            text.append(f", plays alone ({', '.join(self.seat(s) for s in out)} sit{'s' if len(out) == 1 else ''} out)")
+            sit = "sits" if len(out) == 1 and out[0] != self.you else "sit"
+            text.append(f", plays alone ({', '.join(self.seat(s) for s in out)} {sit} out)")
         return text
 
     def exchange(self, ev: ExchangeEvent) -> Text:
-        verb = f"discards {ev.count}" if ev.to_seat is None else f"gives {ev.count} to {self.seat(ev.to_seat)}"
-        text = Text(f"Exchange: {self.seat(ev.from_seat)} {verb}")
+        who = ev.from_seat
+        verb = (
+            f"{self.does(who, 'discard')} {ev.count}"
+            if ev.to_seat is None
+            else f"{self.does(who, 'give')} {ev.count} to {self.seat(ev.to_seat)}"
+        )
+        text = Text(f"Exchange: {verb}")
         if ev.cards is None:
             return text.append(" (cards hidden)", style="dim")
         return text.append(": ").append_text(self.cards.cards(ev.cards))

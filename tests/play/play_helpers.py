@@ -187,8 +187,14 @@ def check_one(screen: Screen, a: Asked) -> None:
     if view.trump is not None and view.trump.is_suit:
         assert "trump" in screen.line("Your hand"), where
     # the auction so far, in order
-    shown_bids = [part.split(" bids ")[-1] for part in screen.line("Bids").split(" · ") if " bids " in part]
-    assert [bid_text(b) for b in shown_bids] == [bid_text(b.text()) for _, b in view.bids if not b.is_pass], where
+    # (the person's own bids read "you bid", the others' "NAME bids")
+    parts = screen.line("Bids").split(" · ")
+    said = [re.split(r" bids? ", part)[-1] for part in parts if re.search(r" bids? ", part)]
+    assert [bid_text(b) for b in said] == [bid_text(b.text()) for _, b in view.bids if not b.is_pass], where
+    for part in parts:  # "2 rules bids 4♠", "1 you pass"
+        words = part.split()
+        if len(words) >= 3:
+            assert words[2] in (("bid", "pass") if words[1] == "you" else ("bids", "passes")), where
     # the score and the trick on the table, who played what
     assert [int(s) for s in _numbers_after("team", screen.line("Score"))] == list(view.scores), where
     table = screen.line("Table")
