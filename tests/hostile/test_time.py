@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 import pytest
+from sandbox_helpers import wait_gone
 from trust_helpers import (
     ARENA,
     BOTS,
     RANDOM,
     children_of,
-    processes_with,
     records,
     results,
     run_match,
@@ -108,7 +108,7 @@ def test_a_bot_slowed_by_its_own_children_times_out(tmp_path: Path) -> None:
     hog_seats = {0, 2}
     assert len(faults) >= 4 and {v.seat for v in faults} <= hog_seats
     assert all(v.seat in hog_seats for v in result.games[0].violations)  # the random bot is charged nothing
-    assert processes_with(str(tag)) == []  # the children went with their bots
+    wait_gone(str(tag))  # the children go with their bots (a loaded kernel may take a moment)
     verify_log(load_log(result.log_path))
 
 
