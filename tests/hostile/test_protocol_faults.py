@@ -25,13 +25,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from sandbox_helpers import with_marker_in_cmdline
 from trust_helpers import (
     BOTS,
     alive,
     children_of,
     faulty,
     in_process,
-    processes_with,
     records,
     results,
     run_match,
@@ -67,7 +67,7 @@ FREE = {"flood": {"protocol"}, "garbage": {"malformed"}, "double-hello": {"proto
 
 def hostile(mode: str, tag: Path | None = None, at: int = AT) -> BotCommand:
     """The bot for ``mode``, misbehaving at its ``at``-th answer; ``tag`` marks its command line (see
-    ``processes_with``)."""
+    ``with_marker_in_cmdline``)."""
     if mode in FAULTY:
         return faulty(mode, at)
     extra = (str(tag),) if tag is not None else ()
@@ -130,7 +130,7 @@ def test_hostile_bots_in_a_tournament_charge_only_themselves(policy: FaultPolicy
         if not set(bad) & set(r["teams"]):
             assert r["violations"] == []  # the clean tables are charged nothing
         verify_log(load_log(folder / r["log"]))
-    assert processes_with(str(tag)) == []  # no hostile bot outlived the tournament
+    assert with_marker_in_cmdline(str(tag)) == []  # no hostile bot outlived the tournament
 
 
 def test_a_late_answer_is_charged_to_the_game_it_answers(tmp_path: Path, monkeypatch) -> None:
@@ -174,4 +174,4 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
     assert {r["seat"] for r in faults} <= {0}
     assert bool(faults) == (PENALISED[mode] is not None)
     assert verify_log(load_log(log)).games == 1
-    assert processes_with(str(tag)) == []
+    assert with_marker_in_cmdline(str(tag)) == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -28,20 +27,6 @@ from arena_helpers import (  # noqa: E402
 )
 from tournament_helpers import results, standings, tournament  # noqa: E402
 
-def processes_with(marker: str) -> list[int]:
-    """Live processes whose command line holds ``marker`` (a bot's tag; works across PID namespaces)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != os.getpid():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if marker.encode() in cmdline and alive(int(entry)):
-                found.append(int(entry))
-    return found
-
-
 # a card as the log writes it (rank, suit): every place a card can appear in a record
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
@@ -55,7 +40,6 @@ __all__ = [
     "children_of",
     "faulty",
     "in_process",
-    "processes_with",
     "records",
     "results",
     "run_async",

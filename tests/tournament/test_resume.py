@@ -14,13 +14,14 @@ from tournament_helpers import (
     FIRST,
     QUICK,
     RANDOM,
-    alive,
     arena,
     bot,
     children_of,
+    result_lines,
     results,
     same_games,
     standings,
+    wait_gone,
     without_think,
 )
 
@@ -29,13 +30,6 @@ from referee.replay.verify import verify_log
 
 ARGS = [*QUICK, "--bot", RANDOM, "--bot", FIRST, "--bot", bot("other"), "-n", "8", "--seed", "5"]
 TOTAL = 3 * 8
-
-
-def result_lines(folder: Path) -> int:
-    try:
-        return (folder / "results.jsonl").read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
 
 
 def start_and_stop(folder: Path, sig: int, after: int) -> tuple[subprocess.CompletedProcess[str], list[int]]:
@@ -55,13 +49,6 @@ def start_and_stop(folder: Path, sig: int, after: int) -> tuple[subprocess.Compl
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), bots
-
-
-def wait_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 15
-    while any(alive(p) for p in pids):
-        assert time.monotonic() < deadline, f"bot processes outlived the referee: {[p for p in pids if alive(p)]}"
-        time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ARENA, SCALE_ARGS, alive, arena, children_of, results, same_games
+from tournament_helpers import ARENA, SCALE_ARGS, arena, children_of, result_lines, results, same_games, wait_gone
 
 from referee.cli.scale import bare_ray
 from referee.replay.logfile import load_log
@@ -21,13 +21,6 @@ ARGS = SCALE_ARGS
 TOTAL = 3 * 4
 
 
-def result_lines(folder: Path) -> int:
-    try:
-        return (folder / "results.jsonl").read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
-
-
 def descendants(pid: int) -> list[int]:
     out, todo = [], [pid]
     while todo:
@@ -35,13 +28,6 @@ def descendants(pid: int) -> list[int]:
         out += kids
         todo += kids
     return out
-
-
-def wait_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 20
-    while any(alive(p) for p in pids):
-        assert time.monotonic() < deadline, f"processes outlived the arena: {[p for p in pids if alive(p)]}"
-        time.sleep(0.05)
 
 
 def test_two_workers_play_the_games_of_one_process(scale_plain: Path, tmp_path: Path) -> None:

@@ -100,6 +100,20 @@ def _referee_helpers() -> None:
 
 
 _referee_helpers()
-from arena_helpers import alive, children_of, run_async
+from arena_helpers import alive, all_gone, children_of, run_async  # noqa: E402
 
-__all__ = ["alive", "children_of", "run_async"]
+
+def result_lines(folder: Path) -> int:
+    """Lines of the tournament's results file so far (0 before it exists)."""
+    try:
+        return (folder / "results.jsonl").read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def wait_gone(pids: list[int], within_s: float = 20) -> None:
+    """Every one of ``pids`` ends within ``within_s`` (the kernel may take a moment)."""
+    assert all_gone(pids, within_s), f"processes outlived the arena: {[p for p in pids if alive(p)]}"
+
+
+__all__ = ["alive", "children_of", "result_lines", "run_async", "wait_gone"]
