@@ -335,12 +335,11 @@ def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid, rules_bot
         rules = view.rules
         for t in rules.trump_choices:
             worth[t] = estimate_tricks(view.hand, t, rules) + rules_bot.partner_support(view, t)
+        worth[None] = max(worth.values())  # a bid naming no trump (named after the auction): the best one's
     per_trump: dict[Trump | None, int] = {}
     for b in legal:  # legal bids come in rank order
         if b.kind == "level":
-            # A bid naming no trump (trump named after the auction): the best trump's count.
-            count = worth.get(b.trump, max(worth.values())) if worth else None
-            near = count is not None and abs(b.level - count) <= WORTH_SPAN
+            near = b.trump in worth and abs(b.level - worth[b.trump]) <= WORTH_SPAN
             if per_trump.get(b.trump, 0) < LEVELS_TRIED or near:
                 per_trump[b.trump] = per_trump.get(b.trump, 0) + 1
                 chosen.append(b)
