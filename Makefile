@@ -46,15 +46,16 @@ apt_install = command -v apt-get >/dev/null \
 # playwright package, with the system browser: its own download is not used).
 CHROMIUM := /usr/bin/chromium
 
+# Bots run in a bubblewrap sandbox (docs/security.md); tests/hostile checks it
+# holds, and fails where bubblewrap is missing. Installed from Debian when missing.
+# (Defined before the rule that names it: make expands a prerequisite as it reads it.)
+BWRAP := /usr/bin/bwrap
+
 test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN)
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):
 	@$(call apt_install,the browser tests,chromium)
-
-# Bots run in a bubblewrap sandbox (docs/security.md); the tests of tests/hostile
-# need it (or util-linux's unshare). Installed here from Debian when missing.
-BWRAP := /usr/bin/bwrap
 
 $(BWRAP):
 	@$(call apt_install,the bot sandbox,bubblewrap)

@@ -3,11 +3,15 @@
 (a) bare: a grpc.aio server plays strict-turn ping-pong with 4 client
     processes over one bidirectional stream each (raw bytes, a ping the size
     of a typical decision request, a tiny pong), the floor any referee pays;
+    over a Unix socket, the transport of every bot the referee launches (one
+    socket per seat), and over TCP on 127.0.0.1 for comparison;
 (b) referee: ``arena``'s own server and match driver with 4 bot processes
-    (example_bots.first_bot: the SDK runner, answering instantly), playing
-    full games and writing the JSONL log.
+    (example_bots.first_bot: the SDK runner, answering instantly, each in
+    the sandbox where one can be made), playing full games and writing the
+    JSONL log.
 
-Prints decisions per second for both, their ratio, and the machine.
+Prints decisions per second for each, the ratio of (b) to (a) on the same
+transport, the CPU time per decision on either side, and the machine.
 
     python bench/referee.py [--decisions N] [--preset P]
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -96,14 +101,19 @@ def _children_cpu(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-async def bench_bare(decisions: int) -> Figures:
+async def bench_bare(decisions: int, transport: str) -> Figures:
     bare = BareServer()
     server = grpc.aio.server()
     handler = grpc.stream_stream_rpc_method_handler(bare.ping)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Bare", {"Ping": handler}),))
-    port = server.add_insecure_port("127.0.0.1:0")
+    folder = tempfile.mkdtemp(prefix="bench-bare-")
+    if transport == "unix":
+        address = f"unix:{folder}/bare.sock"
+        server.add_insecure_port(address)
+    else:
+        address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
     await server.start()
-    client = [sys.executable, __file__, "--bare-client", f"127.0.0.1:{port}"]
+    client = [sys.executable, __file__, "--bare-client", address]
     procs = [subprocess.Popen(client) for _ in range(CLIENTS)]  # noqa: ASYNC220 - before anything is timed
     try:
         await asyncio.wait_for(bare.ready.wait(), 30)
@@ -129,13 +139,14 @@ async def bench_bare(decisions: int) -> Figures:
             except subprocess.TimeoutExpired:
                 p.kill()
         await server.stop(0.5)
+        shutil.rmtree(folder, ignore_errors=True)
     return Figures(decisions / elapsed, cpu / decisions, ccpu / decisions)
 
 
 # ------------------------------------------------------------------ referee
 
 
-async def bench_referee(decisions: int, preset: str) -> tuple[Figures, int]:
+async def bench_referee(decisions: int, preset: str, relay: bool = False) -> tuple[Figures, int]:
     from referee.bots import BotCommand
     from referee.engine.presets import rules_for
     from referee.gamelog import LogWriter
@@ -143,7 +154,7 @@ async def bench_referee(decisions: int, preset: str) -> tuple[Figures, int]:
     from referee.seeding import derive_seed
 
     rules = rules_for(preset)
-    bot = BotCommand.parse(f"first={sys.executable} -m example_bots.first_bot")
+    bot = BotCommand.parse(f"first={sys.executable} -m example_bots.first_bot").with_tcp(relay)
     with tempfile.TemporaryDirectory() as tmp:
         config = MatchConfig(
             preset=preset, rules=rules, seats=seat_bots(rules, [SeatBot("first", bot)]), log_dir=Path(tmp)
@@ -177,6 +188,9 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=10000, help="decisions per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="alternate (a) and (b) this often; medians are shown")
     parser.add_argument("--preset", default="neuralplay")
+    parser.add_argument(
+        "--relay", action="store_true", help="also (c): the bots dial 127.0.0.1 through the relay in their sandbox (--tcp)"
+    )
     parser.add_argument("--bare-client", metavar="ADDRESS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_client:
@@ -186,25 +200,41 @@ def main() -> None:
 
     configure("warning")
     print(f"machine: {describe(grpc=True)}")
-    bares, refs = [], []
+    rounds: dict[str, list[Figures]] = {"unix": [], "tcp": [], "referee": [], "relay": []}
     games = 0
-    for _ in range(args.rounds):  # alternating, so a change in the machine's load hits both alike
-        bares.append(asyncio.run(bench_bare(args.decisions)))
+    for _ in range(args.rounds):  # alternating, so a change in the machine's load hits all alike
+        for transport in ("unix", "tcp"):
+            rounds[transport].append(asyncio.run(bench_bare(args.decisions, transport)))
         ref, games = asyncio.run(bench_referee(args.decisions, args.preset))
-        refs.append(ref)
-    bare = sorted(bares, key=lambda f: f.per_second)[len(bares) // 2]
-    ref = sorted(refs, key=lambda f: f.per_second)[len(refs) // 2]
+        rounds["referee"].append(ref)
+        if args.relay:
+            rounds["relay"].append(asyncio.run(bench_referee(args.decisions, args.preset, relay=True))[0])
+    if not args.relay:
+        del rounds["relay"]
+    unix, tcp, ref = (sorted(f, key=lambda x: x.per_second)[len(f) // 2] for f in list(rounds.values())[:3])
+    for name, bare in (("Unix socket", unix), ("TCP 127.0.0.1", tcp)):
+        print(
+            f"(a) bare grpc.aio ping-pong, {CLIENTS} client processes, {name}: {bare.per_second:8.0f} round trips/s "
+            f"(CPU per round trip: server {bare.server_cpu_s * 1e6:.0f} us, clients {bare.clients_cpu_s * 1e6:.0f} us)"
+        )
     print(
-        f"(a) bare grpc.aio ping-pong, {CLIENTS} client processes: {bare.per_second:8.0f} round trips/s "
-        f"(CPU per round trip: server {bare.server_cpu_s * 1e6:.0f} us, clients {bare.clients_cpu_s * 1e6:.0f} us)"
+        f"(b) referee, {CLIENTS} instant bots, Unix sockets, {args.preset} ({games} games): {ref.per_second:8.0f} "
+        f"decisions/s (CPU per decision: referee {ref.server_cpu_s * 1e6:.0f} us, bots {ref.clients_cpu_s * 1e6:.0f} us)"
     )
+    if args.relay:
+        relay = sorted(rounds["relay"], key=lambda x: x.per_second)[len(rounds["relay"]) // 2]
+        print(
+            f"(c) referee, the same bots through the relay (--tcp): {relay.per_second:8.0f} decisions/s "
+            f"(CPU per decision: referee {relay.server_cpu_s * 1e6:.0f} us, bots and relays "
+            f"{relay.clients_cpu_s * 1e6:.0f} us; {(1 / relay.per_second - 1 / ref.per_second) * 1e6:+.0f} us a decision)"
+        )
+    shown = {name: [round(f.per_second) for f in figures] for name, figures in rounds.items()}
+    print(f"    each round: {shown}")
     print(
-        f"(b) referee, {CLIENTS} instant bots, {args.preset} ({games} games): {ref.per_second:8.0f} decisions/s "
-        f"(CPU per decision: referee {ref.server_cpu_s * 1e6:.0f} us, bots {ref.clients_cpu_s * 1e6:.0f} us)"
+        f"ratio referee/bare on the same transport (medians of {args.rounds} rounds): "
+        f"{ref.per_second / unix.per_second:.2f}; CPU referee/bare server "
+        f"{ref.server_cpu_s / unix.server_cpu_s:.2f}, bots/bare clients {ref.clients_cpu_s / unix.clients_cpu_s:.2f}"
     )
-    print(f"    each round: bare {[round(f.per_second) for f in bares]}, referee {[round(f.per_second) for f in refs]}")
-    print(f"ratio referee/bare (medians of {args.rounds} rounds): {ref.per_second / bare.per_second:.2f}")
-
 
 if __name__ == "__main__":
     main()

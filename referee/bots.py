@@ -6,13 +6,17 @@ identity (a token on the server) with at most one child process at a time.
 ``await pool.ready(players)`` starts whatever is not running (a crashed bot is
 restarted here, before the next game) and waits for the bots to connect.
 
-A child gets ARENA_ADDRESS, ARENA_TOKEN and ARENA_SEED in its environment,
+A child gets ARENA_ADDRESS, ARENA_TOKEN and ARENA_SEED in its environment.
+ARENA_ADDRESS is the gRPC target of its seat's own Unix socket
+(``unix:PATH``, ``ArenaServer.open_seat``), or for a bot whose gRPC library
+cannot dial one (``BotCommand.tcp``) ``127.0.0.1:PORT``: a relay in its
+sandbox, or without the sandbox a port of the seat's own. A child
 runs in its own process group (killed as a group), writes stdout and stderr to
 a file beside the game log, and on Linux is killed by the kernel if the
 referee dies (PR_SET_PDEATHSIG). ``kill_all`` is also registered with atexit.
 Bare, a stopped bot's processes that left its group are found by the
 ARENA_TOKEN in their environment and killed too (``_kill_strays``).
-Where the pool has a ``Sandbox`` (referee/sandbox.py) the command runs inside
+Where the pool has a ``Sandbox`` (referee/sandbox/) the command runs inside
 it, so what the bot starts dies with it too; its resource limits
 (``sandbox.ResourceLimits``: memory, output file size) apply with or without one.
 """
@@ -23,6 +27,7 @@ import asyncio
 import atexit
 import contextlib
 import ctypes
+import dataclasses
 import os
 import re
 import shlex
@@ -47,6 +52,10 @@ log = structlog.get_logger("referee.bots")
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 
+# Where the relay listens in the sandbox of a bot that needs a TCP address (BotCommand.tcp): the bot's
+# network namespace is its own, so one port serves every bot.
+RELAY_PORT = 50051
+
 
 class BotSpecError(ValueError):
     """A NAME=COMMAND argument that cannot be used; the message says why."""
@@ -58,10 +67,15 @@ class BotStartError(RuntimeError):
 
 @dataclass(frozen=True)
 class BotCommand:
-    """A named bot and the command line that starts one process of it."""
+    """A named bot and the command line that starts one process of it.
+
+    ``tcp``: its gRPC library cannot dial a Unix socket, so ARENA_ADDRESS is a
+    127.0.0.1 host:port (a relay in its sandbox, see docs/protocol.md).
+    """
 
     name: str
     argv: tuple[str, ...]
+    tcp: bool = False
 
     @property
     def command(self) -> str:
@@ -83,11 +97,26 @@ class BotCommand:
             raise BotSpecError(f"bad command for bot {name!r}: {exc}") from None
         return cls(name, argv)
 
+    def with_tcp(self, tcp: bool = True) -> BotCommand:
+        return dataclasses.replace(self, tcp=tcp)
+
     def check_runnable(self) -> None:
         """Raise BotSpecError when the program cannot be found."""
         program = self.argv[0]
         if shutil.which(program, path=child_path()) is None:
             raise BotSpecError(f"bot {self.name!r}: program {program!r} not found (command: {self.command})")
+
+
+def with_tcp(bots: Iterable[BotCommand], names: Iterable[str]) -> tuple[BotCommand, ...]:
+    """The bots, each named in ``names`` (``--tcp NAME``) given a TCP address and the others not; a name
+    that is no bot's raises BotSpecError."""
+    bots = tuple(bots)
+    wanted = set(names)
+    unknown = sorted(wanted - {b.name for b in bots})
+    if unknown:
+        known = ", ".join(b.name for b in bots)
+        raise BotSpecError(f"--tcp {unknown[0]!r}: no bot has that name (the bots: {known})")
+    return tuple(b.with_tcp(b.name in wanted) for b in bots)
 
 
 # ---------------------------------------------------------------- processes
@@ -140,11 +169,19 @@ class BotProcess:
         env: dict[str, str],
         output: Path,
         sandbox: Sandbox | None = None,
+        *,
+        socket: str | None = None,
+        relay_port: int | None = None,
     ) -> None:
+        """``socket``: the seat's Unix socket, bound into the sandbox; ``relay_port``: a relay inside the
+        sandbox listens there and forwards to the socket."""
         self.limits = sandbox.limits if sandbox is not None else ResourceLimits()
         self.output = output
         output.parent.mkdir(parents=True, exist_ok=True)
-        command = list(argv) if sandbox is None else sandbox.wrap(argv)
+        if sandbox is None:
+            command = list(argv)
+        else:
+            command = sandbox.wrap(argv, socket=socket, relay_port=relay_port, search_path=env.get("PATH"))
         limits_now = self.limits
 
         def in_child() -> None:
@@ -318,12 +355,12 @@ class BotPool:
         for m in members:
             exited = m.process is not None and not m.process.running  # its stream may not have noticed yet
             if not m.player.connected or exited:
-                self._launch(m)
+                await self._launch(m)
         waits = [self._wait_connected(m) for m in members if not m.player.connected]
         problems = await asyncio.gather(*waits)
         return {m.player: why for m, why in problems if why}
 
-    def _launch(self, m: PoolPlayer) -> None:
+    async def _launch(self, m: PoolPlayer) -> None:
         if m.bot is None:
             return
         m.player.drop()  # a stream left by a process that is gone: wait for the new one
@@ -333,9 +370,20 @@ class BotPool:
             log.info("restarting bot", player=m.player.player_id, exit_code=m.process.returncode)
         m.starts += 1
         m.output = self.output_dir / f"{self.output_stem}.{m.player.player_id}.stderr"
+        relay = m.bot.tcp and self.sandbox is not None
+        try:
+            seat = await self.server.open_seat(m.player, tcp=m.bot.tcp and not relay)
+        except OSError as exc:
+            m.process = None
+            m.failures.append(f"no seat socket for it: {exc}")
+            return
+        if relay:
+            address = f"127.0.0.1:{RELAY_PORT}"
+        else:
+            address = seat.tcp_address if m.bot.tcp else seat.target
         env = dict(os.environ)
         env.update(
-            ARENA_ADDRESS=self.server.address,
+            ARENA_ADDRESS=str(address),
             ARENA_TOKEN=m.player.token,
             ARENA_SEED=str(m.seed),
             PATH=child_path(),
@@ -344,7 +392,14 @@ class BotPool:
             m.player.wait_clock.close()
             m.player.wait_clock = None
         try:
-            m.process = BotProcess(m.bot.argv, env, m.output, self.sandbox)
+            m.process = BotProcess(
+                m.bot.argv,
+                env,
+                m.output,
+                self.sandbox,
+                socket=seat.socket,
+                relay_port=RELAY_PORT if relay else None,
+            )
         except OSError as exc:
             m.process = None
             m.failures.append(f"cannot start {m.bot.command!r}: {exc.strerror or exc}")
@@ -400,7 +455,7 @@ class BotPool:
         for p in procs:
             await p.stop(grace_s=1.0)
         for m in members:
-            self.server.remove_player(m.player)
+            await self.server.remove_player(m.player)
             if m.player.wait_clock is not None:
                 m.player.wait_clock.close()
                 m.player.wait_clock = None

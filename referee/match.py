@@ -531,7 +531,10 @@ class Match:
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
-        self.server = ArenaServer(config.host, config.port, config.limits)
+        # TCP for seats played by bots started by hand (arena serve, arena play's client); launched bots
+        # get a socket of their own
+        by_hand = any(seat.command is None for seat in config.seats)
+        self.server = ArenaServer(config.host, config.port, config.limits, tcp=by_hand)
         config.log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = new_log_path(config.log_dir, config.preset, config.seed)
         self.pool = BotPool(

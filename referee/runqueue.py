@@ -11,12 +11,17 @@ Load a bot makes itself earns it nothing. The kernel counts, per thread, the
 nanoseconds spent on a CPU and waiting on a run queue (the first two fields
 of ``/proc/PID/task/TID/schedstat``). ``WaitClock`` reads both for every
 thread of the bot's process and of each process under it (a bot started
-through a wrapper such as ``uv run``, and whatever the bot starts), and
-gives back the longest wait of one thread less the CPU time every other
-thread of the tree used meanwhile: each of those seconds may have been taken
-from the waiting thread by the bot itself. A bot that keeps its own child
-processes or threads busy so gets no time back (issue 10, item 4), while a
-single-threaded bot kept waiting by other tables gets nearly all of its wait.
+through a wrapper such as ``uv run``, and whatever the bot starts). Only the
+threads of the processes that hold a socket, the ones that can talk to the
+referee and so answer it, earn time back: the longest wait of one of them,
+less the CPU time every other thread of the tree used meanwhile (each of
+those seconds may have been taken from the waiting thread by the bot
+itself). So a bot that keeps its own child processes or threads busy gets no
+time back for them (issue 10, item 4), nor for the waits of its busy
+children when others load the machine (issue 19, item 5: their waits were
+given back, and such a bot answered at 1.6 times the move time without a
+timeout), while a single-threaded bot kept waiting by other tables gets
+nearly all of its wait.
 
 Only processes under the bot are seen: a child that leaves the tree (by
 double-forking) is invisible here, which the sandbox prevents (its PID
@@ -39,6 +44,7 @@ class WaitClock:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self._files: dict[int, int] = {}  # thread id -> open schedstat file
+        self._answering: set[int] = set()  # threads of the processes holding a socket, at the last refresh
 
     def sample(self) -> Sample:
         """Each known thread's CPU and wait times so far (threads known at the last refresh)."""
@@ -66,15 +72,17 @@ class WaitClock:
         now = self.sample()
         ran = {tid: max(0, run - before.get(tid, (0, 0))[0]) for tid, (run, _) in now.items()}
         waited = {tid: max(0, wait - before.get(tid, (0, 0))[1]) for tid, (_, wait) in now.items()}
-        if not waited:
+        candidates = [tid for tid in waited if tid in self._answering]
+        if not candidates:
             return 0.0, now
-        longest = max(waited, key=waited.__getitem__)
+        longest = max(candidates, key=waited.__getitem__)
         own_load = sum(ran.values()) - ran[longest]
         return max(0, waited[longest] - own_load) / 1e9, now
 
     def refresh(self) -> None:
         """Find the tree's threads again: open the new ones, drop the ones that ended."""
-        threads = _threads(self.pid)
+        threads, answering = _threads(self.pid)
+        self._answering = answering
         for tid in set(threads) - set(self._files):
             with contextlib.suppress(OSError):
                 self._files[tid] = os.open(threads[tid], os.O_RDONLY | os.O_CLOEXEC)
@@ -92,20 +100,44 @@ class WaitClock:
                 os.close(fd)
 
 
-def _threads(pid: int, depth: int = 0) -> dict[int, str]:
-    """Every thread of ``pid`` and of its descendants (a few levels deep), with its schedstat path."""
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return {}
-    out = {int(tid): f"/proc/{pid}/task/{tid}/schedstat" for tid in tids}
-    if depth < 4:
+def _threads(pid: int) -> tuple[dict[int, str], set[int]]:
+    """Every thread of ``pid`` and of its descendants (a few levels deep), with its schedstat path; and
+    the threads of those processes that hold a socket."""
+    paths: dict[int, str] = {}
+    answering: set[int] = set()
+    todo = [(pid, 0)]
+    while todo:
+        proc, depth = todo.pop()
+        try:
+            tids = os.listdir(f"/proc/{proc}/task")
+        except OSError:
+            continue
+        mine = {int(tid): f"/proc/{proc}/task/{tid}/schedstat" for tid in tids}
+        paths |= mine
+        if _holds_socket(proc):
+            answering |= set(mine)
+        if depth >= 4:
+            continue
         for tid in tids:
             try:
-                with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                    children = [int(c) for c in f.read().split()]
+                with open(f"/proc/{proc}/task/{tid}/children", "rb") as f:
+                    todo += [(int(c), depth + 1) for c in f.read().split()]
             except (OSError, ValueError):
                 continue
-            for child in children:
-                out |= _threads(child, depth + 1)
-    return out
+    return paths, answering
+
+
+def _holds_socket(pid: int) -> bool:
+    """Whether the process has a socket open (the referee's stream is one); False where that cannot be read."""
+    folder = f"/proc/{pid}/fd"
+    try:
+        fds = os.listdir(folder)
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"{folder}/{fd}").startswith("socket:"):
+                return True
+        except OSError:
+            continue
+    return False

@@ -1,11 +1,15 @@
 """The referee's gRPC server: seat tokens, bot connections, health and reflection.
 
-``ArenaServer`` binds (127.0.0.1 by default, port 0 = any free port) and
-serves ``Arena.Play``. Each bot identity the referee expects is a ``Player``
-with a secret token; a stream that presents the token in its Hello becomes the
-player's ``Connection``. The match driver then talks to the player through
-``Connection.send`` and ``Connection.ask`` (one request, one answer, with a
-time limit); everything a bot sends out of turn is answered here with an
+``ArenaServer`` listens on TCP (127.0.0.1 by default, port 0 = any free
+port) for bots started by hand (``arena serve``), and ``open_seat`` gives a
+launched bot a Unix socket of its own: a server that serves that one seat's
+token only. The socket is what the bot's sandbox lets it reach (its network
+namespace has nothing else): ARENA_ADDRESS is ``unix:PATH``, a target every
+official gRPC library dials. Each bot identity the referee expects is a
+``Player`` with a secret token; a stream that presents the token in its Hello
+becomes the player's ``Connection``. The match driver then talks to the player
+through ``Connection.send`` and ``Connection.ask`` (one request, one answer,
+with a time limit); everything a bot sends out of turn is answered here with an
 Error and reported through ``Player.report``, so a hostile bot never reaches
 the game.
 
@@ -17,14 +21,18 @@ answered with a clear Error instead of killing the stream.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import itertools
 import os
 import secrets
+import shutil
+import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Self
 
 # Bot processes are forked and exec'ed at once: gRPC's fork handlers are not
@@ -87,6 +95,24 @@ def _sample_into(clock: WaitClock, into: Sample) -> None:
     into.update(clock.sample())
 
 
+@dataclass(frozen=True)
+class SeatEndpoint:
+    """Where one launched bot reaches the referee: its seat's Unix socket, and a TCP port of the seat's
+    own when asked for (a bot without the sandbox whose gRPC library cannot dial a Unix socket)."""
+
+    socket: str
+    tcp_port: int | None = None
+
+    @property
+    def target(self) -> str:
+        """The gRPC target of the socket (ARENA_ADDRESS)."""
+        return f"unix:{self.socket}"
+
+    @property
+    def tcp_address(self) -> str | None:
+        return None if self.tcp_port is None else f"{DEFAULT_HOST}:{self.tcp_port}"
+
+
 class Player:
     """One bot identity the referee expects: a token, and the stream using it now (if any).
 
@@ -108,6 +134,8 @@ class Player:
         self.on_violation: Violation | None = None
         # the bot's process tree, when the referee launched it: its waits for a CPU are given back
         self.wait_clock: WaitClock | None = None
+        # the seat's own socket (and port), when the referee launched the bot (ArenaServer.open_seat)
+        self.endpoint: SeatEndpoint | None = None
         self._connected = asyncio.Event()
         self._request_ids = itertools.count(1)
 
@@ -404,18 +432,31 @@ class Connection:
 
 
 class ArenaServer:
-    """The gRPC server and its token registry. ``await start()``, then ``address``."""
+    """The gRPC server and its token registry. ``await start()``, then ``address``.
 
-    def __init__(self, host: str = DEFAULT_HOST, port: int = 0, limits: Limits | None = None) -> None:
+    ``tcp``: listen on ``host:port`` for bots started by hand (``arena
+    serve``, ``arena play``'s own client). Launched bots get a seat of their
+    own (``open_seat``) and never need it: a tournament's tables do without.
+    """
+
+    def __init__(
+        self, host: str = DEFAULT_HOST, port: int = 0, limits: Limits | None = None, *, tcp: bool = True
+    ) -> None:
         self.host = host
         self.port = port
+        self.tcp = tcp
         self.limits = limits or Limits()
         self._players: dict[str, Player] = {}
         self._server: grpc.aio.Server | None = None
+        self._seats: dict[Player, grpc.aio.Server] = {}
+        self._sockets: str | None = None  # the folder of the seats' sockets (made at the first open_seat)
+        self._socket_names = itertools.count(1)
         self._health = health.aio.HealthServicer()
 
     @property
     def address(self) -> str:
+        if not self.tcp:
+            raise RuntimeError("this server does not listen on TCP (ArenaServer(tcp=False))")
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{host}:{self.port}"
 
@@ -427,14 +468,44 @@ class ArenaServer:
         self._players[player.token] = player
         return player
 
-    def remove_player(self, player: Player) -> None:
+    async def remove_player(self, player: Player) -> None:
+        """Forget the player, close its stream and its seat's socket."""
         self._players.pop(player.token, None)
         if player.connection is not None:
             player.connection.close()
+        seat = self._seats.pop(player, None)
+        if seat is not None:
+            await seat.stop(0)
+        if player.endpoint is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(player.endpoint.socket)
+            player.endpoint = None
+
+    async def open_seat(self, player: Player, *, tcp: bool = False) -> SeatEndpoint:
+        """The player's own endpoint (made at the first call): a Unix socket that serves its token only,
+        and with ``tcp`` a 127.0.0.1 port of its own too."""
+        if player.endpoint is not None and (player.endpoint.tcp_port is not None or not tcp):
+            return player.endpoint
+        if player.token not in self._players:
+            raise ValueError(f"{player!r} is not a player of this server")
+        old = self._seats.pop(player, None)
+        if old is not None:
+            await old.stop(0)
+        if self._sockets is None:
+            self._sockets = _socket_folder()
+        path = os.path.join(self._sockets, f"{next(self._socket_names)}.sock")
+        server = self._grpc_server(partial(self._play, seat=player))
+        _listen(server, f"unix:{path}", f"cannot make the seat socket {path}")
+        port = _listen(server, f"{DEFAULT_HOST}:0", "cannot listen on 127.0.0.1") if tcp else None
+        await server.start()
+        self._seats[player] = server
+        player.endpoint = SeatEndpoint(path, port)
+        log.debug("seat open", player=player.player_id, socket=path, port=port)
+        return player.endpoint
 
     # ------------------------------------------------------------- lifecycle
 
-    async def start(self) -> None:
+    def _grpc_server(self, play_handler: Callable[..., Awaitable[None]]) -> grpc.aio.Server:
         limits = self.limits
         server = grpc.aio.server(
             options=[
@@ -444,33 +515,40 @@ class ArenaServer:
                 ("grpc.so_reuseport", 0),
             ]
         )
-        play = grpc.stream_stream_rpc_method_handler(self._play)  # raw bytes both ways
+        play = grpc.stream_stream_rpc_method_handler(play_handler)  # raw bytes both ways
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(convert.SERVICE_NAME, {"Play": play}),))
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
         reflection.enable_server_reflection(
             (convert.SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
         )
-        try:
-            port = server.add_insecure_port(f"{self._bind_host()}:{self.port}")
-        except RuntimeError as exc:
-            raise OSError(f"cannot listen on {self.address}: {exc}") from None
-        if port == 0:
-            raise OSError(f"cannot listen on {self.address} (address in use, or not an address of this machine)")
-        self.port = port
-        await server.start()
-        self._server = server
+        return server
+
+    async def start(self) -> None:
         for service in ("", convert.SERVICE_NAME):
             await self._health.set(service, health_pb2.HealthCheckResponse.SERVING)
+        if not self.tcp:
+            return
+        server = self._grpc_server(self._play)
+        what = f"cannot listen on {self.address}"
+        self.port = _listen(server, f"{self._bind_host()}:{self.port}", what, "address in use, or not an address of this machine")
+        await server.start()
+        self._server = server
         log.debug("listening", address=self.address)
 
     def _bind_host(self) -> str:
         return f"[{self.host}]" if ":" in self.host else self.host
 
     async def stop(self, grace_s: float = 1.0) -> None:
-        if self._server is not None:
-            await self._health.enter_graceful_shutdown()
-            await self._server.stop(grace_s)
-            self._server = None
+        await self._health.enter_graceful_shutdown()
+        servers = [*self._seats.values(), *([self._server] if self._server is not None else [])]
+        self._seats.clear()
+        self._server = None
+        await asyncio.gather(*(server.stop(grace_s) for server in servers))
+        for player in self._players.values():
+            player.endpoint = None
+        if self._sockets is not None:
+            shutil.rmtree(self._sockets, ignore_errors=True)
+            self._sockets = None
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -481,7 +559,8 @@ class ArenaServer:
 
     # ----------------------------------------------------------------- Play
 
-    async def _play(self, _requests: object, context: grpc.aio.ServicerContext) -> None:
+    async def _play(self, _requests: object, context: grpc.aio.ServicerContext, seat: Player | None = None) -> None:
+        """One stream; on a seat's socket (``seat``), only that seat's token is taken."""
         limits = self.limits
         try:
             async with asyncio.timeout(limits.hello_timeout_s):
@@ -515,6 +594,10 @@ class ArenaServer:
             )
             return
         player = self._players.get(hello.token)
+        if seat is not None and player is not seat:
+            log.warning("wrong seat's token", seat=seat.player_id, bot=printable_name(hello.bot_name))
+            await _reject(context, ErrorCode.BAD_TOKEN, "this socket serves one seat, and the token is not its own")
+            return
         if player is None:
             log.warning("unknown token", peer=context.peer(), bot=printable_name(hello.bot_name))
             await _reject(context, ErrorCode.BAD_TOKEN, "unknown token: use the ARENA_TOKEN the referee gave you")
@@ -547,3 +630,27 @@ async def _reject(context: grpc.aio.ServicerContext, code: ErrorCode, message: s
         await context.write(convert.to_bytes(convert.error_to_pb(code, message, fatal=True)))
     except Exception as exc:  # noqa: BLE001 - the bot already left
         log.debug("reject not delivered", error=repr(exc))
+
+
+def _listen(server: grpc.aio.Server, address: str, what: str, why: str = "") -> int:
+    """Add ``address`` to ``server``; the port (1 for a Unix socket), or OSError saying ``what`` failed."""
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as exc:
+        raise OSError(f"{what}: {exc}") from None
+    if port == 0:
+        raise OSError(f"{what} ({why})" if why else what)
+    return port
+
+
+# a Unix socket's path holds at most 107 bytes: the folder leaves room for the file name
+_MAX_SOCKET_FOLDER = 90
+
+
+def _socket_folder() -> str:
+    """A new folder (mode 0700) for the seats' sockets: in the temporary folder, or /tmp if its path is long."""
+    folder = tempfile.mkdtemp(prefix="arena-seats-")
+    if len(folder) > _MAX_SOCKET_FOLDER:
+        os.rmdir(folder)
+        folder = tempfile.mkdtemp(prefix="arena-seats-", dir="/tmp")
+    return folder

@@ -56,3 +56,14 @@ def test_a_package_make_cannot_install_is_one_clear_line(
     assert run.returncode != 0
     assert run.stdout.strip().splitlines() == [says]
     assert "Error 1" in run.stderr and "not found" not in run.stderr
+
+
+def test_make_test_installs_every_system_package_the_suite_needs() -> None:
+    """`make test` names each program it installs from Debian as a prerequisite (issue 19: it named
+    $(BWRAP) before defining it, so bubblewrap was never installed and the suite ran on the weaker
+    sandbox). The rule as make reads it must list bubblewrap and Chromium."""
+    assert MAKE is not None
+    db = subprocess.run([MAKE, "-pn", "test"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    (rule,) = [line for line in db.stdout.splitlines() if line.startswith("test:")]
+    prerequisites = rule.split(":", 1)[1].split()
+    assert "/usr/bin/bwrap" in prerequisites and "/usr/bin/chromium" in prerequisites, rule

@@ -44,6 +44,7 @@ from referee.engine.game import Decision, DecisionKind, Game
 from referee.match import TimeControl
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
+from referee.sandbox import Sandbox
 from referee.server import ArenaServer, Closed, Player
 
 SHUTDOWN_WAIT_S = 5.0
@@ -154,15 +155,20 @@ async def check_bot(
     connect_timeout_s: float = 10.0,
     shutdown_wait_s: float = SHUTDOWN_WAIT_S,
     on_check: Callable[[Check], None] | None = None,
+    sandbox: Sandbox | None = None,
 ) -> Report:
     """Run every check on ``bot`` (on each preset with the rule overrides ``rules``, option -> value text); the
-    report says what passed. Every process started is gone on return."""
+    report says what passed. Every process started is gone on return. ``sandbox``: what the bot runs in
+    (None: bare), as in a match; ``output_dir`` is hidden from it."""
     found, missing = positions(presets, rules)
     report = Report(bot.name, bot.command, presets, move_time_ms, dict(rules or {}))
-    server = ArenaServer()
+    server = ArenaServer(tcp=False)
     await server.start()
     stem = f"check-{bot.name}-{time.strftime('%Y%m%d-%H%M%S')}"
-    pool = BotPool(server, output_dir=output_dir, output_stem=stem, seed=1, connect_timeout_s=connect_timeout_s)
+    box = None if sandbox is None else sandbox.with_hidden(output_dir)
+    pool = BotPool(
+        server, output_dir=output_dir, output_stem=stem, seed=1, connect_timeout_s=connect_timeout_s, sandbox=box
+    )
     player = pool.add("checked", bot)
     run = _Run(report, pool, player, TimeControl(move_time_ms=move_time_ms), on_check, shutdown_wait_s)
     try:

@@ -15,7 +15,7 @@ from referee.bots import BotCommand, BotSpecError
 from referee.checkbot.positions import check_overrides, check_rules, situations
 from referee.checkbot.session import Report, check_bot
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import RuleOpt, VerboseOpt, run_async
+from referee.cli.running import DEFAULTS, RuleOpt, SandboxOpt, VerboseOpt, bot_sandbox, run_async
 from referee.engine.errors import RulesError
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
@@ -41,18 +41,26 @@ def check_bot_command(
     log_dir: Annotated[
         Path, typer.Option("--log-dir", file_okay=False, help="Folder for the bot's output (stdout and stderr).")
     ] = Path("logs"),
+    sandbox: SandboxOpt = DEFAULTS["sandbox"],
+    tcp: Annotated[
+        bool,
+        typer.Option(
+            "--tcp", help="Give the bot a 127.0.0.1 host:port in ARENA_ADDRESS, not a unix: target (docs/protocol.md)."
+        ),
+    ] = False,
     verbose: VerboseOpt = False,
 ) -> None:
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
     Shutdown; exit status 0 only when every check passes, 1 when one fails, 2 on bad options."""
     with user_errors(BotSpecError, ValueError, code=BAD_OPTIONS):
-        command = BotCommand.parse(bot)
+        command = BotCommand.parse(bot).with_tcp(tcp)
         command.check_runnable()
         presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
         overrides = parse_rules(rule or [])  # a malformed or unknown override: a one-line error naming it
         check_overrides(overrides)
         # an unknown preset, or an override that does not fit one: a one-line error naming it
         rules = {name: _preset_rules(name, overrides) for name in presets}
+    box = bot_sandbox(sandbox)
     total = 3 + sum(len(situations(r)) for r in rules.values()) + 1
     progress = Progress(
         TextColumn(f"[bold]checking {escape(command.name)}"),
@@ -77,6 +85,7 @@ def check_bot_command(
                 move_time_ms=move_time,
                 output_dir=log_dir,
                 on_check=advance,
+                sandbox=box,
             ),
             verbose,
             interrupted="interrupted: the bot is shut down",

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import BotCommand, BotSpecError, BotStartError
+from referee.bots import BotCommand, BotSpecError, BotStartError, with_tcp
 from referee.cli.app import app, console, user_errors
 from referee.cli.running import (
     DEFAULTS,
@@ -19,6 +19,7 @@ from referee.cli.running import (
     RuleOpt,
     SandboxOpt,
     SeedOpt,
+    TcpOpt,
     TimeBankOpt,
     VerboseOpt,
     bot_sandbox,
@@ -29,6 +30,7 @@ from referee.cli.running import (
     run_async,
 )
 from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.engine.rules import Rules
 from referee.names import shown_name
 
 # The example bots `arena match` plays when no --bot is given (team 0 first);
@@ -68,17 +70,23 @@ def match_command(
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
     sandbox: SandboxOpt = DEFAULTS["sandbox"],
+    tcp: TcpOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
     with user_errors(BotSpecError, ValueError):
-        commands = [BotCommand.parse(spec) for spec in bot or []]
+        commands = with_tcp([BotCommand.parse(spec) for spec in bot or []], tcp or []) if bot else []
         for command in commands:
             command.check_runnable()
+
+        def teams(rules: Rules) -> tuple[SeatBot, ...]:
+            chosen = commands or with_tcp(default_bots(rules.teams), tcp or [])
+            return seat_bots(rules, [SeatBot(c.name, c) for c in chosen])
+
         config = match_config(
             preset=preset,
             rule=rule,
-            seats=lambda rules: seat_bots(rules, [SeatBot(c.name, c) for c in commands or default_bots(rules.teams)]),
+            seats=teams,
             games=games,
             seed=seed,
             move_time=move_time,

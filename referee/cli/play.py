@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from referee.bots import BotCommand, BotSpecError
+from referee.bots import BotCommand, BotSpecError, with_tcp
 from referee.cli.app import app, console, fail, user_errors
 from referee.cli.match import example_bot
 from referee.cli.running import (
@@ -19,7 +19,10 @@ from referee.cli.running import (
     MoveTimeOpt,
     PresetOpt,
     RuleOpt,
+    SandboxOpt,
+    TcpOpt,
     VerboseOpt,
+    bot_sandbox,
     match_config,
     run_async,
 )
@@ -51,6 +54,8 @@ def play_command(
     move_time: MoveTimeOpt = DEFAULTS["move_time"],
     on_fault: FaultOpt = DEFAULTS["on_fault"],
     log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    sandbox: SandboxOpt = DEFAULTS["sandbox"],
+    tcp: TcpOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Take a seat at the table in this terminal; bots play the other seats. You have no time limit
@@ -58,7 +63,7 @@ def play_command(
     if seed is None:
         seed = secrets.randbelow(2**31)
     with user_errors(BotSpecError, ValueError):
-        commands = [BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])]
+        commands = with_tcp([BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])], tcp or [])
         for command in commands:
             command.check_runnable()
         you = person_seat()
@@ -71,6 +76,7 @@ def play_command(
             move_time=move_time,
             on_fault=on_fault,
             log_dir=log_dir,
+            sandbox=bot_sandbox(sandbox),
         )
     with user_errors(OSError):  # cannot listen, cannot write the log
         try:

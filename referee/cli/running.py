@@ -63,6 +63,11 @@ SavedSandboxOpt = Annotated[
     SandboxMode | None,
     typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
 ]
+TCP_HELP = (
+    "Repeatable: bot NAME gets a 127.0.0.1 host:port in ARENA_ADDRESS (a relay in its sandbox), not a unix: "
+    "target, for gRPC libraries that cannot dial a Unix socket (docs/protocol.md)."
+)
+TcpOpt = Annotated[list[str] | None, typer.Option("--tcp", metavar="NAME", help=TCP_HELP)]
 ConfigOpt = Annotated[
     Path | None,
     typer.Option(

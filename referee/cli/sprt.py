@@ -12,7 +12,15 @@ from rich.text import Text
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, fail, user_errors
-from referee.cli.running import ConfigOpt, SavedSandboxOpt, VerboseOpt, bot_sandbox, run_async, run_folder
+from referee.cli.running import (
+    ConfigOpt,
+    SavedSandboxOpt,
+    TcpOpt,
+    VerboseOpt,
+    bot_sandbox,
+    run_async,
+    run_folder,
+)
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.engine.presets import rules_for
 from referee.gamelog import LogError
@@ -87,6 +95,7 @@ def sprt_command(
     ray: RayOpt = None,
     ray_working_dir: RayWorkingDirOpt = None,
     sandbox: SavedSandboxOpt = None,
+    tcp: TcpOpt = None,
     name: Annotated[str | None, typer.Option("--name", help="The test's name; its folder is logs/NAME/.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The folder (default: logs/NAME/).")
@@ -100,6 +109,7 @@ def sprt_command(
     with user_errors(SettingsError, BotSpecError, LogError, SprtError, OSError):
         cli = Given(
             bots=parse_bots(bot) if bot else None,
+            tcp=tuple(tcp) if tcp else None,
             preset=preset,
             rules=parse_rules(rule or []),
             seed=seed,

@@ -16,6 +16,7 @@ from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import (
     ConfigOpt,
     SavedSandboxOpt,
+    TcpOpt,
     VerboseOpt,
     bot_sandbox,
     long_game_line,
@@ -123,6 +124,7 @@ def tournament_command(
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
     ] = None,
     sandbox: SavedSandboxOpt = None,
+    tcp: TcpOpt = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
@@ -139,6 +141,7 @@ def tournament_command(
     with user_errors(SettingsError, BotSpecError, LogError, OSError):
         cli = Given(
             bots=parse_bots(bot) if bot else None,
+            tcp=tuple(tcp) if tcp else None,
             preset=preset,
             rules=parse_rules(rule or []),
             games=games,

@@ -311,7 +311,7 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
     seat = request.decision.seat
     clock = TimeControl(move_time_ms=request.time_limit_ms)
     seed = match.start.record.get("seed", 0)
-    async with ArenaServer() as server:
+    async with ArenaServer(tcp=False) as server:
         pool = BotPool(
             server,
             output_dir=output_dir,

@@ -21,6 +21,7 @@ The TOML file (see docs/tournament.md)::
     concurrency = 2               # tables at once
     gauntlet = "rules"            # only this bot's games: it plays every other bot
     sandbox = "auto"              # or "required", "off": how bots are contained (docs/security.md)
+    tcp = ["dotnet"]              # bots whose gRPC library cannot dial a unix: target (docs/protocol.md)
     workers = 2                   # referee processes the tables are spread over
 
     [rules]                       # rule overrides, as with --rule
@@ -43,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.bots import BotCommand, BotSpecError
+from referee.bots import BotCommand, BotSpecError, with_tcp
 from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
@@ -134,6 +135,7 @@ class TournamentSettings:
             "all_seatings": self.all_seatings,
             "gauntlet": self.gauntlet,
             "sandbox": self.sandbox.value,
+            "tcp": [b.name for b in self.bots if b.tcp],
         }
 
     @classmethod
@@ -143,6 +145,7 @@ class TournamentSettings:
             if not isinstance(data, dict) or data.get("settings_format") != SETTINGS_FORMAT:
                 raise SettingsError(f"not tournament settings of format {SETTINGS_FORMAT}")
             bots = tuple(BotCommand(str(name), tuple(map(str, argv))) for name, argv in data["bots"].items())
+            bots = with_tcp(bots, map(str, data.get("tcp", [])))  # absent: saved before --tcp existed
             return cls(
                 bots=bots,
                 preset=str(data["preset"]),
@@ -161,7 +164,7 @@ class TournamentSettings:
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
-        except (SettingsError, RulesError, TypeError, ValueError, AttributeError) as exc:
+        except (SettingsError, BotSpecError, RulesError, TypeError, ValueError, AttributeError) as exc:
             raise SettingsError(f"{where}: {exc}") from None
 
     def differences(self, other: TournamentSettings) -> list[str]:
@@ -222,6 +225,7 @@ class Given:
     gauntlet: str | None = None  # the candidate bot of a gauntlet
     sandbox: SandboxMode | None = None
     workers: int | None = None  # referee processes (--workers): how, not which, games are played
+    tcp: tuple[str, ...] | None = None  # the bots given a TCP address (--tcp): how they connect, not what they play
 
     def over(self, base: Given) -> Given:
         """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
@@ -279,6 +283,10 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
     if not bots:
         raise SettingsError("no bots: give --bot NAME=COMMAND for each bot, or a --config file with a [bots] table")
     _no_twice(bots)
+    if given.tcp is not None:
+        bots = with_tcp(bots, given.tcp)
+    elif base is not None:  # resumed: the bots that had a TCP address keep it
+        bots = with_tcp(bots, {b.name for b in base.bots if b.tcp} & {b.name for b in bots})
     if len(bots) < rules.teams:
         raise SettingsError(
             f"a round-robin of {preset} ({rules.teams} teams) needs at least {rules.teams} bots, got {len(bots)}"
@@ -335,6 +343,7 @@ KEYS = {
     "workers": "a whole number >= 1",
     "rules": "a table of rule options",
     "bots": "a table of NAME = COMMAND",
+    "tcp": "a list of bot names",
 }
 
 
@@ -438,6 +447,9 @@ def given_from_toml(toml: TomlFile) -> Given:
         values["out"] = Path(data["out"])
     if "gauntlet" in data:
         values["gauntlet"] = data["gauntlet"]
+    if "tcp" in data:
+        want("tcp", isinstance(data["tcp"], list) and all(isinstance(n, str) for n in data["tcp"]))
+        values["tcp"] = tuple(data["tcp"])
     for key in ("rules", "bots"):
         if key in data:
             want(key, isinstance(data[key], dict))

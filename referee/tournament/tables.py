@@ -128,7 +128,7 @@ class TableHost:
         self.games = folder / "games"
         self.bots = folder / "bots"
         self.ship = ship
-        self.server = ArenaServer(limits=limits or Limits())
+        self.server = ArenaServer(limits=limits or Limits(), tcp=False)  # every bot is launched: seat sockets
         self.tables = {n: _Table(n, self.server, self.bots, settings, connect_timeout_s, box) for n in tables}
         self._schedule = settings.schedule()
         self._shipped: dict[Path, int] = {}  # bot output file -> bytes already handed over

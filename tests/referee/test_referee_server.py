@@ -113,6 +113,38 @@ def test_wrong_token_is_refused_and_the_server_goes_on() -> None:
     serve(scenario)
 
 
+def test_a_seat_socket_serves_its_own_token_only() -> None:
+    """Issue 19: each launched bot gets a Unix socket of its own; another seat's token is refused there
+    (and on the TCP port both are still served, for bots started by hand)."""
+
+    async def scenario(server: ArenaServer, reports: list) -> None:
+        mine, other = server.add_player("mine", "raw"), server.add_player("other", "raw")
+        seat = await server.open_seat(mine)
+        assert seat.target == f"unix:{seat.socket}" and Path(seat.socket).is_socket()
+        assert seat.tcp_port is None and await server.open_seat(mine) == seat  # made once
+        intruder = Raw(seat.target)
+        await intruder.hello(other.token)
+        err = await intruder.error()
+        assert err.code is ErrorCode.BAD_TOKEN and err.fatal and "serves one seat" in err.message
+        assert await intruder.ended() and not other.connected
+        owner = Raw(seat.target)
+        await owner.hello(mine.token)
+        assert isinstance(await owner.recv(), WelcomeInfo)
+        await asyncio.wait_for(mine.wait_connected(), 5)
+        with_port = await server.open_seat(other, tcp=True)  # a bare bot that cannot dial a Unix socket
+        assert with_port.tcp_address == f"127.0.0.1:{with_port.tcp_port}" and with_port.socket != seat.socket
+        by_tcp = Raw(str(with_port.tcp_address))
+        await by_tcp.hello(mine.token)
+        assert (await by_tcp.error()).code is ErrorCode.BAD_TOKEN
+        await owner.close()
+        await server.remove_player(mine)  # its socket goes with it
+        assert not Path(seat.socket).exists() and mine.endpoint is None
+        for raw in (intruder, by_tcp):
+            await raw.close()
+
+    serve(scenario)
+
+
 @pytest.mark.parametrize(
     ("first", "code", "words"),
     [
