@@ -209,6 +209,8 @@ def test_cli_table_json_and_exit_status(tmp_path):
     assert code == 0, err
     assert "every check passed" in out
     assert "play: partner of the declarer" in out and "median" in out
+    (output,) = tmp_path.glob("check-rules-*.checked.stderr")  # the bot ran in the sandbox, as in a match
+    assert output.read_text().splitlines()[0].endswith("(in a bwrap sandbox)")
     code, out, err = arena(
         "check-bot", f"hostile={sys.executable} {HOSTILE} illegal", "-p", "indiana", "--json", *log_dir
     )

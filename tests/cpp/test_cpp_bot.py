@@ -70,3 +70,21 @@ def test_cpp_bot_without_address_says_what_is_missing(cpp_bot: Path) -> None:
     run = subprocess.run([str(cpp_bot)], capture_output=True, text=True, timeout=30, env={"PATH": "/usr/bin:/bin"})
     assert run.returncode == 2
     assert "ARENA_ADDRESS is not set" in run.stderr
+
+
+def test_a_cpp_bot_built_under_tmp_runs_in_the_sandbox(cpp_bot: Path, tmp_path: Path) -> None:
+    """Issue 19, item 4: the sandbox's private /tmp hid a program built there ("prlimit: failed to execute
+    ...: No such file or directory"); the files a bot's command line names are visible wherever they lie."""
+    assert str(tmp_path).startswith("/tmp/")
+    program = tmp_path / "build" / "bot"
+    program.parent.mkdir()
+    shutil.copy(cpp_bot, program)
+    logs = tmp_path / "logs"
+    run = arena("match", "--preset", "double-deck", "--rule", "hand_limit=2", "--sandbox", "required",
+                "--bot", f"cpp={program}", "--bot", RANDOM, "--log-dir", str(logs))  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    [log] = sorted(logs.glob("*.jsonl"))
+    recs = [rec for _, rec in read_records(log)]
+    assert not [r for r in recs if r["event"] == "violation"]
+    assert any(r["event"] == "play" and r["seat"] in (0, 2) for r in recs)
+    assert all(p.read_text().splitlines()[0].endswith("sandbox)") for p in logs.glob("*cpp.stderr"))

@@ -10,6 +10,8 @@ warns in one line and plays, ``required`` refuses in one line.
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,7 +29,10 @@ from sandbox_helpers import (
     standings,
     tournament,
     verified,
+    violations,
 )
+
+from referee.sandbox import candidates, find
 
 NOSTART = hostile("nostart", "sbx_nostart.py")
 
@@ -129,3 +134,31 @@ def test_the_tournament_keeps_its_sandbox_setting_on_resume(tmp_path: Path) -> N
     run = arena("tournament", "--resume", "--out", str(folder), "--sandbox", "off", env=no_sandbox_env())
     assert run.returncode == 0, run.stderr
     verified(folder / results(folder)[0]["log"])
+
+
+def test_a_bot_script_under_tmp_runs_in_the_sandbox(tmp_path: Path) -> None:
+    """Issue 19, item 4: a bot's program lying in /tmp (private in the sandbox) is given back, read-only,
+    with its folder (what it imports beside itself); the command runs from the checkout, not from /tmp."""
+    assert str(tmp_path).startswith("/tmp/")
+    folder = tmp_path / "mybot"
+    folder.mkdir()
+    (folder / "helper.py").write_text("from example_bots.random_bot import RandomBot\n")
+    (folder / "bot.py").write_text("from helper import RandomBot\nfrom sdk import run\nrun(RandomBot())\n")
+    logs = tmp_path / "logs"
+    run = match(logs, f"mine={sys.executable} {folder / 'bot.py'}", RANDOM)
+    assert run.returncode == 0, run.stderr
+    assert violations(verified(match_log(logs))) == []
+    first_lines = [p.read_text().splitlines()[0] for p in logs.glob("*mine.stderr")]
+    assert len(first_lines) == 2 and all(line.endswith("sandbox)") for line in first_lines)
+
+
+def test_bubblewrap_is_used_where_it_is_installed() -> None:
+    """Issue 19: the suite once ran on the weaker fallback though it meant to test bubblewrap. Where bwrap
+    is on the PATH it must work, and be the one chosen; a machine without it fails here (make test
+    installs it)."""
+    if shutil.which("bwrap") is None:
+        pytest.fail("bubblewrap is not installed: `make test` installs it (Debian package bubblewrap)")
+    (bwrap, problem), _ = candidates()
+    assert bwrap is not None and bwrap.kind == "bwrap", problem
+    chosen, why = find()
+    assert chosen is not None and chosen.kind == "bwrap", why

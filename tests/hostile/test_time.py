@@ -41,8 +41,16 @@ DEFAULT = FaultPolicy.DEFAULT
 TWO_CPUS = set(sorted(os.sched_getaffinity(0))[:2])
 
 
-def hog(tag: Path, children: int = 4, share: float = 1.0) -> BotCommand:
-    return BotCommand("hog", (sys.executable, str(BOTS / "hog_bot.py"), str(children), str(share), str(tag)))
+def hog(tag: Path, children: int = 4, share: float = 1.0, *mode: str) -> BotCommand:
+    return BotCommand("hog", (sys.executable, str(BOTS / "hog_bot.py"), str(children), str(share), str(tag), *mode))
+
+
+def busy(count: int, cpus: set[int]) -> list[subprocess.Popen[bytes]]:
+    """Processes that keep a CPU busy, each in a session of its own (as another table's bots are), on ``cpus``."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True) for _ in range(count)]
+    for proc in procs:
+        os.sched_setaffinity(proc.pid, cpus)
+    return procs
 
 
 def banker(at: int, sleep_ms: int, told: Path, monkeypatch: pytest.MonkeyPatch) -> BotCommand:
@@ -83,6 +91,76 @@ def test_the_wait_clock_gives_back_no_wait_a_bot_makes_itself() -> None:
     # given back: what load from outside the tree took, x of the time (none on a quiet CPU), against
     # (2 + x) summed; so less than a third of the sum however loaded the machine, where it was all of it
     assert owed < 0.45 * every_wait
+
+
+def test_the_wait_clock_gives_back_waits_of_the_process_that_answers_only() -> None:
+    """Issue 19, item 5: a process holding a socket (as a bot holds its stream) that sleeps, with busy
+    children of its own, on a CPU kept busy from outside: the children wait most of the time, yet none of
+    it is given back. The same process busy itself, with no children, gets most of its wait back."""
+    one_cpu = {min(os.sched_getaffinity(0))}
+    sleeper = "import socket, subprocess, sys, time\ns = socket.socketpair()\n" + (
+        "kids = [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(2)]\ntime.sleep(60)\n"
+    )
+    spinner = "import socket\ns = socket.socketpair()\nwhile True: pass\n"
+    outside = busy(1, one_cpu)
+    owed = {}
+    try:
+        for name, code in (("sleeper", sleeper), ("spinner", spinner)):
+            proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+            try:
+                os.sched_setaffinity(proc.pid, one_cpu)
+                time.sleep(0.4)
+                for pid in children_of(proc.pid):
+                    os.sched_setaffinity(pid, one_cpu)
+                clock = WaitClock(proc.pid)
+                before = clock.sample()
+                time.sleep(0.6)
+                owed[name], now = clock.waited_since(before)
+                clock.close()
+                if name == "sleeper":
+                    assert len(now) >= 3  # the bot and its two children at least
+                    waits = [(wait - before.get(tid, (0, 0))[1]) / 1e9 for tid, (_, wait) in now.items()]
+                    assert max(waits) > 0.3  # the children waited, with the outside load and each other
+            finally:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    finally:
+        for proc in outside:
+            proc.kill()
+            proc.wait()
+    assert owed["sleeper"] < 0.05, owed
+    assert owed["spinner"] > 0.2, owed  # half of 0.6 s, shared with the outside load
+
+
+@pytest.mark.skipif(len(TWO_CPUS) < 2, reason="needs two CPUs to pin the match to")
+def test_busy_children_buy_no_time_on_a_loaded_machine(tmp_path: Path) -> None:
+    """Issue 19, item 5: the hog's seats keep 4 busy children each and answer at 1.6x the move time,
+    sleeping; two busy processes outside, as other tables make. Their children's waits were given back
+    (a whole match passed without a timeout); now the hog times out, the random bot never does."""
+    tag = tmp_path / "hog-tag"
+    os.sched_setaffinity(0, TWO_CPUS)  # the bots inherit it (the test process is restored below)
+    outside = busy(2, TWO_CPUS)
+    try:
+        result = run_match(
+            tmp_path,
+            "single-deck",
+            teams=[hog(tag, 4, 1.6, "sleep"), RANDOM],
+            rules=["hand_limit=2"],
+            move_time_ms=200,
+            policy=DEFAULT,
+        )
+    finally:
+        for proc in outside:
+            proc.kill()
+            proc.wait()
+        os.sched_setaffinity(0, os.sched_getaffinity(os.getppid()) or TWO_CPUS)
+    hog_seats = {0, 2}
+    faults = [v for v in result.games[0].violations if v.kind == "timeout"]
+    asked = len(faults) + sum(1 for r in records(result.log_path) if r.get("seat") in hog_seats and "ms" in r)
+    assert len(faults) >= 4 and len(faults) >= asked // 2, (len(faults), asked)
+    assert all(v.seat in hog_seats for v in result.games[0].violations)  # the random bot is charged nothing
+    wait_gone(str(tag))
+    verify_log(load_log(result.log_path))
 
 
 @pytest.mark.skipif(len(TWO_CPUS) < 2, reason="needs two CPUs to pin the match to")

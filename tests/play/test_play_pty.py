@@ -110,6 +110,8 @@ def test_a_whole_game_by_keystrokes(
     check_results(session, log, seat)
     game_start = next(r for _, r in read_records(log) if r["event"] == "game_start")
     assert game_start["seats"][seat]["bot"] == "human"
+    outputs = list(tmp_path.glob("*.stderr"))  # the bots' (the person's client is not in a sandbox)
+    assert outputs and all(p.read_text().splitlines()[0].endswith("(in a bwrap sandbox)") for p in outputs)
 
 
 def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:

@@ -138,3 +138,32 @@ def test_all_seatings_from_a_file_and_kept_on_resume(tmp_path: Path) -> None:
     old = settings.record()
     del old["all_seatings"]
     assert not TournamentSettings.from_record(old, "settings.json").all_seatings
+
+
+def test_tcp_bots_from_the_file_and_the_command_line_are_saved_for_resume(tmp_path: Path) -> None:
+    """``tcp = [...]`` / ``--tcp NAME``: how a bot connects (docs/protocol.md), kept in settings.json."""
+    path = tmp_path / "t.toml"
+    path.write_text(GOOD.replace('concurrency = 3\n', 'concurrency = 3\ntcp = ["first"]\n'))
+    settings = resolve(read_toml(path))
+    assert [(b.name, b.tcp) for b in settings.bots] == [("random", False), ("first", True)]
+    saved = TournamentSettings.from_record(settings.record(), "settings.json")
+    assert saved == settings and settings.record()["tcp"] == ["first"]
+    assert resolve(Given(), saved).bots == settings.bots  # resumed: kept
+    assert [b.tcp for b in resolve(Given(tcp=("random",)), saved).bots] == [True, False]  # given again: replaced
+    assert not settings.differences(resolve(Given(tcp=()), saved))  # how bots connect decides no game
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ('tcp = "first"', "tcp: expected a list of bot names"),
+        ('tcp = ["nobody"]', "--tcp 'nobody': no bot has that name (the bots: random, first)"),
+    ],
+)
+def test_bad_tcp_settings_are_one_line_errors(tmp_path: Path, line: str, says: str) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(GOOD.replace("concurrency = 3\n", f"concurrency = 3\n{line}\n"))
+    run = CliRunner().invoke(app, ["tournament", "--config", str(path), "--out", str(tmp_path / "out")])
+    assert run.exit_code == 1
+    (message,) = run.output.strip().splitlines()
+    assert says in message, message

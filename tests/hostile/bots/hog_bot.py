@@ -1,4 +1,4 @@
-"""A bot that keeps its own child processes busy: ``python hog_bot.py CHILDREN SHARE TAG``.
+"""A bot that keeps its own child processes busy: ``python hog_bot.py CHILDREN SHARE TAG [sleep]``.
 
 At start it launches CHILDREN processes that spin for ever (they die with
 it: PR_SET_PDEATHSIG; TAG, unread, marks their command lines so that a test
@@ -7,6 +7,10 @@ decision with the SDK's default action after using SHARE of the time limit
 in CPU time of its own. On a machine with fewer CPUs than its busy
 processes, its children slow its answers down: issue 10, item 4 (such a bot
 answered at 1.6 times the move time and was never called for time).
+
+With ``sleep`` it answers after SHARE of the time limit on the clock,
+sleeping meanwhile: its children's waits for a CPU, when other load keeps
+them waiting, are all that could buy it the time (issue 19, item 5).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import sdk.runner
 from sdk import Bot, SeatView
 
 CHILDREN, SHARE, TAG = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+SLEEP = sys.argv[4:] == ["sleep"]
 PR_SET_PDEATHSIG = 1
 
 
@@ -32,6 +37,9 @@ class Hog(Bot):
     name = "hog"
 
     def decide(self, view: SeatView) -> object:
+        if SLEEP:
+            time.sleep(SHARE * self.time_limit_ms / 1000)
+            return super().decide(view)
         until = time.process_time() + SHARE * self.time_limit_ms / 1000
         while time.process_time() < until:
             pass
