@@ -44,7 +44,7 @@ import structlog
 
 from referee.protocol import convert
 from referee.runqueue import WaitClock
-from referee.sandbox import ResourceLimits, Sandbox
+from referee.sandbox import ResourceLimits, Sandbox, seccomp
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Player
 
@@ -178,10 +178,13 @@ class BotProcess:
         self.limits = sandbox.limits if sandbox is not None else ResourceLimits()
         self.output = output
         output.parent.mkdir(parents=True, exist_ok=True)
+        filter_fd = seccomp.memfd() if sandbox is not None and sandbox.kind == "bwrap" else None
         if sandbox is None:
             command = list(argv)
         else:
-            command = sandbox.wrap(argv, socket=socket, relay_port=relay_port, search_path=env.get("PATH"))
+            command = sandbox.wrap(
+                argv, socket=socket, relay_port=relay_port, search_path=env.get("PATH"), seccomp_fd=filter_fd
+            )
         limits_now = self.limits
 
         def in_child() -> None:
@@ -194,16 +197,21 @@ class BotProcess:
             out.flush()
             # PR_SET_PDEATHSIG fires when the thread that forked exits: the
             # referee launches from its event loop's (main) thread.
-            self.popen = subprocess.Popen(
-                command,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=out,
-                start_new_session=True,  # own process group; the terminal's Ctrl-C goes to the referee only
-                preexec_fn=in_child,
-                close_fds=True,
-            )
+            try:
+                self.popen = subprocess.Popen(
+                    command,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=out,
+                    start_new_session=True,  # own process group; the terminal's Ctrl-C goes to the referee only
+                    preexec_fn=in_child,
+                    close_fds=True,
+                    pass_fds=() if filter_fd is None else (filter_fd,),
+                )
+            finally:
+                if filter_fd is not None:
+                    os.close(filter_fd)
         self.pid = self.popen.pid
         # bare, what the bot starts outside its process group is found by the token it inherits
         self.stray_marker = None if sandbox is not None or "ARENA_TOKEN" not in env else env["ARENA_TOKEN"]

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from referee.sandbox import layout
+from referee.sandbox import layout, seccomp
 
 # Where the helpers of the ``unshare`` fallback are looked for after PATH.
 _SYSTEM_DIRS = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -110,6 +110,7 @@ class Sandbox:
         socket: str | None = None,
         relay_port: int | None = None,
         search_path: str | None = None,
+        seccomp_fd: int | None = None,
     ) -> list[str]:
         """The command line that runs ``argv`` inside the sandbox (in ``cwd``, default the current folder).
 
@@ -118,6 +119,9 @@ class Sandbox:
         127.0.0.1:PORT inside and forwards to ``socket`` (for gRPC libraries
         that cannot dial a Unix socket). ``search_path``: the PATH the bot's
         program is found on (its file is then kept visible wherever it lies).
+        ``seccomp_fd``: for bubblewrap, a descriptor the child inherits holding
+        the filter of ``seccomp.program()`` (``seccomp.memfd()``); the unshare
+        launcher is given the filter on its command line.
         """
         cwd = os.path.abspath(cwd or os.getcwd())
         inner = _nproc(self.limits.processes)
@@ -139,14 +143,14 @@ class Sandbox:
             search_path=search_path,
         )
         if self.kind == "bwrap":
-            return [*_bwrap(self.tool, plan, self.limits), *inner, *argv]
+            return [*_bwrap(self.tool, plan, self.limits, seccomp_fd), *inner, *argv]
         return [*_unshare(self.tool, plan, self.limits, loopback=relay_port is not None), *inner, *argv]
 
 
 _HERE = Path(__file__).resolve().parent
 
 
-def _bwrap(tool: str, plan: layout.Layout, limits: ResourceLimits) -> list[str]:
+def _bwrap(tool: str, plan: layout.Layout, limits: ResourceLimits, seccomp_fd: int | None) -> list[str]:
     """bubblewrap's options for ``plan`` (see referee/sandbox/layout.py), up to the ``--`` before the command."""
     cmd = [
         tool,
@@ -171,6 +175,8 @@ def _bwrap(tool: str, plan: layout.Layout, limits: ResourceLimits) -> list[str]:
         cmd += ["--bind", folder, folder]
     for folder in plan.hide:
         cmd += ["--remount-ro", folder]
+    if seccomp_fd is not None:
+        cmd += ["--seccomp", str(seccomp_fd)]
     return [*cmd, "--chdir", plan.cwd, "--"]
 
 
@@ -178,7 +184,12 @@ def _unshare(tool: str, plan: layout.Layout, limits: ResourceLimits, *, loopback
     """util-linux unshare makes the namespaces; the launcher (as root of the new user namespace) mounts
     ``plan``, then the command drops every capability for good (setpriv) before the bot runs, so it
     cannot undo the mounts."""
-    spec = {**dataclasses.asdict(plan), "tmp_bytes": limits.tmp_bytes, "loopback": loopback}
+    spec = {
+        **dataclasses.asdict(plan),
+        "tmp_bytes": limits.tmp_bytes,
+        "loopback": loopback,
+        "seccomp": (seccomp.program() or b"").hex(),
+    }
     return [
         tool,
         "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc",
@@ -267,12 +278,19 @@ def _probe(kind: str, tool: str) -> str:
         marker = os.path.join(folder, "marker")
         Path(marker).touch()
         check = 'test -S "$ARENA_PROBE_SOCKET" && ! test -w / && ! test -e "$ARENA_PROBE_MARKER"'
-        argv = Sandbox(kind, tool).wrap([_helper("sh"), "-c", check], cwd="/", socket=path)
+        fd = seccomp.memfd() if kind == "bwrap" else None
+        argv = Sandbox(kind, tool).wrap([_helper("sh"), "-c", check], cwd="/", socket=path, seccomp_fd=fd)
         env = {**os.environ, "ARENA_PROBE_SOCKET": path, "ARENA_PROBE_MARKER": marker}
         try:
-            done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, check=False, env=env)
+            done = subprocess.run(
+                argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, check=False, env=env,
+                pass_fds=() if fd is None else (fd,),
+            )  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as exc:
             return str(exc)
+        finally:
+            if fd is not None:
+                os.close(fd)
     if done.returncode == 0:
         return ""
     lines = done.stderr.decode(errors="replace").strip().splitlines()

@@ -7,8 +7,8 @@ library only: this file imports nothing of the arena)::
     python -I -S launcher.py SPEC_JSON COMMAND...
 
 SPEC_JSON is a ``referee.sandbox.layout.Layout`` as JSON, plus ``tmp_bytes``
-(the size of each private tmpfs) and ``loopback`` (bring ``lo`` up: a relay
-listens on it). The steps are those of bubblewrap's options, in the same
+(the size of each private tmpfs), ``loopback`` (bring ``lo`` up: a relay
+listens on it) and ``seccomp`` (the filter, in hex; empty for none). The steps are those of bubblewrap's options, in the same
 order, done with the mount system calls:
 
 1. open every path to give back (O_PATH), while the machine's view is there;
@@ -17,7 +17,8 @@ order, done with the mount system calls:
    hidden ones, bind the named files, the seat's socket and the writable
    folders (from the open descriptors, so covering a path loses nothing);
 4. check the result: the root and the working folder must be read-only;
-5. change to the working folder and exec COMMAND (prlimit, setpriv, the bot).
+5. install the seccomp filter given (``seccomp``: referee/sandbox/seccomp.py);
+6. change to the working folder and exec COMMAND (prlimit, setpriv, the bot).
 
 Any failure ends it with status 125 and one line on stderr that starts with
 ``arena sandbox:``: the bot never runs in a half-made sandbox.
@@ -45,6 +46,9 @@ SYS_MOUNT_SETATTR = 442  # the same number on every architecture (a syscall adde
 SIOCGIFFLAGS = 0x8913
 SIOCSIFFLAGS = 0x8914
 IFF_UP = 1
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -150,9 +154,23 @@ def setup(spec: dict) -> None:
         os.close(fd)
     if spec.get("loopback"):
         _loopback_up()
+    if spec.get("seccomp"):
+        _filter(bytes.fromhex(spec["seccomp"]))
     for path in ("/", spec["cwd"]):
         if not os.statvfs(path).f_flag & os.ST_RDONLY and not any(_under(path, w) for w in writable):
             raise SetupError(f"{path} is still writable")
+
+
+class _FilterProgram(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _filter(program: bytes) -> None:
+    """Install the seccomp filter (referee/sandbox/seccomp.py): it holds for everything run from here on."""
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _FilterProgram(len(program) // 8, ctypes.addressof(buffer))
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp filter")
 
 
 def _under(path: str, folder: str) -> bool:

@@ -1,9 +1,9 @@
 """Issue 19: partners cannot pass each other their hands, and a bot writes nothing anyone else can see.
 
-Both seats of one team run sbx_partner, which publishes its dealt hand on 22
+Both seats of one team run sbx_partner, which publishes its dealt hand on 25
 side channels (TCP, UDP, abstract and path Unix sockets, FIFOs, files in
 /tmp, /var/tmp, /dev/shm, $HOME and the working folder, System V and POSIX
-IPC, signals) and reads its partner's, and which writes into the working
+IPC, signals, and locks and inotify on a file both can read) and reads its partner's, and which writes into the working
 folder, $HOME and its opponent's program. The match runs from a copy of the
 arena's code, once under /tmp and once elsewhere, with bubblewrap and with
 the unshare fallback: nothing gets through and nothing is written. The
@@ -41,6 +41,9 @@ CHANNELS = {
     "sysv-msg",
     "posix-mq",
     "signal",
+    "flock",
+    "fcntl-lock",
+    "inotify",
     *(f"{kind}:{place}" for kind in ("unix-socket", "fifo", "file") for place in PLACES),
 }
 
@@ -171,7 +174,7 @@ def test_partners_share_nothing_and_write_nothing(tool: str, place: str, tmp_pat
     assert set(got) == CHANNELS
     hands = dealt(records)
     for channel, messages in got.items():
-        if channel != "signal":  # a signal carries a count, not cards
+        if channel not in ("signal", "flock", "fcntl-lock", "inotify"):  # one bit each, not cards
             assert all(set(cards) <= hands[hand, seat] for seat, hand, cards in messages), channel
     assert len(wrote) == 3 * 2 and left
     assert tree_hash(checkout) != before and tree_hash(home) != home_before

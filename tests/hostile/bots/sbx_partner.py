@@ -9,7 +9,10 @@ hand, as ``sbx_partner: got CHANNEL SEAT HAND CARDS``, to its output.
 Channels: TCP and UDP on 127.0.0.1, an abstract Unix socket; in each of
 /tmp, /var/tmp, /dev/shm, $HOME and the working folder a Unix socket, a FIFO
 and a plain file; System V shared memory and message queues; a POSIX message
-queue; signals to the partner's process (found by its name in /proc).
+queue; signals to the partner's process (found by its name in /proc); and
+through this very file, which both partners can read: a ``flock``, an
+``fcntl`` read lock, and ``inotify`` events for its opens (these three carry
+one bit: the partner is there; a hand takes a few dozen such bits).
 
 It also writes where it should not: a new file in the working folder and in
 $HOME, and a line at the end of VICTIM (an opponent's program), then prints
@@ -22,10 +25,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import fcntl
 import os
 import selectors
 import signal
 import socket
+import struct
 import sys
 import threading
 import zlib
@@ -207,6 +212,40 @@ def posix_mq(seat: int, partner: int, message: str) -> None:
         librt.mq_close(own)
 
 
+class SharedFile:
+    """Signals through this file, which both partners read: locks and inotify."""
+
+    def __init__(self) -> None:
+        self.fd = os.open(__file__, os.O_RDONLY)
+        with contextlib.suppress(OSError):
+            fcntl.lockf(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # a read lock the partner's query may see
+        self.watch = libc.inotify_init1(os.O_NONBLOCK)
+        if self.watch >= 0 and libc.inotify_add_watch(self.watch, __file__.encode(), 0x20) < 0:  # IN_OPEN
+            os.close(self.watch)
+            self.watch = -1
+
+    def signal_and_listen(self, seat: int, partner: int, hand: int) -> None:
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the first to ask keeps it
+        except BlockingIOError:
+            received("flock", f"{KEY}|{partner}|{hand}|locked")
+        except OSError:
+            pass
+        query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+        with contextlib.suppress(OSError):
+            if struct.unpack("hhqqi", fcntl.fcntl(self.fd, fcntl.F_GETLK, query))[0] != fcntl.F_UNLCK:
+                received("fcntl-lock", f"{KEY}|{partner}|{hand}|locked")
+        # inotify: the lower seat opens the file at each decision, the other watches (identical events
+        # coalesce, so a seat could not tell its partner's opens from its own); closing the file drops the
+        # opener's fcntl lock, so that channel runs the other way
+        if seat < partner:
+            os.close(os.open(__file__, os.O_RDONLY))
+        elif self.watch >= 0:
+            with contextlib.suppress(OSError):
+                if os.read(self.watch, 65536):
+                    received("inotify", f"{KEY}|{partner}|{hand}|opened")
+
+
 def _pids_named(wanted: str) -> list[int]:
     out = []
     for entry in os.listdir("/proc"):
@@ -234,6 +273,7 @@ def trespass() -> None:
 
 class Partner(RandomBot):
     started = False
+    shared: SharedFile | None = None
 
     def decide(self, view: SeatView) -> object:
         global published
@@ -246,7 +286,10 @@ class Partner(RandomBot):
                 libc.prctl(PR_SET_NAME, name("proc", seat)[-15:].encode(), 0, 0, 0)
             threading.Thread(target=listen, args=(seat,), daemon=True).start()
             trespass()
+            self.shared = SharedFile()
         publish_and_read(seat, partner)
+        if self.shared is not None:
+            self.shared.signal_and_listen(seat, partner, view.hand_number)
         return super().decide(view)
 
 
