@@ -56,7 +56,11 @@ def parse_args(argv: Sequence[str] | None, bot: Bot) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=bot.name, description=f"Bid Euchre arena bot {bot.name!r}: connects to a referee and plays."
     )
-    parser.add_argument("--address", default=os.environ.get("ARENA_ADDRESS"), help="referee host:port (ARENA_ADDRESS)")
+    parser.add_argument(
+        "--address",
+        default=os.environ.get("ARENA_ADDRESS"),
+        help="the referee's gRPC target: unix:/PATH or host:port (ARENA_ADDRESS)",
+    )
     parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN"), help="seat token (ARENA_TOKEN)")
     parser.add_argument(
         "--seed", type=int, default=_env_int("ARENA_SEED"), help="seed for bot.rng, per game (ARENA_SEED)"
@@ -64,7 +68,7 @@ def parse_args(argv: Sequence[str] | None, bot: Bot) -> argparse.Namespace:
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     args = parser.parse_args(argv)
     if not args.address:
-        parser.error("no referee address: set ARENA_ADDRESS or pass --address HOST:PORT")
+        parser.error("no referee address: set ARENA_ADDRESS or pass --address TARGET (unix:/PATH or HOST:PORT)")
     if not args.token:
         parser.error("no seat token: set ARENA_TOKEN or pass --token TOKEN")
     return args

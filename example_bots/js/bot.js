@@ -6,8 +6,9 @@
  * It speaks the protocol straight from proto/bideuchre/v1/arena.proto: the
  * .proto file is loaded at start-up by @grpc/proto-loader and the stream is
  * opened by @grpc/grpc-js; no generated code. The referee starts it with
- * ARENA_ADDRESS (host:port) and ARENA_TOKEN (the seat's token) in its
- * environment, and ARENA_SEED to seed its random choices:
+ * ARENA_ADDRESS (a gRPC target, dialled as it is: unix:/PATH for its seat's
+ * socket, host:port against `arena serve`), ARENA_TOKEN (the seat's token)
+ * and ARENA_SEED (to seed its random choices) in its environment:
  *
  *   arena match --bot js='node example_bots/js/bot.js' --bot random='python -m example_bots.random_bot'
  *
@@ -49,7 +50,7 @@ function main() {
   const address = process.env.ARENA_ADDRESS;
   const token = process.env.ARENA_TOKEN;
   if (!address || !token) {
-    say('set ARENA_ADDRESS (host:port of the referee) and ARENA_TOKEN (the seat token); `arena serve` prints both');
+    say('set ARENA_ADDRESS (the referee\'s gRPC target: unix:/PATH or host:port) and ARENA_TOKEN (the seat token); `arena serve` prints both');
     process.exit(2);
   }
   const seedText = process.env.ARENA_SEED || crypto.randomBytes(8).toString('hex');

@@ -28,7 +28,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 def test_without_an_address_the_bot_says_what_is_missing() -> None:
     run = subprocess.run(RANDOM_BOT, check=False, env=clean_env(), capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
-    assert "no referee address: set ARENA_ADDRESS or pass --address HOST:PORT" in run.stderr
+    assert "no referee address: set ARENA_ADDRESS or pass --address TARGET (unix:/PATH or HOST:PORT)" in run.stderr
 
 
 def test_a_bad_seed_is_refused() -> None:
