@@ -93,6 +93,7 @@ def plan(
         if in_private(os.path.abspath(f)) and os.path.isdir(f) and not any(under(os.path.abspath(f), h) for h in hide)
     )
     hide = _unique(h for h in hide if os.path.isdir(h) and _visible(h, keep))
+    hide = tuple(h for h in hide if not any(h != outer and under(h, outer) for outer in hide))  # covered already
     files = _unique(
         f for f in named if os.path.isfile(f) and (in_private(f) or any(under(f, h) for h in hide))
     )

@@ -35,7 +35,7 @@ from referee.bots import BotCommand
 from referee.match import FaultPolicy, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
-from referee.runqueue import WaitClock
+from referee.runqueue import Sample, WaitClock
 
 DEFAULT = FaultPolicy.DEFAULT
 TWO_CPUS = set(sorted(os.sched_getaffinity(0))[:2])
@@ -60,23 +60,19 @@ def banker(at: int, sleep_ms: int, told: Path, monkeypatch: pytest.MonkeyPatch) 
     return BotCommand("banker", (sys.executable, str(BOTS / "bank_bot.py"), str(at), str(sleep_ms), str(told)))
 
 
-# a process that keeps a CPU busy, and two children of its own doing the same
-OWN_LOAD = "import os\nfor _ in range(2):\n    if os.fork() == 0:\n        break\nwhile True: pass\n"
+# a process holding a socket (as a bot holds its stream) that keeps a CPU busy, and two children of its
+# own doing the same
+OWN_LOAD = "import os, socket\ns = socket.socketpair()\nfor _ in range(2):\n    if os.fork() == 0:\n        break\nwhile True: pass\n"
 
 
-def test_the_wait_clock_gives_back_no_wait_a_bot_makes_itself() -> None:
-    """Three busy processes of one tree on one CPU: each waits two thirds of the time, all of it for its own kin.
-
-    Every wait in the tree, summed, is about twice the time (what the credit was before); given back
-    now is the longest wait less the CPU the rest of the tree used: nothing, but what others took.
-    """
-    one_cpu = {min(os.sched_getaffinity(0))}
-    proc = subprocess.Popen([sys.executable, "-c", OWN_LOAD], start_new_session=True)
+def clocked(code: str, cpu: set[int]) -> tuple[float, Sample, Sample]:
+    """Run ``code`` (and what it starts) on ``cpu``; what a WaitClock gives back over 0.6 s, and its samples."""
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     try:
-        os.sched_setaffinity(proc.pid, one_cpu)
-        time.sleep(0.3)
+        os.sched_setaffinity(proc.pid, cpu)
+        time.sleep(0.4)
         for pid in children_of(proc.pid):
-            os.sched_setaffinity(pid, one_cpu)
+            os.sched_setaffinity(pid, cpu)
         clock = WaitClock(proc.pid)
         before = clock.sample()
         time.sleep(0.6)
@@ -85,8 +81,23 @@ def test_the_wait_clock_gives_back_no_wait_a_bot_makes_itself() -> None:
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+    return owed, before, now
+
+
+def waits(before: Sample, now: Sample) -> list[float]:
+    """Each thread's wait for a CPU between the samples, in seconds."""
+    return [(wait - before.get(tid, (0, 0))[1]) / 1e9 for tid, (_, wait) in now.items()]
+
+
+def test_the_wait_clock_gives_back_no_wait_a_bot_makes_itself() -> None:
+    """Three busy processes of one tree on one CPU: each waits two thirds of the time, all of it for its own kin.
+
+    Every wait in the tree, summed, is about twice the time (what the credit was before); given back
+    now is the longest wait less the CPU the rest of the tree used: nothing, but what others took.
+    """
+    owed, before, now = clocked(OWN_LOAD, {min(os.sched_getaffinity(0))})
     assert len(now) == 3  # the bot and its two children, one thread each
-    every_wait = sum(wait - before[tid][1] for tid, (_, wait) in now.items()) / 1e9
+    every_wait = sum(waits(before, now))
     assert every_wait > 0.6  # what a credit for the whole tree's waits would have given
     # given back: what load from outside the tree took, x of the time (none on a quiet CPU), against
     # (2 + x) summed; so less than a third of the sum however loaded the machine, where it was all of it
@@ -94,42 +105,26 @@ def test_the_wait_clock_gives_back_no_wait_a_bot_makes_itself() -> None:
 
 
 def test_the_wait_clock_gives_back_waits_of_the_process_that_answers_only() -> None:
-    """Issue 19, item 5: a process holding a socket (as a bot holds its stream) that sleeps, with busy
-    children of its own, on a CPU kept busy from outside: the children wait most of the time, yet none of
-    it is given back. The same process busy itself, with no children, gets most of its wait back."""
+    """Issue 19, item 5: a process holding a socket that sleeps, with busy children of its own, on a CPU
+    kept busy from outside: the children wait most of the time, yet none of it is given back. The same
+    process busy itself, with no children, gets most of its wait back."""
     one_cpu = {min(os.sched_getaffinity(0))}
     sleeper = "import socket, subprocess, sys, time\ns = socket.socketpair()\n" + (
         "kids = [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(2)]\ntime.sleep(60)\n"
     )
     spinner = "import socket\ns = socket.socketpair()\nwhile True: pass\n"
     outside = busy(1, one_cpu)
-    owed = {}
     try:
-        for name, code in (("sleeper", sleeper), ("spinner", spinner)):
-            proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
-            try:
-                os.sched_setaffinity(proc.pid, one_cpu)
-                time.sleep(0.4)
-                for pid in children_of(proc.pid):
-                    os.sched_setaffinity(pid, one_cpu)
-                clock = WaitClock(proc.pid)
-                before = clock.sample()
-                time.sleep(0.6)
-                owed[name], now = clock.waited_since(before)
-                clock.close()
-                if name == "sleeper":
-                    assert len(now) >= 3  # the bot and its two children at least
-                    waits = [(wait - before.get(tid, (0, 0))[1]) / 1e9 for tid, (_, wait) in now.items()]
-                    assert max(waits) > 0.3  # the children waited, with the outside load and each other
-            finally:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        owed_sleeper, before, now = clocked(sleeper, one_cpu)
+        owed_spinner, _, _ = clocked(spinner, one_cpu)
     finally:
         for proc in outside:
             proc.kill()
             proc.wait()
-    assert owed["sleeper"] < 0.05, owed
-    assert owed["spinner"] > 0.2, owed  # half of 0.6 s, shared with the outside load
+    assert len(now) >= 3  # the bot and its two children at least
+    assert max(waits(before, now)) > 0.3  # the children waited, with the outside load and each other
+    assert owed_sleeper < 0.05, owed_sleeper
+    assert owed_spinner > 0.2, owed_spinner  # half of 0.6 s, shared with the outside load
 
 
 @pytest.mark.skipif(len(TWO_CPUS) < 2, reason="needs two CPUs to pin the match to")

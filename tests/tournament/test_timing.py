@@ -22,6 +22,8 @@ from referee.runqueue import WaitClock
 from referee.server import Closed, Connection, Limits, Player
 
 SPIN = [sys.executable, "-c", "while True: pass"]
+# a bot's process holds its stream, a socket: only such a process has its waits given back
+SPIN_ANSWERING = [sys.executable, "-c", "import socket\ns = socket.socketpair()\nwhile True: pass"]
 ONE_CPU = {min(os.sched_getaffinity(0))}
 
 
@@ -42,7 +44,7 @@ def processes(*argvs: list[str], cpus: set[int] | None = None) -> Iterator[list[
 
 def test_the_wait_clock_counts_time_without_a_cpu() -> None:
     # two spinning processes on one CPU: each waits about half the time
-    with processes(SPIN, SPIN, cpus=ONE_CPU) as (spinner, _):
+    with processes(SPIN_ANSWERING, SPIN, cpus=ONE_CPU) as (spinner, _):
         clock = WaitClock(spinner.pid)
         before = clock.sample()
         time.sleep(0.6)
@@ -60,7 +62,7 @@ def test_the_wait_clock_counts_time_without_a_cpu() -> None:
 
 
 def test_the_wait_clock_follows_a_bot_started_through_a_wrapper() -> None:
-    wrapper = ["sh", "-c", f"{sys.executable} -c 'while True: pass' & wait"]
+    wrapper = ["sh", "-c", f"{sys.executable} -c 'import socket; s = socket.socketpair()\nwhile True: pass' & wait"]
     with processes(wrapper, SPIN, cpus=ONE_CPU) as (shell, _hog):
         deadline = time.monotonic() + 10
         while not children_of(shell.pid):
@@ -100,7 +102,7 @@ def deadline_outcome(pid: int, wait_s: float) -> list[object]:
 
 
 def test_a_deadline_gives_back_the_time_the_bot_had_no_cpu() -> None:
-    with processes(SPIN, SPIN, cpus=ONE_CPU) as (starved, _):
+    with processes(SPIN_ANSWERING, SPIN, cpus=ONE_CPU) as (starved, _):
         assert deadline_outcome(starved.pid, 0.4) == [False, Closed.TIMEOUT]  # extended, at most one more limit
     with processes(["sleep", "5"]) as (idle,):
         assert deadline_outcome(idle.pid, 0.4) == [True, Closed.TIMEOUT]  # nothing to give back
