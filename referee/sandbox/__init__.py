@@ -29,6 +29,7 @@ See docs/security.md for what each limit really bounds, and what is left.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import enum
 import json
@@ -141,6 +142,7 @@ class Sandbox:
             socket=socket,
             helpers=helpers,
             search_path=search_path,
+            masks=_still_proc(),
         )
         if self.kind == "bwrap":
             return [*_bwrap(self.tool, plan, self.limits, seccomp_fd), *inner, *argv]
@@ -175,6 +177,8 @@ def _bwrap(tool: str, plan: layout.Layout, limits: ResourceLimits, seccomp_fd: i
         cmd += ["--bind", folder, folder]
     for folder in plan.hide:
         cmd += ["--remount-ro", folder]
+    for target, copy in plan.masks:
+        cmd += ["--ro-bind", copy, target]
     if seccomp_fd is not None:
         cmd += ["--seccomp", str(seccomp_fd)]
     return [*cmd, "--chdir", plan.cwd, "--"]
@@ -196,6 +200,15 @@ def _unshare(tool: str, plan: layout.Layout, limits: ResourceLimits, *, loopback
         "--net", "--ipc", "--uts", "--propagation", "private",
         "--", sys.executable, "-I", "-S", str(_HERE / "launcher.py"), json.dumps(spec),
     ]  # fmt: skip
+
+
+@cache
+def _still_proc() -> tuple[tuple[str, str], ...]:
+    """The still copies of the /proc files every sandbox of this process shows (``layout.MASKED_PROC``),
+    taken at the first call, in a folder removed at exit."""
+    folder = tempfile.mkdtemp(prefix="arena-proc-")
+    atexit.register(shutil.rmtree, folder, True)
+    return layout.still_copies(folder)
 
 
 def _setpriv() -> list[str]:

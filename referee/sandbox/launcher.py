@@ -17,7 +17,8 @@ order, done with the mount system calls:
    hidden ones, bind the named files, the seat's socket and the writable
    folders (from the open descriptors, so covering a path loses nothing);
 4. check the result: the root and the working folder must be read-only;
-5. install the seccomp filter given (``seccomp``: referee/sandbox/seccomp.py);
+5. bind the still copies over /proc's machine-wide counters (``masks``);
+   install the seccomp filter given (``seccomp``: referee/sandbox/seccomp.py);
 6. change to the working folder and exec COMMAND (prlimit, setpriv, the bot).
 
 Any failure ends it with status 125 and one line on stderr that starts with
@@ -124,7 +125,8 @@ def setup(spec: dict) -> None:
     tmpfs = f"size={int(spec['tmp_bytes'])},mode=1777"
     keep, files, writable = spec["keep"], spec["files"], spec["writable"]
     socket_path = spec["socket"]
-    sources = [*keep, *files, *writable, *([socket_path] if socket_path else [])]
+    masks = [tuple(pair) for pair in spec.get("masks", [])]
+    sources = [*keep, *files, *writable, *([socket_path] if socket_path else []), *(copy for _, copy in masks)]
     try:
         fds = {path: os.open(path, os.O_PATH | os.O_CLOEXEC) for path in sources}
     except OSError as exc:
@@ -150,6 +152,9 @@ def setup(spec: dict) -> None:
         _writable(folder)
     for folder in covered:
         _read_only(folder, recursive=False)
+    for target, copy in masks:  # /proc is the namespace's own (unshare --mount-proc): cover its machine-wide counters
+        _mount(f"/proc/self/fd/{fds[copy]}", target, None, MS_BIND)
+        _read_only(target, recursive=False)
     for fd in fds.values():
         os.close(fd)
     if spec.get("loopback"):

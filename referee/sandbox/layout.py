@@ -14,7 +14,11 @@ this order (later mounts go on top of earlier ones):
 4. ``files``: the files named on its command line that lie in a private or a
    hidden place, read-only at the same path (a program built under /tmp runs);
 5. ``socket``: its own seat's socket, the one way to the referee;
-6. ``writable``: folders it may write in (none unless the arena's owner says so).
+6. ``writable``: folders it may write in (none unless the arena's owner says so);
+7. ``masks``: the files of /proc that count the whole machine's CPU time and
+   load (``MASKED_PROC``), replaced by a copy taken once: a partner's busy
+   loop shows in them at once, a timing channel of about 50 bits a second
+   (bench/side_channels.py); frozen, they tell nothing.
 
 Everything here is computed from paths: nothing is mounted.
 """
@@ -30,6 +34,17 @@ from pathlib import Path
 
 # Places every process of the machine can write in: private to each bot (each gets an empty tmpfs).
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm", "/run")
+
+# /proc files that count the whole machine's CPU time and load, kept still in the sandbox (item 7 above)
+MASKED_PROC = (
+    "/proc/stat",
+    "/proc/uptime",
+    "/proc/loadavg",
+    "/proc/schedstat",
+    "/proc/pressure/cpu",
+    "/proc/pressure/io",
+    "/proc/pressure/memory",
+)
 
 # where the arena's own code lives: the folder holding the ``referee`` package (an editable install's
 # project, or site-packages), which ``python -m example_bots...`` imports from
@@ -47,6 +62,7 @@ class Layout:
     files: tuple[str, ...]
     socket: str | None
     writable: tuple[str, ...]
+    masks: tuple[tuple[str, str], ...] = ()  # (a /proc file, the still copy bound over it)
 
 
 def under(path: str, folder: str) -> bool:
@@ -67,6 +83,7 @@ def plan(
     socket: str | None = None,
     helpers: Sequence[str] = (),
     search_path: str | None = None,
+    masks: Sequence[tuple[str, str]] = (),
 ) -> Layout:
     """The layout for running ``argv`` in ``cwd``.
 
@@ -105,7 +122,24 @@ def plan(
         files=files,
         socket=None if socket is None else os.path.abspath(socket),
         writable=_unique(os.path.abspath(w) for w in writable),
+        masks=tuple(masks),
     )
+
+
+def still_copies(folder: str) -> tuple[tuple[str, str], ...]:
+    """Copies of the ``MASKED_PROC`` files this machine has, written into ``folder``: (file, copy) pairs."""
+    out = []
+    for path in MASKED_PROC:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        copy = os.path.join(folder, path.strip("/").replace("/", "-"))
+        with open(copy, "wb") as f:
+            f.write(data)
+        out.append((path, copy))
+    return tuple(out)
 
 
 def _visible(path: str, keep: Sequence[str]) -> bool:

@@ -14,12 +14,16 @@ their hands:
 - page-cache residency: ``mincore`` says which pages of a mapped file are in
   memory, and ``posix_fadvise``/``readahead`` put them there or drop them.
 
+And one call makes timing through CPU load fast and clean: two processes
+pinned to the same CPU (``sched_setaffinity``) each see the other's load in
+their own speed, at about 50 bits a second (bench/side_channels.py).
+
 The filter makes the lock calls succeed without locking (a program that
 locks its own files goes on working; locks between its own processes no
 longer exclude), makes lock queries fail with ENOLCK, inotify and
 ``F_NOTIFY`` fail as not supported (ENOSYS, EINVAL), ``mincore`` fail with
-ENOSYS, and ``fadvise``/``readahead`` do nothing. Every other call is
-allowed. What is left (timing through CPU load or through reads from the
+ENOSYS, and ``fadvise``/``readahead`` and pinning to CPUs do nothing (each
+succeeds). Every other call is allowed. What is left (timing through CPU load or through reads from the
 disk) is measured in bench/side_channels.py and listed in docs/security.md.
 
 ``program()`` is the filter for this machine's architecture (x86-64 and
@@ -52,9 +56,9 @@ F_NOTIFY = 1026
 # per architecture: the audit value, then system call numbers (None: the call does not exist there)
 _ARCHES = {
     "x86_64": (0xC000003E, {"fcntl": 72, "flock": 73, "inotify_init": 253, "inotify_init1": 294,
-                            "mincore": 27, "fadvise64": 221, "readahead": 187}),
+                            "mincore": 27, "fadvise64": 221, "readahead": 187, "sched_setaffinity": 203}),
     "aarch64": (0xC00000B7, {"fcntl": 25, "flock": 32, "inotify_init": None, "inotify_init1": 26,
-                             "mincore": 232, "fadvise64": 223, "readahead": 213}),
+                             "mincore": 232, "fadvise64": 223, "readahead": 213, "sched_setaffinity": 122}),
 }  # fmt: skip
 _X32_BIT = 0x40000000  # x86-64's x32 calls: another numbering of the same calls, refused
 
@@ -77,7 +81,7 @@ def program(machine: str | None = None) -> bytes | None:
     for name in ("inotify_init", "inotify_init1", "mincore"):
         if nr[name] is not None:
             per_call.append((nr[name], _ERRNO | errno.ENOSYS))
-    for name in ("fadvise64", "readahead"):
+    for name in ("fadvise64", "readahead", "sched_setaffinity"):
         per_call.append((nr[name], _ERRNO | 0))
     fcntl_answers = [
         *((cmd, _ERRNO | 0) for cmd in (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)),

@@ -4,7 +4,9 @@ A file both partners can read carries signals through its locks, inotify
 events and page-cache residency (tests/hostile/test_partner_channels.py
 shows the first three end to end). In the sandbox the lock calls succeed
 without locking, lock queries, inotify and mincore fail, fadvise does
-nothing; ordinary programs still run: SQLite on a file in its /tmp, a
+nothing; pinning to a CPU does nothing and /proc's machine-wide CPU counters
+stand still (the two fast timing channels of bench/side_channels.py);
+ordinary programs still run: SQLite on a file in its /tmp, a
 multiprocessing pool.
 """
 
@@ -42,6 +44,17 @@ db.commit()
 out["sqlite"] = sqlite3.connect(os.environ["DB"]).execute("select a from t").fetchone()[0]
 with multiprocessing.Pool(2) as pool:
     out["pool"] = sum(pool.map(abs, [-1, -2]))
+import time
+def counters():
+    with open("/proc/stat") as f, open("/proc/uptime") as g:
+        return f.readline() + g.read()
+before, end = counters(), time.time() + 0.3
+while time.time() < end:
+    pass
+out["cpu_counters_move"] = counters() != before
+cpus = os.sched_getaffinity(0)
+os.sched_setaffinity(0, {min(cpus)})
+out["pinned"] = os.sched_getaffinity(0) != cpus
 print(out)
 """
 
@@ -77,13 +90,16 @@ def test_the_filter_holds_in_the_sandbox_and_programs_still_run(kind: str) -> No
         "fadvise": None,
         "sqlite": 7,
         "pool": 3,
+        "cpu_counters_move": False,  # /proc's machine-wide CPU counters are a still copy
+        "pinned": False,  # pinning to a CPU succeeds and does nothing
     }
 
 
 def test_bare_the_same_calls_work(tmp_path: Path) -> None:
     """The control: outside the sandbox inotify and lock queries answer (so the probe can tell)."""
     out = run_probe(None, Path(__file__), db=str(tmp_path / "t.db"))
-    assert out["getlk"] == "answered" and out["inotify"] is True
+    assert out["getlk"] == "answered" and out["inotify"] is True and out["cpu_counters_move"] is True
+    assert out["pinned"] is (len(os.sched_getaffinity(0)) > 1)
 
 
 def test_the_filter_is_made_for_known_machines_only() -> None:
