@@ -207,6 +207,7 @@ def _still_proc() -> tuple[tuple[str, str], ...]:
     """The still copies of the /proc files every sandbox of this process shows (``layout.MASKED_PROC``),
     taken at the first call, in a folder removed at exit."""
     folder = tempfile.mkdtemp(prefix="arena-proc-")
+    os.chmod(folder, 0o755)  # what /proc shows every user (the launcher may run as another: tests do)
     atexit.register(shutil.rmtree, folder, True)
     return layout.still_copies(folder)
 
