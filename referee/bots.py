@@ -42,6 +42,7 @@ from pathlib import Path
 
 import structlog
 
+from referee.errors import ArenaError
 from referee.protocol import convert
 from referee.runqueue import WaitClock
 from referee.sandbox import ResourceLimits, Sandbox, seccomp
@@ -57,11 +58,11 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 RELAY_PORT = 50051
 
 
-class BotSpecError(ValueError):
+class BotSpecError(ArenaError, ValueError):
     """A NAME=COMMAND argument that cannot be used; the message says why."""
 
 
-class BotStartError(RuntimeError):
+class BotStartError(ArenaError, RuntimeError):
     """A bot that could not be started and connected before play (a setup error); the message names it."""
 
 

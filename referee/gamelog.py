@@ -43,7 +43,6 @@ from typing import Any, TextIO
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str, parse_card, parse_cards
 from referee.engine.errors import InvalidActionError
-from referee.engine.rules import Rules
 from referee.engine.events import (
     BidEvent,
     ContractEvent,
@@ -55,11 +54,13 @@ from referee.engine.events import (
     PlayEvent,
     TrickEvent,
 )
+from referee.engine.rules import Rules
+from referee.errors import ArenaError
 
 LOG_VERSION = 2  # 2: hidden cards are written at hand end, in a reveal record
 
 
-class LogError(ValueError):
+class LogError(ArenaError, ValueError):
     """A log line that cannot be read; the message names the file and line."""
 
 

@@ -43,6 +43,7 @@ from referee.engine.events import GameEndEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
+from referee.errors import ConfigError
 from referee.gamelog import (
     THINK_FIELD,
     HandSecrets,
@@ -464,9 +465,9 @@ class MatchConfig:
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
-            raise ValueError(f"{len(self.seats)} seats given for a {self.rules.players}-player game")
+            raise ConfigError(f"{len(self.seats)} seats given for a {self.rules.players}-player game")
         if self.games < 1:
-            raise ValueError(f"games must be at least 1, got {self.games}")
+            raise ConfigError(f"games must be at least 1, got {self.games}")
 
 
 def seat_bots(rules: Rules, team_bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]:
@@ -474,7 +475,7 @@ def seat_bots(rules: Rules, team_bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]
     if len(team_bots) == 1:
         team_bots = list(team_bots) * rules.teams
     if len(team_bots) != rules.teams:
-        raise ValueError(
+        raise ConfigError(
             f"{len(team_bots)} bots for {rules.teams} teams: give one bot per team (or one bot for all teams)"
         )
     return tuple(team_bots[rules.team_of(seat)] for seat in range(rules.players))

@@ -14,7 +14,6 @@ from rich.console import Console
 
 from referee.cli.app import app, console, fail, user_errors
 from referee.engine.game import Decision, DecisionKind
-from referee.gamelog import LogError
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
@@ -104,7 +103,7 @@ def replay_command(
 ) -> None:
     """Show a logged game hand by hand, check it against the engine (--verify), write it as a web page (--html),
     or re-ask a bot one of its decisions (--ask with --at)."""
-    with user_errors(LogError, OSError):
+    with user_errors(OSError):
         match = _load(log)
         rules = match.rules
         selection = Selection(
@@ -139,10 +138,8 @@ def replay_command(
 
 def _ask(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:
     # imported here: only --ask needs the referee's server (and grpc)
-    from referee.bots import BotSpecError
-    from referee.replay.ask import AskError
 
-    with user_errors(AskError, BotSpecError):
+    with user_errors():
         _ask_bot(match, selection, command, at, prime)
 
 

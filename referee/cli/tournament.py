@@ -11,7 +11,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import (
     ConfigOpt,
@@ -25,10 +24,8 @@ from referee.cli.running import (
 )
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.cli.standings import standings_table
-from referee.gamelog import LogError
 from referee.match import NOT_STARTED, FaultPolicy
 from referee.names import shown_name
-from referee.tournament.backends import TablesError
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import outcome
@@ -37,7 +34,6 @@ from referee.tournament.settings import (
     MOVE_TIME_MS,
     TIME_BANK_MS,
     Given,
-    SettingsError,
     TournamentSettings,
     check_name,
     parse_bots,
@@ -138,7 +134,7 @@ def tournament_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
-    with user_errors(SettingsError, BotSpecError, LogError, OSError):
+    with user_errors(OSError):
         cli = Given(
             bots=parse_bots(bot) if bot else None,
             tcp=tuple(tcp) if tcp else None,
@@ -205,7 +201,7 @@ def tournament_command(
             "gets that time back at its deadline, up to one more move time",
             highlight=False,
         )
-    with user_errors(OSError, LogError, TablesError):
+    with user_errors(OSError):
         try:
             if pending:
                 _play(tournament, verbose)

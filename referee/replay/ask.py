@@ -49,6 +49,7 @@ from referee.engine.cards import Trump, card_str
 from referee.engine.errors import EngineError
 from referee.engine.events import Event, visible_to
 from referee.engine.game import Decision, DecisionKind
+from referee.errors import ArenaError
 from referee.gamelog import THINK_FIELD, LogError
 from referee.logging import configure
 from referee.match import TimeControl
@@ -76,7 +77,7 @@ _KINDS = {
 }
 
 
-class AskError(ValueError):
+class AskError(ArenaError, ValueError):
     """The bot could not be asked, or did not answer; the message says why."""
 
 

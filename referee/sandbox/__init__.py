@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from referee.errors import ArenaError
 from referee.sandbox import layout, seccomp
 
 # Where the helpers of the ``unshare`` fallback are looked for after PATH.
@@ -61,7 +62,7 @@ class SandboxMode(str, enum.Enum):
     OFF = "off"
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(ArenaError, RuntimeError):
     """No sandbox can be made here and the mode requires one; the message says why."""
 
 

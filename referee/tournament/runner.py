@@ -43,6 +43,7 @@ from typing import Any
 
 import structlog
 
+from referee.errors import ConfigError
 from referee.match import OnHand
 from referee.sandbox import Sandbox, SandboxMode, default_sandbox
 from referee.server import Limits
@@ -194,7 +195,7 @@ class Tournament:
         """``sandbox``: what each bot runs in (None: bare; default: one where it can be made, see
         referee/sandbox.py); the tournament folder is hidden from it."""
         if concurrency < 1:
-            raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+            raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
         self.folder = folder
         self.concurrency = concurrency

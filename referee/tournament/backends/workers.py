@@ -37,6 +37,7 @@ from typing import Any
 import structlog
 
 from referee.bots import die_with_parent
+from referee.errors import ConfigError
 from referee.logging import configure
 from referee.server import Limits
 from referee.tournament.backends import HostedTable, Table, TableLost, TablesError
@@ -141,7 +142,7 @@ class WorkerBackend:
 
     def __init__(self, workers: int, *, log_level: str = "warning") -> None:
         if workers < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
+            raise ConfigError(f"workers must be at least 1, got {workers}")
         self.workers = workers
         self.log_level = log_level
         self._running: list[_Worker] = []
