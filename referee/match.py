@@ -38,7 +38,7 @@ import structlog
 
 from referee.bots import BotCommand, BotPool, BotStartError
 from referee.engine.bids import PASS
-from referee.engine.errors import IllegalActionError, InvalidActionError
+from referee.engine.errors import IllegalActionError
 from referee.engine.events import GameEndEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
@@ -54,7 +54,7 @@ from referee.gamelog import (
     violation_record,
 )
 from referee.protocol import convert
-from referee.protocol.convert import ErrorCode
+from referee.protocol.convert import ErrorCode, ProtocolError
 from referee.sandbox import Sandbox, default_sandbox
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Closed, Limits, Player
@@ -336,7 +336,7 @@ class _GameRun:
         except IllegalActionError as exc:
             await self._fault(decision, "illegal", str(exc), ErrorCode.ILLEGAL, rid)
             return
-        except InvalidActionError as exc:
+        except ProtocolError as exc:
             await self._fault(decision, "malformed", str(exc), ErrorCode.MALFORMED, rid)
             return
         self._log_events(think_ms)

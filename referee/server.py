@@ -45,10 +45,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee import __version__
-from referee.engine.errors import InvalidActionError
 from referee.names import printable_name
 from referee.protocol import convert
-from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg
+from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg, ProtocolError
 from referee.runqueue import Sample, WaitClock
 
 log = structlog.get_logger("referee.server")
@@ -367,7 +366,7 @@ class Connection:
                     continue
                 try:
                     msg = convert.decode_bot_message(data)
-                except InvalidActionError as exc:
+                except ProtocolError as exc:
                     if not await self._fault(ErrorCode.MALFORMED, "malformed", str(exc)):
                         return
                     continue
@@ -579,7 +578,7 @@ class ArenaServer:
             return
         try:
             hello = convert.decode_bot_message(data)
-        except InvalidActionError as exc:
+        except ProtocolError as exc:
             await _reject(context, ErrorCode.MALFORMED, str(exc))
             return
         if not isinstance(hello, HelloMsg):

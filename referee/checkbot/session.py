@@ -38,12 +38,12 @@ from referee.bots import BotCommand, BotPool
 from referee.checkbot.positions import Position, continue_action, positions
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str
-from referee.engine.errors import IllegalActionError, InvalidActionError
+from referee.engine.errors import IllegalActionError
 from referee.engine.events import Event, GameEndEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game
 from referee.match import TimeControl
 from referee.protocol import convert
-from referee.protocol.convert import ErrorCode
+from referee.protocol.convert import ErrorCode, ProtocolError
 from referee.sandbox import Sandbox
 from referee.server import ArenaServer, Closed, Player
 
@@ -367,7 +367,7 @@ class _Run:
         try:
             action = convert.action_from_pb(answer.body, decision)
             game.apply(action)
-        except InvalidActionError as exc:
+        except ProtocolError as exc:
             check.fail("answer field", f"{EXPECTED_FIELD[kind]} for the {where}", str(exc))
             return ErrorCode.MALFORMED, str(exc)
         except IllegalActionError as exc:

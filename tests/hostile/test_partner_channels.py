@@ -28,7 +28,6 @@ from pathlib import Path
 import pytest
 from sandbox_helpers import BOTS, match_log, verified, violations
 
-from referee.engine.cards import card_str
 from referee.sandbox.layout import in_private
 
 REPO = Path(__file__).resolve().parents[2]
