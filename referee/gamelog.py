@@ -56,6 +56,7 @@ from referee.engine.events import (
 )
 from referee.engine.rules import Rules
 from referee.errors import ArenaError
+from referee.faults import Penalty, ViolationKind
 
 LOG_VERSION = 2  # 2: hidden cards are written at hand end, in a reveal record
 
@@ -208,16 +209,19 @@ def game_start_record(
     }
 
 
-VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol", "late")
-
-
 def violation_record(
-    *, game: int | None, hand: int | None, seat: int, kind: str, detail: str, penalty: str
+    *, game: int | None, hand: int | None, seat: int, kind: ViolationKind, detail: str, penalty: Penalty
 ) -> dict[str, Any]:
-    """A fault by the bot in ``seat``; ``penalty`` is ``forfeit``, ``default-action`` or ``none``."""
-    if kind not in VIOLATION_KINDS:
-        raise ValueError(f"unknown violation kind {kind!r}")
-    return {"event": "violation", "game": game, "hand": hand, "seat": seat, "kind": kind, "detail": detail, "penalty": penalty}
+    """A fault by the bot in ``seat``, and what it cost."""
+    return {
+        "event": "violation",
+        "game": game,
+        "hand": hand,
+        "seat": seat,
+        "kind": ViolationKind(kind).value,
+        "detail": detail,
+        "penalty": Penalty(penalty).value,
+    }
 
 
 def match_end_record(*, games: int, results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -226,7 +230,7 @@ def match_end_record(*, games: int, results: list[dict[str, Any]]) -> dict[str, 
 
 
 # the violations whose detail may name a card the seat holds (the engine's and the decoder's messages)
-WITHHELD_KINDS = frozenset({"illegal", "malformed"})
+WITHHELD_KINDS = frozenset({ViolationKind.ILLEGAL, ViolationKind.MALFORMED})
 WITHHELD = "withheld until the hand ends (see its reveal record)"
 
 

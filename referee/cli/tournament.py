@@ -24,11 +24,11 @@ from referee.cli.running import (
 )
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.cli.standings import standings_table
-from referee.match import NOT_STARTED, FaultPolicy
+from referee.match import FaultPolicy
 from referee.names import shown_name
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.gauntlet import Matchup, head_to_head
-from referee.tournament.results import outcome
+from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
@@ -274,7 +274,7 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
 
 def _head_to_head(settings: TournamentSettings, tournament: Tournament) -> list[Matchup]:
     assert settings.gauntlet is not None
-    return head_to_head(settings.gauntlet, settings.bot_names, [outcome(r) for r in tournament.done.values()])
+    return head_to_head(settings.gauntlet, settings.bot_names, [r.outcome() for r in tournament.done.values()])
 
 
 def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
@@ -303,13 +303,13 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
     console.print(standings_table(title, rows, console))
 
 
-def print_start_failures(records: Iterable[dict[str, Any]]) -> None:
+def print_start_failures(records: Iterable[GameRecord]) -> None:
     """One line per bot that could not start for some of its games: how many, and the last reason."""
     failures: dict[str, list[str]] = {}
-    for record in sorted(records, key=lambda r: r["game"]):
-        for v in record["violations"]:
-            if v["detail"].startswith(NOT_STARTED):
-                failures.setdefault(v["bot"], []).append(v["detail"].removeprefix(NOT_STARTED))
+    for record in sorted(records, key=lambda r: r.game):
+        for v in record.violations:
+            if v.not_started:
+                failures.setdefault(v.bot, []).append(v.detail)
     for bot, reasons in sorted(failures.items()):
         err_console.print(
             f"bot {bot} could not start for {len(reasons)} game(s), forfeited: {reasons[-1]}",

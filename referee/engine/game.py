@@ -63,6 +63,10 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# What a seat may answer a decision with: a bid, a trump, a card, or the cards it gives or discards.
+Action = Bid | Trump | Card | Sequence[Card]
+
+
 class DecisionKind(StrEnum):
     BID = "bid"
     TRUMP = "trump"
@@ -87,7 +91,7 @@ class Decision:
 
     kind: DecisionKind
     seat: int
-    options: tuple
+    options: tuple[Action, ...]
     count: int = 1
     to: int | None = None  # GIVE: the receiving seat
 
@@ -298,7 +302,7 @@ class Game:
             return Decision(step.kind, seat, tuple(self.hands[seat]), step.count, step.to)
         return None
 
-    def legal_actions(self) -> tuple:
+    def legal_actions(self) -> tuple[Action, ...]:
         """Legal actions for BID/TRUMP/PLAY; for GIVE/DISCARD see ``Decision``."""
         d = self.decision()
         return () if d is None else d.options
@@ -331,7 +335,8 @@ class Game:
     # ---------------------------------------------------------------- apply
 
     def apply(self, action: object) -> list[Event]:
-        """Apply the action of the seat to act; return the events it caused."""
+        """Apply the action of the seat to act (an ``Action``; anything else raises InvalidActionError, as a
+        malformed one does); return the events it caused."""
         phase = self.phase
         if phase is _PLAY:
             if type(action) is not int:

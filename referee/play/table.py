@@ -21,9 +21,10 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from referee.deadline import TimeControl
 from referee.engine.rules import Rules
 from referee.errors import ArenaError, ConfigError
-from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot
 from referee.play.human import PERSON_NAME
 
 # How long the client may take to leave after the match's Shutdown.

@@ -45,11 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from referee.bots import BotCommand, BotSpecError, with_tcp
+from referee.deadline import TimeControl
 from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
 from referee.errors import ArenaError
-from referee.match import FaultPolicy, TimeControl
+from referee.match import FaultPolicy
 from referee.sandbox import SandboxMode
 from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 

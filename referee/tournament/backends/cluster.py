@@ -177,7 +177,7 @@ class _ClusterTable:
         except ray.exceptions.RayTaskError as exc:
             cause = exc.cause if exc.cause is not None else exc
             raise TablesError(f"table {self.number}, game {game.game_id}: {type(cause).__name__}: {cause}") from None
-        return PlayedGame(played["record"], played["log"], played["outputs"])
+        return PlayedGame.from_dict(played)
 
 
 class RayBackend:

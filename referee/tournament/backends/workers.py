@@ -42,6 +42,7 @@ from referee.logging import configure
 from referee.server import Limits
 from referee.tournament.backends import HostedTable, Table, TableLost, TablesError
 from referee.tournament.backends.local import cpu_count
+from referee.tournament.results import GameRecord
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
 from referee.tournament.tables import PlayedGame, TableHost
@@ -117,7 +118,7 @@ class _Worker:
         message = await fut
         if "error" in message:
             raise TablesError(f"table {table}, game {game.game_id}: {message['error']}")
-        return PlayedGame(message["record"])
+        return PlayedGame(GameRecord.from_json(message["record"]))
 
     async def close(self, reason: str) -> None:
         proc = self.proc
@@ -212,7 +213,7 @@ async def _serve_driver(protocol_out: int) -> None:
         except Exception as exc:  # noqa: BLE001 - the driver decides; it gets one line
             send({"table": table, "error": f"{type(exc).__name__}: {exc}"})
         else:
-            send({"table": table, "record": played.record})
+            send({"table": table, "record": played.record.to_json()})
 
     reason = "the tournament stopped"
     try:
