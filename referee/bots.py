@@ -87,7 +87,9 @@ class BotCommand:
         name, sep, command = spec.partition("=")
         name = name.strip()
         if not sep or not name or not command.strip():
-            raise BotSpecError(f"bad bot {spec!r}: expected NAME=COMMAND, like random='python -m example_bots.random_bot'")
+            raise BotSpecError(
+                f"bad bot {spec!r}: expected NAME=COMMAND, like random='python -m example_bots.random_bot'"
+            )
         if not _NAME.match(name):
             raise BotSpecError(
                 f"bad bot name {name!r}: use up to 32 letters, digits, '_', '-' or '.', starting with a letter or digit"
@@ -121,6 +123,7 @@ def with_tcp(bots: Iterable[BotCommand], names: Iterable[str]) -> tuple[BotComma
 
 
 # ---------------------------------------------------------------- processes
+
 
 def child_path() -> str:
     """PATH for bot processes: the referee's own interpreter directory first, so that

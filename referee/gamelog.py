@@ -76,7 +76,13 @@ def event_record(event: Event, game: int | None = None) -> dict[str, Any]:
 
 def _event_fields(event: Event) -> dict[str, Any]:
     if isinstance(event, PlayEvent):
-        return {"event": "play", "hand": event.hand, "trick": event.trick, "seat": event.seat, "card": card_str(event.card)}
+        return {
+            "event": "play",
+            "hand": event.hand,
+            "trick": event.trick,
+            "seat": event.seat,
+            "card": card_str(event.card),
+        }
     if isinstance(event, TrickEvent):
         return {"event": "trick", "hand": event.hand, "trick": event.trick, "winner": event.winner}
     if isinstance(event, BidEvent):

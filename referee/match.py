@@ -347,10 +347,14 @@ class _GameRun:
         if not self.over:
             self._violation(seat, kind, detail, Penalty.NONE)
             return
-        log.info("violation after its game", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
+        log.info(
+            "violation after its game", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail
+        )
         if self.writer is not None and not self.writer.closed:
             hand = self.game.hand_number
-            record = violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=Penalty.NONE)
+            record = violation_record(
+                game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=Penalty.NONE
+            )
             self._write(record)
 
     def _violation(self, seat: int, kind: ViolationKind, detail: str, penalty: Penalty) -> None:

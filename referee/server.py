@@ -219,7 +219,7 @@ class Connection:
             )
             self.close()
             return False
-        except Exception as exc:  # noqa: BLE001 - the RPC ended under us (gRPC raises several types): the bot is gone
+        except Exception as exc:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             return False
 
@@ -260,7 +260,7 @@ class Connection:
             if self._writer is not None:
                 self._writer.uncancel()
             self._write_cut = False
-        except Exception as exc:  # noqa: BLE001 - the RPC ended under us: the bot is gone (or was cut off)
+        except Exception as exc:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             self.closed = True
             if not fut.done():
@@ -335,7 +335,9 @@ class Connection:
                         wrong.code, wrong.kind, wrong.detail, request_id=rid, owner=self._ledger.owner(rid)
                     )
                 else:
-                    ok = await self._fault(ErrorCode.BAD_HELLO, ViolationKind.PROTOCOL, "a second Hello on the same stream")
+                    ok = await self._fault(
+                        ErrorCode.BAD_HELLO, ViolationKind.PROTOCOL, "a second Hello on the same stream"
+                    )
                 if not ok:
                     return
         finally:
@@ -465,7 +467,9 @@ class ArenaServer:
             return
         server = self._grpc_server(self._play)
         what = f"cannot listen on {self.address}"
-        self.port = _listen(server, f"{self._bind_host()}:{self.port}", what, "address in use, or not an address of this machine")
+        self.port = _listen(
+            server, f"{self._bind_host()}:{self.port}", what, "address in use, or not an address of this machine"
+        )
         await server.start()
         self._server = server
         log.debug("listening", address=self.address)
@@ -539,7 +543,9 @@ class ArenaServer:
             return
         if player.connected:
             # an intrusion: whoever holds the token, the bot in the seat did nothing wrong
-            log.warning("intrusion refused", player=player.player_id, peer=context.peer(), bot=printable_name(hello.bot_name))
+            log.warning(
+                "intrusion refused", player=player.player_id, peer=context.peer(), bot=printable_name(hello.bot_name)
+            )
             await _reject(context, ErrorCode.SEAT_TAKEN, f"another stream is already connected as {player.player_id}")
             return
         conn = Connection(player, context, limits)
@@ -563,7 +569,7 @@ async def _reject(context: grpc.aio.ServicerContext, code: ErrorCode, message: s
     """A fatal Error to a stream that is not (or not yet) a player's, then the stream ends."""
     try:
         await context.write(convert.to_bytes(convert.error_to_pb(code, message, fatal=True)))
-    except Exception as exc:  # noqa: BLE001 - the bot already left
+    except Exception as exc:
         log.debug("reject not delivered", error=repr(exc))
 
 

@@ -363,9 +363,7 @@ class _Run:
         check.fail("legal", f"a legal {kind}: {_legal_text(decision)}", f"{action}: {fault.detail}")
         return ErrorCode.ILLEGAL, fault.detail
 
-    async def _end(
-        self, game_id: str, game: Game, channel: SeatChannel, failure: tuple[ErrorCode, str] | None
-    ) -> None:
+    async def _end(self, game_id: str, game: Game, channel: SeatChannel, failure: tuple[ErrorCode, str] | None) -> None:
         """The Error for a bad answer (if any), then GameOver: the game's own end (one hand), or a forfeit."""
         seat = channel.seat
         if failure is not None:

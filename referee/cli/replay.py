@@ -166,7 +166,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
     console.print(
         f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} "
-        f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, log line {point.line}",
+        f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, "
+        f"log line {point.line}",
         highlight=False,
         soft_wrap=True,
     )

@@ -160,7 +160,11 @@ def sprt_command(
             command.check_runnable()
         box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         backend, tables = table_backend(
-            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+            ray=ray,
+            ray_working_dir=ray_working_dir,
+            workers=given.workers,
+            concurrency=given.concurrency,
+            verbose=verbose,
         )
         if not resume:
             folder.start(settings)

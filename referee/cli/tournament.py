@@ -179,7 +179,11 @@ def tournament_command(
             command.check_runnable()
         box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         backend, tables = table_backend(
-            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+            ray=ray,
+            ray_working_dir=ray_working_dir,
+            workers=given.workers,
+            concurrency=given.concurrency,
+            verbose=verbose,
         )
         if not resume:
             folder.start(settings)
@@ -245,8 +249,10 @@ def _play(tournament: Tournament, verbose: bool) -> None:
         run_async(
             tournament.run(),
             verbose,
-            interrupted=lambda: f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
-            f"continue with `arena tournament --resume --out {folder}`",
+            interrupted=lambda: (
+                f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
+                f"continue with `arena tournament --resume --out {folder}`"
+            ),
             live=progress,
         )
 

@@ -96,9 +96,7 @@ class Bid:
             return cls(BidKind.LEVEL, level, trump)
         if head in SPECIALS:
             return cls(BidKind(head), 0, trump)
-        raise InvalidActionError(
-            f"bad bid {text!r}: expected 'pass', a level, or one of {', '.join(SPECIALS)}"
-        )
+        raise InvalidActionError(f"bad bid {text!r}: expected 'pass', a level, or one of {', '.join(SPECIALS)}")
 
 
 PASS = Bid(BidKind.PASS)

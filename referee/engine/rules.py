@@ -151,9 +151,7 @@ class Rules:
     )
     special_trump_timing: TrumpTiming = field(
         default=TrumpTiming.WITH_BID,
-        metadata=_opt(
-            "choice", "special bids name trump with the bid, or after winning", choices=tuple(TrumpTiming)
-        ),
+        metadata=_opt("choice", "special bids name trump with the bid, or after winning", choices=tuple(TrumpTiming)),
     )
     notrump: NoTrump = field(
         default=NoTrump.HIGH,
@@ -187,7 +185,9 @@ class Rules:
     )
     stuck_dealer_min_bid: int | None = field(
         default=None,
-        metadata=_opt("optint", "lowest level a stuck dealer may bid ('min' = min_bid)", none_word="min", min=1, max=16),
+        metadata=_opt(
+            "optint", "lowest level a stuck dealer may bid ('min' = min_bid)", none_word="min", min=1, max=16
+        ),
     )
     stuck_dealer_exact: bool = field(
         default=False,
@@ -258,7 +258,9 @@ class Rules:
     )
     mercy_loss: int | None = field(
         default=None,
-        metadata=_opt("optint", "a team at or below this score loses ('off' = never)", none_word="off", min=-10000, max=0),
+        metadata=_opt(
+            "optint", "a team at or below this score loses ('off' = never)", none_word="off", min=-10000, max=0
+        ),
     )
     mercy_all_below: int | None = field(
         default=None,
@@ -378,7 +380,9 @@ class Rules:
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, value as text, help) for every option, in a stable order."""
-        return [(f.name, format_value(f.name, getattr(self, f.name)), f.metadata["help"]) for f in dataclasses.fields(self)]
+        return [
+            (f.name, format_value(f.name, getattr(self, f.name)), f.metadata["help"]) for f in dataclasses.fields(self)
+        ]
 
 
 def _plain(value: Any) -> Any:

@@ -159,7 +159,7 @@ def _named_files(argv: Sequence[str], cwd: str, search_path: str | None) -> list
     each argument that is a path (``--opt=PATH`` too), as absolute paths."""
     out: list[str] = []
     for k, arg in enumerate(argv):
-        if not arg or arg.startswith("-") and "=" not in arg:
+        if not arg or (arg.startswith("-") and "=" not in arg):
             continue
         text = arg.split("=", 1)[1] if arg.startswith("-") else arg
         if not text:

@@ -181,7 +181,7 @@ class SprtRun:
         folder: TournamentFolder,
         *,
         concurrency: int,
-        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
+        sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO,
         backend: Backend | None = None,
         on_game: Callable[[Status], None] | None = None,
     ) -> None:

@@ -188,7 +188,7 @@ class Tournament:
         concurrency: int,
         connect_timeout_s: float = 10.0,
         limits: Limits | None = None,
-        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
+        sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO,
         on_game: Callable[[GameRecord], None] | None = None,
         backend: Backend | None = None,
     ) -> None:

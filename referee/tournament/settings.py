@@ -67,7 +67,8 @@ class SettingsError(ArenaError, ValueError):
 def check_name(name: str) -> str:
     if not _NAME.match(name):
         raise SettingsError(
-            f"bad tournament name {name!r}: use up to 64 letters, digits, '_', '-' or '.', starting with a letter or digit"
+            f"bad tournament name {name!r}: use up to 64 letters, digits, '_', '-' or '.', "
+            "starting with a letter or digit"
         )
     return name
 

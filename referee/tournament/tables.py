@@ -99,7 +99,8 @@ class _Table:
 
 
 class TableHost:
-    """``TableHost(settings, folder_path, tables=[1, 2])``; ``await start()``, ``await play(1, game)``, ``await close()``.
+    """``TableHost(settings, folder_path, tables=[1, 2])``; ``await start()``, ``await play(1, game)``,
+    ``await close()``.
 
     ``sandbox``: what the bots run in: a ``Sandbox``, None (bare), or a mode
     to resolve on this host (workers and Ray nodes pass ``settings.sandbox``).

@@ -141,7 +141,7 @@ def test_malformed_trump_choices_are_invalid(action: object) -> None:
 
 @pytest.mark.parametrize("text", ["", "pass S", "0", "-2 S", "4 X", "4 S extra", "raise", "moon spades", "four S"])
 def test_bad_bid_text_is_an_invalid_action(text: str) -> None:
-    with pytest.raises(InvalidActionError, match="bad bid|unknown trump"):
+    with pytest.raises(InvalidActionError, match=r"bad bid|unknown trump"):
         Bid.parse(text)
 
 

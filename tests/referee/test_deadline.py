@@ -37,7 +37,9 @@ class FakeClock:
         return (self.wait if self.looks >= 0 else 0.0), {1: (0, 0)}
 
 
-def run_deadline(limit_s: float, *, clock: FakeClock | None = None, stall_s: float = 0.0, slack_s: float = 0.02) -> tuple[float | None, Deadline]:
+def run_deadline(
+    limit_s: float, *, clock: FakeClock | None = None, stall_s: float = 0.0, slack_s: float = 0.02
+) -> tuple[float | None, Deadline]:
     """Start a deadline; stall the loop for ``stall_s`` at once; when was time up (None: not within 3 s)?"""
 
     async def go() -> tuple[float | None, Deadline]:
@@ -47,7 +49,7 @@ def run_deadline(limit_s: float, *, clock: FakeClock | None = None, stall_s: flo
         start = loop.time()
         deadline.start()
         if stall_s:
-            time.sleep(stall_s)  # the referee is busy: the loop runs nothing meanwhile
+            time.sleep(stall_s)  # noqa: ASYNC251 - the point: the referee is busy, the loop runs nothing meanwhile
         try:
             at = await asyncio.wait_for(up, 3)
         except TimeoutError:

@@ -313,7 +313,7 @@ def test_an_intruder_in_a_game_is_refused_and_charges_no_seat(tmp_path: Path) ->
     def sabotage(match: Match) -> None:
         async def second_connection() -> None:
             player = match.players[0]
-            while player.on_violation is None:  # until the game has started
+            while player.on_violation is None:  # noqa: ASYNC110 - until the game has started (no event to wait on)
                 await asyncio.sleep(0.001)
             raw = Raw(match.server.address)
             await raw.hello(player.token)
@@ -354,7 +354,7 @@ def test_health_and_reflection_answer() -> None:
 def test_binds_loopback_by_default_and_reports_a_busy_port() -> None:
     async def scenario(server: ArenaServer, reports: list) -> None:
         assert server.address.startswith("127.0.0.1:") and server.port > 0
-        with pytest.raises(OSError, match="cannot listen on 127.0.0.1"):
+        with pytest.raises(OSError, match=r"cannot listen on 127\.0\.0\.1"):
             await ArenaServer(port=server.port).start()
 
     serve(scenario)

@@ -54,7 +54,8 @@ _CLOSE_WAIT_S = 10.0  # for a worker to shut its bots down before it is killed
 
 
 def default_workers(tables: int) -> int:
-    """Worker processes when the user does not say: one per two CPUs (its bots need the other), at most one per table."""
+    """Worker processes when the user does not say: one per two CPUs (its bots need the other), at most one per
+    table."""
     return max(1, min(tables, cpu_count() // 2))
 
 
@@ -210,7 +211,7 @@ async def _serve_driver(protocol_out: int) -> None:
     async def play(table: int, number: int) -> None:
         try:
             played = await host.play(table, host.scheduled(number))
-        except Exception as exc:  # noqa: BLE001 - the driver decides; it gets one line
+        except Exception as exc:
             send({"table": table, "error": f"{type(exc).__name__}: {exc}"})
         else:
             send({"table": table, "record": played.record.to_json()})
