@@ -19,11 +19,12 @@ deal order) and keeps the legal lists of the current turn cached.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from operator import itemgetter
+from typing import cast
 
 from referee.engine import cards as C
 from referee.engine.bids import (
@@ -31,6 +32,7 @@ from referee.engine.bids import (
     PASS,
     SPECIALS,
     Bid,
+    BidKind,
     bid_level_rank,
     bid_rank,
     enabled_specials,
@@ -95,6 +97,31 @@ class Decision:
     count: int = 1
     to: int | None = None  # GIVE: the receiving seat
 
+    # ``options`` as what they are for the kind: a ValueError for another kind.
+
+    @property
+    def bids(self) -> tuple[Bid, ...]:
+        """The legal bids of a BID decision."""
+        self._need(DecisionKind.BID)
+        return cast("tuple[Bid, ...]", self.options)
+
+    @property
+    def trumps(self) -> tuple[Trump, ...]:
+        """The trumps a TRUMP decision may name."""
+        self._need(DecisionKind.TRUMP)
+        return cast("tuple[Trump, ...]", self.options)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The legal cards of a PLAY decision; the hand to choose from for GIVE and DISCARD."""
+        if self.kind is DecisionKind.BID or self.kind is DecisionKind.TRUMP:
+            raise ValueError(f"a {self.kind} decision has no cards to choose from")
+        return cast("tuple[Card, ...]", self.options)
+
+    def _need(self, kind: DecisionKind) -> None:
+        if self.kind is not kind:
+            raise ValueError(f"a {self.kind} decision has no {kind} options")
+
 
 @dataclass(frozen=True, slots=True)
 class Contract:
@@ -126,13 +153,17 @@ class _BidTable:
     index: dict[Bid, int]  # bid -> its position
 
 
+# Picks one seat's cards from a shuffled deck, in the order dealt (an itemgetter of deck positions).
+_Picker = Callable[[Sequence[Card]], tuple[Card, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class _RulesTables:
     """What a game derives from its rules once; shared by every game under the same rules."""
 
     deck: tuple[Card, ...]  # every card of the deck, sorted
-    deal: tuple[tuple[itemgetter, ...], ...]  # per dealer, per seat: picks that seat's cards from a deck
-    specials: tuple[str, ...]
+    deal: tuple[tuple[_Picker, ...], ...]  # per dealer, per seat: picks that seat's cards from a deck
+    specials: tuple[BidKind, ...]
     bid_tables: tuple[_BidTable, _BidTable]  # openers' bids, and a stuck dealer's
     max_rank: int  # rank of the highest bid
 
@@ -150,7 +181,7 @@ def _rules_tables(rules: Rules) -> _RulesTables:
     )
 
 
-def _deal_pickers(rules: Rules, dealer: int) -> tuple[itemgetter, ...]:
+def _deal_pickers(rules: Rules, dealer: int) -> tuple[_Picker, ...]:
     """For each seat, an itemgetter of the deck positions it is dealt, in the order received.
 
     Every hand has at least 4 cards, so each getter returns a tuple.
@@ -159,7 +190,7 @@ def _deal_pickers(rules: Rules, dealer: int) -> tuple[itemgetter, ...]:
     return tuple(itemgetter(*[i for i, s in enumerate(seats) if s == seat]) for seat in range(rules.players))
 
 
-def _bid_table(rules: Rules, specials: tuple[str, ...], stuck: bool) -> _BidTable:
+def _bid_table(rules: Rules, specials: tuple[BidKind, ...], stuck: bool) -> _BidTable:
     """The bids of an opening seat (or of a stuck dealer), lowest rank first."""
     # A stuck dealer may bid from the stuck level, in no-trump too; with stuck_dealer_exact, that level only.
     floor = rules.stuck_min if stuck else rules.min_bid
@@ -170,9 +201,9 @@ def _bid_table(rules: Rules, specials: tuple[str, ...], stuck: bool) -> _BidTabl
     bids: list[Bid] = []
     for level in range(floor, top + 1):
         if trump_named_with_bid("level", rules):
-            bids += [Bid("level", level, t) for t in trumps if t.is_suit or level >= nt_floor]
+            bids += [Bid(BidKind.LEVEL, level, t) for t in trumps if t.is_suit or level >= nt_floor]
         else:
-            bids.append(Bid("level", level))
+            bids.append(Bid(BidKind.LEVEL, level))
     for special in () if exact else specials:
         if trump_named_with_bid(special, rules):
             bids += [Bid(special, 0, t) for t in trumps]
@@ -356,10 +387,7 @@ class Game:
                 raise InvalidActionError(f"naming trump needs a Trump, got {action!r}")
             return self._name_trump(Trump(action))
         if phase is Phase.EXCHANGE:
-            card_list = type(action) in (list, tuple) or (
-                isinstance(action, Sequence) and not isinstance(action, (str, bytes))
-            )
-            if not card_list:
+            if not isinstance(action, Sequence) or isinstance(action, (str, bytes)):
                 raise InvalidActionError(f"an exchange needs a list of cards, got {action!r}")
             return self._exchange(list(action))
         if phase is Phase.DEAL:
@@ -585,10 +613,11 @@ class Game:
     def _exchange(self, chosen: list[object]) -> list[Event]:
         step = self._steps[0]
         seat = step.seat
+        cards: list[Card] = []
         for c in chosen:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < C.NUM_CODES:
                 raise InvalidActionError(f"{step.kind} needs cards, got {c!r}")
-        cards: list[Card] = [int(c) for c in chosen]  # type: ignore[call-overload]
+            cards.append(int(c))
         if len(cards) != step.count:
             raise IllegalActionError(
                 f"{step.kind}-count", f"must {step.kind} exactly {step.count} card(s), got {len(cards)}"
@@ -636,7 +665,9 @@ class Game:
         if legal is None:
             if self.phase is not _PLAY:
                 return ()
-            hand = self.hands[self.to_act]  # type: ignore[index]
+            seat = self.to_act
+            assert seat is not None  # someone is to play in the play phase
+            hand = self.hands[seat]
             if self.trick_cards:
                 # Follow the suit led when able (by effective suit: the left bower is a trump).
                 eff, led = self._effective_suit, self._led_suit

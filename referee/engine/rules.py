@@ -322,7 +322,8 @@ class Rules:
         return tuple((seat + k) % n for k in range(1, n) if (seat + k) % n % self.teams == seat % self.teams)
 
     def special_value(self, special: str) -> int:
-        return getattr(self, "value_" + special.replace("-", "_"))
+        value: int = getattr(self, "value_" + special.replace("-", "_"))
+        return value
 
     def _consistency_problem(self) -> str | None:
         n, deck = self.players, self.deck
@@ -375,7 +376,7 @@ class Rules:
         unknown = sorted(set(data) - set(OPTION_NAMES))
         if unknown:
             raise RulesError(f"unknown rule option {unknown[0]!r}; known options: {', '.join(OPTION_NAMES)}")
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
         return cls(**values)
 
     def describe(self) -> list[tuple[str, str, str]]:

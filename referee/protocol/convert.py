@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import SupportsIndex, cast
 
 from google.protobuf.message import DecodeError
 
-from referee.engine.bids import PASS, Bid
+from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.cards import Card, Trump, card_str, parse_card, sort_hand
 from referee.engine.errors import InvalidActionError
 from referee.engine.events import (
@@ -85,7 +86,7 @@ class ErrorCode(IntEnum):
 
 # engine Trump <-> wire enum (the wire reserves 0 for "unspecified")
 _TRUMP_TO_PB = (pb.TRUMP_SPADES, pb.TRUMP_HEARTS, pb.TRUMP_DIAMONDS, pb.TRUMP_CLUBS, pb.TRUMP_HIGH, pb.TRUMP_LOW)
-_TRUMP_FROM_PB = {v: Trump(i) for i, v in enumerate(_TRUMP_TO_PB)}
+_TRUMP_FROM_PB: dict[int, Trump] = {v: Trump(i) for i, v in enumerate(_TRUMP_TO_PB)}
 
 _BID_KIND_TO_PB = {
     "pass": pb.BID_KIND_PASS,
@@ -99,7 +100,7 @@ _BID_KIND_TO_PB = {
     "little-pepper": pb.BID_KIND_LITTLE_PEPPER,
     "big-pepper": pb.BID_KIND_BIG_PEPPER,
 }
-_BID_KIND_FROM_PB = {v: k for k, v in _BID_KIND_TO_PB.items()}
+_BID_KIND_FROM_PB = {v: BidKind(k) for k, v in _BID_KIND_TO_PB.items()}
 
 _DECISION_TO_PB = {
     DecisionKind.BID: pb.DECISION_KIND_BID,
@@ -166,7 +167,7 @@ def _read_bid(msg: pb.Bid) -> Bid:
     if kind == "level":
         if msg.level < 1:
             raise ProtocolError("bad bid: BID_KIND_LEVEL needs a level of at least 1")
-        return Bid("level", msg.level, trump)
+        return Bid(BidKind.LEVEL, msg.level, trump)
     if msg.level:
         raise ProtocolError(f"bad bid: special bid {kind} takes no level")
     return Bid(kind, 0, trump)
@@ -404,16 +405,16 @@ class RequestEncoder:
             req.tricks_won.extend(game.tricks_won)
         kind = decision.kind
         if kind is DecisionKind.PLAY:
-            req.legal_cards.extend([CARD_TEXT[c] for c in decision.options])
+            req.legal_cards.extend([CARD_TEXT[c] for c in decision.cards])
         elif kind is DecisionKind.BID:
             cache = _LEGAL_BID_BYTES
-            for bid in decision.options:
+            for bid in decision.bids:
                 data = cache.get(bid)
                 if data is None:
                     data = cache[bid] = _field(_LEGAL_BIDS_FIELD, bid_to_pb(bid).SerializeToString())
                 parts.append(data)
         elif kind is DecisionKind.TRUMP:
-            req.legal_trumps.extend([_TRUMP_TO_PB[t] for t in decision.options])
+            req.legal_trumps.extend([_TRUMP_TO_PB[t] for t in decision.trumps])
         else:
             req.count = decision.count
             if decision.to is not None:
@@ -476,7 +477,7 @@ def to_bytes(msg: pb.RefereeMessage | pb.BotMessage) -> bytes:
 
 def error_to_pb(code: ErrorCode, message: str, request_id: int = 0, fatal: bool = False) -> pb.RefereeMessage:
     msg = pb.RefereeMessage()
-    msg.error.code = code
+    msg.error.code = cast("pb.ErrorCode", code)  # the stub makes the wire enum a class; ErrorCode holds its values
     msg.error.message = message
     msg.error.request_id = request_id
     msg.error.fatal = fatal
@@ -548,18 +549,30 @@ def hello_to_pb(token: str, bot_name: str, bot_version: str) -> pb.BotMessage:
 
 
 def action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
+    """A bot's answer to a ``kind`` decision; TypeError when ``action`` is not of the type the kind takes."""
     msg = pb.BotMessage()
     a = msg.action
     a.request_id = request_id
     if kind is DecisionKind.PLAY:
-        a.card = CARD_TEXT[action]  # type: ignore[index]
+        a.card = CARD_TEXT[_index(action, "a card")]
     elif kind is DecisionKind.BID:
-        bid_to_pb(action, a.bid)  # type: ignore[arg-type]
+        if not isinstance(action, Bid):
+            raise TypeError(f"a bid decision is answered with a Bid, not {action!r}")
+        bid_to_pb(action, a.bid)
     elif kind is DecisionKind.TRUMP:
-        a.trump = _TRUMP_TO_PB[action]  # type: ignore[index]
+        a.trump = _TRUMP_TO_PB[_index(action, "a Trump")]
     else:
-        a.cards.cards.extend(CARD_TEXT[c] for c in action)  # type: ignore[attr-defined]
+        if not isinstance(action, Iterable):
+            raise TypeError(f"a {kind} decision is answered with a list of cards, not {action!r}")
+        a.cards.cards.extend(CARD_TEXT[_index(c, "a card")] for c in action)
     return msg
+
+
+def _index(value: object, what: str) -> SupportsIndex:
+    """``value`` as an index into a table of the wire's values: an int, or anything with ``__index__``."""
+    if isinstance(value, (int, SupportsIndex)):
+        return value
+    raise TypeError(f"expected {what}, got {value!r}")
 
 
 def decision_from_pb(req: pb.DecisionRequest) -> Decision:
