@@ -86,11 +86,11 @@ class Bot:
             raise ValueError("the view has no decision to take")
         kind = decision.kind
         if kind is DecisionKind.PLAY:
-            return self.play(view, decision.options)
+            return self.play(view, decision.cards)
         if kind is DecisionKind.BID:
-            return self.bid(view, decision.options)
+            return self.bid(view, decision.bids)
         if kind is DecisionKind.TRUMP:
-            return self.trump(view, decision.options)
+            return self.trump(view, decision.trumps)
         if kind is DecisionKind.GIVE:
             assert decision.to is not None
             return list(self.give(view, decision.count, decision.to))

@@ -123,21 +123,21 @@ def knowledge_of(view: SeatView) -> Knowledge:
     played: list[tuple[int, Card]] = []
     voids: dict[int, set[int]] = {}
     led_suit: int | None = None
-    for ev in view.events:
-        if not isinstance(ev, PlayEvent):
+    for event in view.events:
+        if not isinstance(event, PlayEvent):
             continue
         if len(played) % _trick_size(view) == 0:
             led_suit = None
-        played.append((ev.seat, ev.card))
-        sizes[ev.seat] -= 1
-        _remove_known(known, ev.seat, (ev.card,))
+        played.append((event.seat, event.card))
+        sizes[event.seat] -= 1
+        _remove_known(known, event.seat, (event.card,))
         if trump is None:
             continue
-        suit = effective_suit(ev.card, trump)
+        suit = effective_suit(event.card, trump)
         if led_suit is None:
             led_suit = suit
         elif suit != led_suit:
-            voids.setdefault(ev.seat, set()).add(led_suit)
+            voids.setdefault(event.seat, set()).add(led_suit)
 
     for index, held in suspects.items():
         pile = piles[index]

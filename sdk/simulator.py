@@ -266,7 +266,7 @@ def _play_game(
             bot = seat_bots[seat]
             view = seat_view(game, seat)
             bot.time_limit_ms = time_limit_ms
-            entrant = totals[lineup[rules.team_of(seat)]]
+            tally = totals[lineup[rules.team_of(seat)]]
             started = time.perf_counter()
             try:
                 action = bot.decide(view)
@@ -274,9 +274,9 @@ def _play_game(
                 exc.add_note(_describe(bot, game, decision, deal, seating))
                 raise
             elapsed_ms = (time.perf_counter() - started) * 1000
-            entrant.decisions += 1
-            entrant.slowest_ms = max(entrant.slowest_ms, elapsed_ms)
-            entrant.late += elapsed_ms > time_limit_ms
+            tally.decisions += 1
+            tally.slowest_ms = max(tally.slowest_ms, elapsed_ms)
+            tally.late += elapsed_ms > time_limit_ms
             try:
                 game.apply(action)
             except EngineError as exc:

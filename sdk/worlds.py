@@ -146,8 +146,9 @@ class Determinizer:
         else:
             fitting_for = self._fitting_for
             suit_of = self._suit_of
+            assert suit_of is not None  # voids bar places only under a trump
             for card in pool:
-                fitting = fitting_for[suit_of[card]]  # type: ignore[index]
+                fitting = fitting_for[suit_of[card]]
                 total = 0
                 for i in fitting:
                     total += room[i] - len(filled[i])
