@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from typer.core import TyperGroup
 
 from referee.cli.app import app
 
@@ -62,6 +63,7 @@ def test_the_readme_shows_commands_to_check() -> None:
 def test_each_arena_line_parses(line: str) -> None:
     args = shlex.split(line)[1:]
     group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
     with group.make_context("arena", list(args)) as ctx:
         command = group.get_command(ctx, args[0])
         assert command is not None, f"no command {args[0]!r}: {line}"

@@ -8,13 +8,8 @@ from collections.abc import Sequence
 import typer
 
 from referee.cli import checkbot, match, play, presets, replay, serve, sprt, tournament  # noqa: F401  (registers the commands)
-from referee.cli.app import app, err_console, fail
+from referee.cli.app import app, click, err_console, fail
 from referee.cli.scale import bare_ray
-
-try:  # typer >= 0.20 vendors click; older releases depend on it
-    from typer import _click as click
-except ImportError:  # pragma: no cover - depends on the installed typer
-    import click  # type: ignore[no-redef]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

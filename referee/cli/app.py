@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -13,16 +13,24 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from referee.errors import ArenaError
 
+if TYPE_CHECKING:  # the typer the arena is developed with vendors click
+    from typer import _click as click
+else:
+    try:  # typer >= 0.20 vendors click; older releases depend on it
+        from typer import _click as click
+    except ImportError:  # pragma: no cover - depends on the installed typer
+        import click
+
 
 class _PlainArgument(TyperArgument):
     """An argument shown in usage lines the usual way: LOG, not typer's {log}."""
 
-    def get_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def get_usage_pieces(self, ctx: click.Context) -> list[str]:
         name = self.metavar or (self.name or "").upper()
         return [name if self.required else f"[{name}]"]
 
 
-def plain_help(command: Any, ctx: typer.Context) -> None:
+def plain_help(command: Any, ctx: click.Context) -> None:
     """Help as people read it: arguments named in capitals, and no type after a flag (``--verify``, not
     ``--verify <bool>``)."""
     for param in [*command.params, command.get_help_option(ctx)]:
@@ -38,13 +46,13 @@ def plain_help(command: Any, ctx: typer.Context) -> None:
 class ArenaGroup(TyperGroup):
     """The ``arena`` group: every command's help goes through ``plain_help``."""
 
-    def get_command(self, ctx: typer.Context, cmd_name: str):  # type: ignore[no-untyped-def]
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             plain_help(command, ctx)
         return command
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         plain_help(self, ctx)
         super().format_help(ctx, formatter)
 
@@ -74,7 +82,8 @@ def user_errors(*types: type[Exception], code: int = 1) -> Iterator[None]:
     """Turn what the user got wrong (an ``ArenaError``) and the other ``types`` named (OSError: cannot listen,
     cannot write) into a one-line message and exit status ``code``. Anything else is a bug: it propagates,
     with its traceback."""
+    caught: tuple[type[Exception], ...] = (ArenaError, *types)
     try:
         yield
-    except (ArenaError, *types) as exc:
+    except caught as exc:
         raise fail(str(exc), code) from None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from referee.engine.errors import RulesError
 from referee.engine.rules import Rules
@@ -96,15 +96,18 @@ class MatchLog:
         return self.games[number - 1]
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_seats(path: Path, entry: Entry, rules: Rules) -> None:
     seats = entry.record.get("seats")
-    ok = isinstance(seats, list) and len(seats) == rules.players
-    ok = ok and all(
-        isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("bot"), str) for i, s in enumerate(seats)
+    ok = (
+        isinstance(seats, list)
+        and len(seats) == rules.players
+        and all(
+            isinstance(s, dict) and s.get("seat") == i and isinstance(s.get("bot"), str) for i, s in enumerate(seats)
+        )
     )
     if not ok:
         raise LogError(

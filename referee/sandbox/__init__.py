@@ -273,8 +273,8 @@ def candidates() -> list[tuple[Sandbox | None, str]]:
     for kind in ("bwrap", "unshare"):
         tool = shutil.which(kind)
         problem = "not found" if tool is None else _probe(kind, tool)
-        works = tool is not None and not problem
-        out.append((Sandbox(kind, tool) if works else None, problem and f"{kind}: {problem}"))
+        sandbox = Sandbox(kind, tool) if tool is not None and not problem else None
+        out.append((sandbox, problem and f"{kind}: {problem}"))
     return out
 
 

@@ -113,19 +113,19 @@ def plan(
         if in_private(os.path.abspath(f)) and os.path.isdir(f) and not any(under(os.path.abspath(f), h) for h in hide)
     )
     keep = tuple(k for k in keep if not any(k != outer and under(k, outer) for outer in keep))  # inside another
-    hide = _unique(h for h in hide if os.path.isdir(h) and _visible(h, keep))
-    hide = tuple(h for h in hide if not any(h != outer and under(h, outer) for outer in hide))  # covered already
+    hide_dirs = _unique(h for h in hide if os.path.isdir(h) and _visible(h, keep))
+    hide_dirs = tuple(h for h in hide_dirs if not any(h != o and under(h, o) for o in hide_dirs))  # covered already
     files = _unique(
         f
         for f in named
         if os.path.isfile(f)
-        and (any(under(f, h) for h in hide) or (in_private(f) and not any(under(f, k) for k in keep)))
+        and (any(under(f, h) for h in hide_dirs) or (in_private(f) and not any(under(f, k) for k in keep)))
     )  # what would not be seen: in a hidden folder, or in a private place outside the kept folders
     return Layout(
         cwd=cwd,
         private=tuple(p for p in PRIVATE if os.path.isdir(p) and not os.path.islink(p)),
         keep=keep,
-        hide=hide,
+        hide=hide_dirs,
         files=files,
         socket=None if socket is None else os.path.abspath(socket),
         writable=_unique(os.path.abspath(w) for w in writable),

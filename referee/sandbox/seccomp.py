@@ -53,11 +53,11 @@ F_GETLK, F_SETLK, F_SETLKW = 5, 6, 7
 F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW = 36, 37, 38
 F_NOTIFY = 1026
 
-# per architecture: the audit value, then system call numbers (None: the call does not exist there)
-_ARCHES = {
+# per architecture: the audit value, then system call numbers (a call not listed does not exist there)
+_ARCHES: dict[str, tuple[int, dict[str, int]]] = {
     "x86_64": (0xC000003E, {"fcntl": 72, "flock": 73, "inotify_init": 253, "inotify_init1": 294,
                             "mincore": 27, "fadvise64": 221, "readahead": 187, "sched_setaffinity": 203}),
-    "aarch64": (0xC00000B7, {"fcntl": 25, "flock": 32, "inotify_init": None, "inotify_init1": 26,
+    "aarch64": (0xC00000B7, {"fcntl": 25, "flock": 32, "inotify_init1": 26,
                              "mincore": 232, "fadvise64": 223, "readahead": 213, "sched_setaffinity": 122}),
 }  # fmt: skip
 _X32_BIT = 0x40000000  # x86-64's x32 calls: another numbering of the same calls, refused
@@ -79,7 +79,7 @@ def program(machine: str | None = None) -> bytes | None:
     audit, nr = arch
     per_call: list[tuple[int, int]] = [(nr["flock"], _ERRNO | 0)]
     for name in ("inotify_init", "inotify_init1", "mincore"):
-        if nr[name] is not None:
+        if name in nr:
             per_call.append((nr[name], _ERRNO | errno.ENOSYS))
     for name in ("fadvise64", "readahead", "sched_setaffinity"):
         per_call.append((nr[name], _ERRNO | 0))
