@@ -162,13 +162,21 @@ def finish_hand(game: Game, model: WorldModel, team: int) -> float:
 
     ``game`` is consumed. A hand thrown in scores 0.
     """
+    points = finish_points(game, model)
+    return 0.0 if points is None else margin(points, team)
+
+
+def finish_points(game: Game, model: WorldModel) -> tuple[int, ...] | None:
+    """Play ``game``'s hand to its end as ``finish_hand`` does: the points per team, None when it is thrown in.
+
+    ``game`` is consumed.
+    """
     while game.phase is not Phase.PLAY:
         decision = game.decision()
         if decision is None:
-            return 0.0  # thrown in (or the game ended)
+            return None  # thrown in (or the game ended)
         game.apply(model.action(game, decision))
-    points = finish_game_hand(game)
-    return margin(points, team)
+    return finish_game_hand(game)
 
 
 def margin(points: Sequence[int], team: int) -> float:
