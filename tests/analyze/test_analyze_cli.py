@@ -35,6 +35,11 @@ def decision_points(log: Path) -> dict[tuple[int, int], DecisionPoint]:
     }
 
 
+def choices(data: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The values of every choice of every decision."""
+    return [d["choices"] for g in data["games"] for d in g["decisions"]]
+
+
 def stable(data: dict[str, Any]) -> dict[str, Any]:
     """The analysis without what depends on the machine (how long it took, and where)."""
     return {k: v for k, v in data.items() if k not in ("seconds", "where")}
@@ -145,8 +150,7 @@ def test_the_same_seed_gives_the_same_analysis_on_one_process_or_several(real_lo
     assert here["where"] == "in this process" and spread["where"] == "on 2 worker processes"
     assert stable(here) == stable(again) == stable(spread)
     other = analyze_json(log, "--samples", "8", "--workers", "1", "--seed", "2")
-    values = lambda data: [d["choices"] for g in data["games"] for d in g["decisions"]]  # noqa: E731
-    assert values(other) != values(here)
+    assert choices(other) != choices(here)
 
 
 def test_a_cut_off_log_is_analysed_up_to_its_last_complete_hand(real_logs: dict[str, Path], tmp_path: Path) -> None:
