@@ -11,8 +11,9 @@ are done.
 - In this process (``workers=1``, the default on one CPU).
 - ``--workers N``: a pool of N processes on this machine (``concurrent.futures``,
   started fresh, not forked). As with the tournament's workers, Ctrl-C on the
-  terminal reaches only the arena process, which stops the pool, and a
-  worker dies with the arena (PR_SET_PDEATHSIG), so none outlives it.
+  terminal reaches only the arena process, which stops the pool (its workers
+  are killed), and a worker dies with the arena (PR_SET_PDEATHSIG), so none
+  outlives it.
 - ``--ray [ADDRESS]``: each hand a Ray task asking for one CPU, on whichever
   node has room; the cluster is joined (or started here) the way the
   tournament joins it (``referee.tournament.backends.cluster.connect``). Ray
@@ -26,6 +27,7 @@ import random
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,9 +76,32 @@ def run_here(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[t
 
 
 def _quiet_worker() -> None:
-    """A pool worker: Ctrl-C is the arena's to handle, and the worker dies when the arena does."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """A pool worker dies when the arena does (it started with Ctrl-C ignored, see ``_sigint_ignored``)."""
     die_with_parent()
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while a pool worker may be started: the worker inherits the ignoring from its birth, so a
+    Ctrl-C on the terminal (sent to every process of the foreground group) reaches only the arena, which stops
+    the pool; a worker caught importing would otherwise print a traceback."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool now: queued hands dropped, running ones killed (their results are not wanted)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # before 3.14: the pool's own processes
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def run_on_workers(
@@ -87,23 +112,30 @@ def run_on_workers(
     At most two hands per worker wait in the pool at a time, so a long log is read as it is analysed.
     """
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker)
+    with _sigint_ignored():
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker)
     pending: dict[Future[HandResult], HandPlan] = {}
     source = iter(plans)
+    finished = False
     try:
         while True:
             for plan in source:
-                pending[pool.submit(analyse_hand, plan, budget, seed)] = plan
+                with _sigint_ignored():  # a submit may start a worker
+                    pending[pool.submit(analyse_hand, plan, budget, seed)] = plan
                 if len(pending) >= 2 * workers:
                     break
             if not pending:
+                finished = True
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 plan = pending.pop(future)
                 yield plan, future.result()
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop(pool)
 
 
 def run_on_ray(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:

@@ -106,20 +106,36 @@ def analyze_command(
         raise fail("choose --seat or --bot, not both", BAD_INPUT)
     if ray is not None and workers is not None:
         raise fail("--ray and --workers: choose one", BAD_INPUT)
-    choice = SeatChoice(seat=seat, bot=bot)
+    try:
+        _analyze(path, SeatChoice(seat=seat, bot=bot), game, _budget(samples), seed, worst, workers, ray, json_out, html)
+    except KeyboardInterrupt:
+        err_console.print("interrupted: nothing was written", highlight=False)
+        raise typer.Exit(130) from None
+
+
+def _analyze(
+    path: Path,
+    choice: SeatChoice,
+    game: int | None,
+    budget: Budget,
+    seed: int,
+    worst: int,
+    workers: int | None,
+    ray: str | None,
+    json_out: bool,
+    html: Path | None,
+) -> None:
     try:
         logs = find_logs(path)
         if html is not None and path.is_dir() and html.suffix == ".html":
             raise AnalyzeError(f"--html {html}: for a folder of logs, --html names a folder (a page per log)")
         seats = choose_seats(logs, choice)
         planned = plan_logs(logs, seats, game)
-    except (AnalyzeError, LogError) as exc:
+    except (AnalyzeError, LogError, OSError) as exc:
         raise fail(str(exc), BAD_INPUT) from None
-    budget = _budget(samples)
     runner, where, release = _runner(workers, ray, len(planned.hands))
-    out = console if not json_out else Console(stderr=True)
     if not json_out:
-        out.print(_start_line(path, planned, budget, seed, choice, where), highlight=False, soft_wrap=True)
+        console.print(_start_line(path, planned, budget, seed, choice, where), highlight=False, soft_wrap=True)
     try:
         analysis = _run(planned, path, budget, seed, choice, runner, where)
     finally:
@@ -131,7 +147,11 @@ def analyze_command(
     for line in analysis.cut_off:
         err_console.print(f"note: {escape(line)}", highlight=False, soft_wrap=True)
     if html is not None:
-        for page in _write_pages(logs, analysis, html, path.is_dir()):
+        try:
+            pages = _write_pages(logs, analysis, html, path.is_dir())
+        except OSError as exc:
+            raise fail(f"--html {html}: {exc.strerror or exc}") from None
+        for page in pages:
             (err_console if json_out else console).print(f"wrote {page}", highlight=False, soft_wrap=True)
 
 
@@ -184,22 +204,18 @@ def _run(
         transient=True,
         disable=not err_console.is_terminal,
     )
-    try:
-        with progress:
-            task = progress.add_task("analyse", total=planned.decisions)
-            return analyse(
-                planned,
-                source=str(path),
-                budget=budget,
-                seed=seed,
-                choice=choice,
-                runner=runner,
-                where=where,
-                on_hand=lambda done: progress.advance(task, done),
-            )
-    except KeyboardInterrupt:
-        err_console.print("interrupted: nothing was written", highlight=False)
-        raise typer.Exit(130) from None
+    with progress:
+        task = progress.add_task("analyse", total=planned.decisions)
+        return analyse(
+            planned,
+            source=str(path),
+            budget=budget,
+            seed=seed,
+            choice=choice,
+            runner=runner,
+            where=where,
+            on_hand=lambda done: progress.advance(task, done),
+        )
 
 
 # ------------------------------------------------------------------ the tables
