@@ -105,11 +105,10 @@ def plan_logs(logs: Sequence[MatchLog], seats: dict[tuple[str, int], tuple[int, 
             if not wanted:
                 continue
             plan = plan_game(match, logged, wanted)
-            index = len(planned.games)
-            planned.games.append((plan, plan_game_analysis(plan, match.preset, match.path), match.rules))
-            planned.games[-1][1].cut_off = plan.cut_off
-            planned.hands.extend((index, h) for h in plan.hands)
-            plan.hands = []  # the hands live in ``planned.hands`` only
+            analysed = plan_game_analysis(plan, match.preset, match.path)
+            analysed.cut_off = plan.cut_off
+            planned.hands.extend((len(planned.games), hand) for hand in plan.hands)
+            planned.games.append((plan, analysed, match.rules))
     return planned
 
 

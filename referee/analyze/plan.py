@@ -20,7 +20,7 @@ complete: it ended there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,13 +98,8 @@ def address_of(point: DecisionPoint) -> str:
     return f"{hand}.discard"
 
 
-def plan_game(
-    match: MatchLog, logged: LoggedGame, seats: Sequence[int], on_hand: Callable[[HandPlan], None] | None = None
-) -> GamePlan:
-    """The plan of one game for ``seats`` (raises ``LogError``/``Mismatch`` where the log disagrees with the engine).
-
-    ``on_hand`` is called with each hand as it is planned (else the hands are kept in the plan).
-    """
+def plan_game(match: MatchLog, logged: LoggedGame, seats: Sequence[int]) -> GamePlan:
+    """The plan of one game for ``seats`` (raises ``LogError``/``Mismatch`` where the log disagrees with the engine)."""
     plan = GamePlan(match.path, logged.number, logged.game_id, tuple(logged.seat_names), tuple(seats))
     replay = GameReplay(match, logged)
     game = replay.game
@@ -139,13 +134,9 @@ def plan_game(
                 deal_views = [seat_view(game, s) for s in seats]
                 decisions = []
             elif isinstance(event, HandEndEvent | GameEndEvent) and open_hand:
-                hand = HandPlan(logged.game_id, open_hand, game.dealer, tuple(deal_views), tuple(decisions))
+                plan.hands.append(HandPlan(logged.game_id, open_hand, game.dealer, tuple(deal_views), tuple(decisions)))
                 plan.last_hand = open_hand
                 open_hand = 0
-                if on_hand is not None:
-                    on_hand(hand)
-                else:
-                    plan.hands.append(hand)
     if replay.cut_off is not None:
         plan.cut_off = replay.cut_off
     return plan
