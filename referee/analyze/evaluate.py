@@ -28,7 +28,7 @@ first *screened*: tried in ``budget.screen`` worlds. The best
 ``budget.samples`` fresh worlds; with few choices every one goes straight to
 the final worlds. The best choice is the finalist with the highest mean. The
 loss of the choice taken is measured apart from that pick (cross-fitted, see
-``_cross_fitted_loss``): the final worlds are split in two, the best choice of
+``cross_fitted_loss``): the final worlds are split in two, the best choice of
 each half is measured against the choice taken in the other half, world by
 world, and the loss is the mean of those differences, with its 95% interval.
 
@@ -122,7 +122,7 @@ class Judgement:
     kind: DecisionKind
     taken: object
     best: object
-    loss: float  # what taken gave up against the best, in points (never below 0; see _cross_fitted_loss)
+    loss: float  # what taken gave up against the best, in points (never below 0; see cross_fitted_loss)
     low: float  # 95% interval of the loss (unclipped: may reach below 0)
     high: float
     worlds: int  # final worlds
@@ -292,7 +292,7 @@ def judge(view: SeatView, taken: object, budget: Budget, rng: random.Random) -> 
         tried[c] = ChoiceValue(c, mean, half, len(values[c]), True)
     # The best is the finalist with the highest mean; the choice taken wins a tie.
     best = max(finalists, key=lambda c: (tried[c].mean, c == taken))
-    loss, half = _cross_fitted_loss(values, taken)
+    loss, half = cross_fitted_loss(values, taken)
     order = sorted(tried.values(), key=lambda v: -v.mean) + sorted(
         (v for c, v in screened.items() if c not in tried), key=lambda v: -v.mean
     )
@@ -301,7 +301,7 @@ def judge(view: SeatView, taken: object, budget: Budget, rng: random.Random) -> 
     return Judgement(kind, taken, best, max(0.0, loss), loss - half, loss + half, len(final), tuple(order), legal)
 
 
-def _cross_fitted_loss(values: dict[object, list[float]], taken: object) -> tuple[float, float]:
+def cross_fitted_loss(values: dict[object, list[float]], taken: object) -> tuple[float, float]:
     """The loss of ``taken`` against the best choice, picked in one half of the worlds and measured in the other.
 
     The worlds are split in two (even and odd); the best choice of each half is measured
