@@ -82,14 +82,16 @@ def deal_luck(log: Path, team: int, seed: int) -> tuple[float, int]:
     return total, hands
 
 
-def summary(name: str, values: list[float], plain: float | None) -> tuple[str, float]:
+def summary(name: str, values: list[float], *plain: float) -> tuple[str, float]:
+    """A statistic's line: mean per pair and its interval, variance, SPRT pairs, and how many times fewer pairs
+    it needs than each of ``plain`` (the pairs the plain statistics need)."""
     n = len(values)
     mean = statistics.fmean(values)
     var = statistics.variance(values)
     half = 1.96 * math.sqrt(var / n)
     pairs = WALD * 2 * var / mean**2 if mean else math.inf
-    ratio = "" if plain is None else f"{plain / pairs:>8.2f}x"
-    return f"{name:<16} {mean:>+9.3f} ±{half:<7.3f} {var:>10.2f} {pairs:>10.0f} {ratio}", pairs
+    ratios = "".join(f"{p / pairs:>9.2f}x" for p in plain)
+    return f"{name:<16} {mean:>+9.3f} ±{half:<7.3f} {var:>10.2f} {pairs:>10.1f}{ratios}", pairs
 
 
 def analysis_of(folder: Path, saved: Path, pairs: int | None, workers: int) -> dict[str, Any]:
@@ -141,16 +143,21 @@ def main(argv: list[str] | None = None) -> None:
     if args.pairs:
         pairs = pairs[: args.pairs]
     stats: dict[str, list[float]] = defaultdict(list)
+    single: dict[str, list[float]] = defaultdict(list)  # per game, as if the deals were not duplicated
     for games in pairs:
         score = points = losses = luck = 0.0
         for r in games:
             team_a = r["teams"].index(a)
             team_b = 1 - team_a
             score += 1.0 if r["winner"] == team_a else 0.5 if r["winner"] is None else 0.0
-            points += r["scores"][team_a] - r["scores"][team_b]
+            margin_a = r["scores"][team_a] - r["scores"][team_b]
+            points += margin_a
             name = Path(r["log"]).name
             losses += loss[name][b] - loss[name][a]
-            luck += deal_luck(args.folder / r["log"], team_a, args.seed)[0]
+            game_luck = deal_luck(args.folder / r["log"], team_a, args.seed)[0]
+            luck += game_luck
+            single["points"].append(margin_a)
+            single["AIVAT"].append(margin_a - game_luck)
         stats["game score"].append(score - 1)
         stats["points"].append(points)
         stats["decision losses"].append(losses)
@@ -158,13 +165,13 @@ def main(argv: list[str] | None = None) -> None:
         stats["AIVAT term"].append(luck)
     print(f"{args.folder}: {a} (A) against {b} (B), {len(pairs)} duplicate pairs; analysis {args.analysis} "
           f"({data['budget']['samples']} worlds per choice, seed {data['seed']})\n")
-    print(f"{'statistic':<16} {'mean/pair':>9} {'95%':<8} {'var/pair':>10} {'SPRT pairs':>10} {'faster':>9}")
-    _, plain_pairs = summary("game score", stats["game score"], None)
-    print(summary("game score", stats["game score"], None)[0])
-    _, points_pairs = summary("points", stats["points"], None)
-    for name in ("points", "decision losses", "AIVAT"):
-        print(summary(name, stats[name], points_pairs)[0])
-    print("\nfaster: against points (same unit); game score needs", f"{plain_pairs:.0f} pairs by the same rule")
+    print(f"{'statistic':<16} {'mean/pair':>9} {'95%':<8} {'var/pair':>10} {'SPRT pairs':>10} {'v score':>10}"
+          f"{'v points':>10}")
+    _, score_pairs = summary("game score", stats["game score"])
+    _, points_pairs = summary("points", stats["points"])
+    for name in ("game score", "points", "decision losses", "AIVAT"):
+        print(summary(name, stats[name], score_pairs, points_pairs)[0])
+    print("\nv score, v points: how many times fewer pairs than game score (arena sprt's) and points need")
     print("\nunbiased? mean difference from points, per pair (95%):")
     for name in ("decision losses", "AIVAT"):
         diffs = [x - p for x, p in zip(stats[name], stats["points"], strict=True)]
@@ -173,6 +180,9 @@ def main(argv: list[str] | None = None) -> None:
     term = stats["AIVAT term"]
     print(f"  AIVAT's luck term alone: mean {statistics.fmean(term):+.3f} ±{1.96 * statistics.stdev(term) / math.sqrt(len(term)):.3f}"
           f" (zero by construction)")
+    print("\nwithout duplicate deals (each game on its own), variance per game:")
+    for name in ("points", "AIVAT"):
+        print(f"  {name:<16} mean {statistics.fmean(single[name]):+8.3f}  variance {statistics.variance(single[name]):10.2f}")
     corr = statistics.correlation(stats["points"], stats["decision losses"])
     print(f"\ncorrelation of decision losses with points, per pair: {corr:.3f}")
     print(f"load now: {describe()}")
