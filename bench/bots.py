@@ -68,7 +68,9 @@ def match(
     return result
 
 
-def playout_rate(preset: str, hands: int, time_limit_ms: int, seed: int) -> tuple[SearchStats, SearchStats, float, float]:
+def playout_rate(
+    preset: str, hands: int, time_limit_ms: int, seed: int
+) -> tuple[SearchStats, SearchStats, float, float]:
     """Search totals of level-4 Monte Carlo bots playing every seat: (card play, other decisions, CPU seconds).
 
     Level 4 has no world cap: each search runs for its share of ``time_limit_ms``.

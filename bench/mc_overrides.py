@@ -109,7 +109,10 @@ def main(argv: list[str] | None = None) -> None:
                         worth.setdefault(kind, []).append(delta)
                         if args.show_bids and d.kind is DecisionKind.BID:
                             auction = ", ".join(f"{s}:{b.text()}" for s, b in view.bids) or "-"
-                            print(f"  seat {d.seat} after [{auction}]: rules {default.text()}, mc {action.text()}: {delta:+.1f}")
+                            print(
+                                f"  seat {d.seat} after [{auction}]: rules {default.text()}, "
+                                f"mc {action.text()}: {delta:+.1f}"
+                            )
                 game.apply(action)
             hands += 1
     print(f"\n{hands} hands in {time.perf_counter() - started:.0f} s")

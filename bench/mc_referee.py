@@ -85,8 +85,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--move-time", type=int, default=1000, help="ms per decision (the referee's default: 1000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rule", action="append", default=[], help="a rule override name=value (repeatable)")
-    parser.add_argument("--mc", default=None, help="the command of the bot measured (default: the Monte Carlo bot at --level)")
-    parser.add_argument("--opponent", default="python -m example_bots.rules_bot", help="the command of the other teams' bot")
+    parser.add_argument(
+        "--mc", default=None, help="the command of the bot measured (default: the Monte Carlo bot at --level)"
+    )
+    parser.add_argument(
+        "--opponent", default="python -m example_bots.rules_bot", help="the command of the other teams' bot"
+    )
     args = parser.parse_args(argv)
     mc = args.mc or f"python -m example_bots.montecarlo_bot --level {args.level}"
     opponent = args.opponent
@@ -129,6 +133,7 @@ def _ahead_by(game: dict[str, float]) -> float:
     """The measured bot's points per hand in one game minus the mean of the other teams'."""
     others = [v for name, v in game.items() if name != MEASURED]
     return game[MEASURED] - sum(others) / len(others)
+
 
 if __name__ == "__main__":
     main()

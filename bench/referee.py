@@ -189,7 +189,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternate (a) and (b) this often; medians are shown")
     parser.add_argument("--preset", default="neuralplay")
     parser.add_argument(
-        "--relay", action="store_true", help="also (c): the bots dial 127.0.0.1 through the relay in their sandbox (--tcp)"
+        "--relay",
+        action="store_true",
+        help="also (c): the bots dial 127.0.0.1 through the relay in their sandbox (--tcp)",
     )
     parser.add_argument("--bare-client", metavar="ADDRESS", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -219,14 +221,16 @@ def main() -> None:
         )
     print(
         f"(b) referee, {CLIENTS} instant bots, Unix sockets, {args.preset} ({games} games): {ref.per_second:8.0f} "
-        f"decisions/s (CPU per decision: referee {ref.server_cpu_s * 1e6:.0f} us, bots {ref.clients_cpu_s * 1e6:.0f} us)"
+        f"decisions/s (CPU per decision: referee {ref.server_cpu_s * 1e6:.0f} us, "
+        f"bots {ref.clients_cpu_s * 1e6:.0f} us)"
     )
     if args.relay:
         relay = sorted(rounds["relay"], key=lambda x: x.per_second)[len(rounds["relay"]) // 2]
         print(
             f"(c) referee, the same bots through the relay (--tcp): {relay.per_second:8.0f} decisions/s "
             f"(CPU per decision: referee {relay.server_cpu_s * 1e6:.0f} us, bots and relays "
-            f"{relay.clients_cpu_s * 1e6:.0f} us; {(1 / relay.per_second - 1 / ref.per_second) * 1e6:+.0f} us a decision)"
+            f"{relay.clients_cpu_s * 1e6:.0f} us; "
+            f"{(1 / relay.per_second - 1 / ref.per_second) * 1e6:+.0f} us a decision)"
         )
     shown = {name: [round(f.per_second) for f in figures] for name, figures in rounds.items()}
     print(f"    each round: {shown}")
@@ -235,6 +239,7 @@ def main() -> None:
         f"{ref.per_second / unix.per_second:.2f}; CPU referee/bare server "
         f"{ref.server_cpu_s / unix.server_cpu_s:.2f}, bots/bare clients {ref.clients_cpu_s / unix.clients_cpu_s:.2f}"
     )
+
 
 if __name__ == "__main__":
     main()

@@ -119,9 +119,7 @@ def run_pair(sandbox: Sandbox | None, channel: str, slot: float, bits: str) -> l
         fd = seccomp.memfd() if sandbox is not None and sandbox.kind == "bwrap" else None
         if sandbox is not None:
             argv = sandbox.wrap(argv, cwd="/", seccomp_fd=fd)
-        procs.append(
-            subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, pass_fds=() if fd is None else (fd,))
-        )
+        procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, pass_fds=() if fd is None else (fd,)))
         if fd is not None:
             fds.append(fd)
     for fd in fds:

@@ -40,7 +40,11 @@ def run(preset: str, games: int, concurrency: int, seed: int) -> dict[str, float
         folder = TournamentFolder(Path(tmp) / "bench")
         folder.start(settings)
         tournament = Tournament(settings, folder, concurrency=concurrency)
-        start, own, children = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
+        start, own, children = (
+            time.perf_counter(),
+            cpu_seconds(resource.RUSAGE_SELF),
+            cpu_seconds(resource.RUSAGE_CHILDREN),
+        )
         asyncio.run(tournament.run())
         elapsed = time.perf_counter() - start
         own = cpu_seconds(resource.RUSAGE_SELF) - own

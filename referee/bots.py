@@ -42,6 +42,7 @@ from pathlib import Path
 
 import structlog
 
+from referee.errors import ArenaError
 from referee.protocol import convert
 from referee.runqueue import WaitClock
 from referee.sandbox import ResourceLimits, Sandbox, seccomp
@@ -57,11 +58,11 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 RELAY_PORT = 50051
 
 
-class BotSpecError(ValueError):
+class BotSpecError(ArenaError, ValueError):
     """A NAME=COMMAND argument that cannot be used; the message says why."""
 
 
-class BotStartError(RuntimeError):
+class BotStartError(ArenaError, RuntimeError):
     """A bot that could not be started and connected before play (a setup error); the message names it."""
 
 
@@ -86,7 +87,9 @@ class BotCommand:
         name, sep, command = spec.partition("=")
         name = name.strip()
         if not sep or not name or not command.strip():
-            raise BotSpecError(f"bad bot {spec!r}: expected NAME=COMMAND, like random='python -m example_bots.random_bot'")
+            raise BotSpecError(
+                f"bad bot {spec!r}: expected NAME=COMMAND, like random='python -m example_bots.random_bot'"
+            )
         if not _NAME.match(name):
             raise BotSpecError(
                 f"bad bot name {name!r}: use up to 32 letters, digits, '_', '-' or '.', starting with a letter or digit"
@@ -120,6 +123,7 @@ def with_tcp(bots: Iterable[BotCommand], names: Iterable[str]) -> tuple[BotComma
 
 
 # ---------------------------------------------------------------- processes
+
 
 def child_path() -> str:
     """PATH for bot processes: the referee's own interpreter directory first, so that

@@ -43,7 +43,6 @@ from typing import Any, TextIO
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str, parse_card, parse_cards
 from referee.engine.errors import InvalidActionError
-from referee.engine.rules import Rules
 from referee.engine.events import (
     BidEvent,
     ContractEvent,
@@ -55,11 +54,14 @@ from referee.engine.events import (
     PlayEvent,
     TrickEvent,
 )
+from referee.engine.rules import Rules
+from referee.errors import ArenaError
+from referee.faults import Penalty, ViolationKind
 
 LOG_VERSION = 2  # 2: hidden cards are written at hand end, in a reveal record
 
 
-class LogError(ValueError):
+class LogError(ArenaError, ValueError):
     """A log line that cannot be read; the message names the file and line."""
 
 
@@ -74,7 +76,13 @@ def event_record(event: Event, game: int | None = None) -> dict[str, Any]:
 
 def _event_fields(event: Event) -> dict[str, Any]:
     if isinstance(event, PlayEvent):
-        return {"event": "play", "hand": event.hand, "trick": event.trick, "seat": event.seat, "card": card_str(event.card)}
+        return {
+            "event": "play",
+            "hand": event.hand,
+            "trick": event.trick,
+            "seat": event.seat,
+            "card": card_str(event.card),
+        }
     if isinstance(event, TrickEvent):
         return {"event": "trick", "hand": event.hand, "trick": event.trick, "winner": event.winner}
     if isinstance(event, BidEvent):
@@ -207,16 +215,19 @@ def game_start_record(
     }
 
 
-VIOLATION_KINDS = ("timeout", "illegal", "malformed", "crash", "protocol", "late")
-
-
 def violation_record(
-    *, game: int | None, hand: int | None, seat: int, kind: str, detail: str, penalty: str
+    *, game: int | None, hand: int | None, seat: int, kind: ViolationKind, detail: str, penalty: Penalty
 ) -> dict[str, Any]:
-    """A fault by the bot in ``seat``; ``penalty`` is ``forfeit``, ``default-action`` or ``none``."""
-    if kind not in VIOLATION_KINDS:
-        raise ValueError(f"unknown violation kind {kind!r}")
-    return {"event": "violation", "game": game, "hand": hand, "seat": seat, "kind": kind, "detail": detail, "penalty": penalty}
+    """A fault by the bot in ``seat``, and what it cost."""
+    return {
+        "event": "violation",
+        "game": game,
+        "hand": hand,
+        "seat": seat,
+        "kind": ViolationKind(kind).value,
+        "detail": detail,
+        "penalty": Penalty(penalty).value,
+    }
 
 
 def match_end_record(*, games: int, results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -225,7 +236,7 @@ def match_end_record(*, games: int, results: list[dict[str, Any]]) -> dict[str, 
 
 
 # the violations whose detail may name a card the seat holds (the engine's and the decoder's messages)
-WITHHELD_KINDS = frozenset({"illegal", "malformed"})
+WITHHELD_KINDS = frozenset({ViolationKind.ILLEGAL, ViolationKind.MALFORMED})
 WITHHELD = "withheld until the hand ends (see its reveal record)"
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -37,12 +36,14 @@ from typing import Any, Self
 import structlog
 
 from referee.bots import BotCommand, BotPool, BotStartError
+from referee.deadline import TimeControl
 from referee.engine.bids import PASS
-from referee.engine.errors import IllegalActionError, InvalidActionError
-from referee.engine.events import GameEndEvent, visible_to
-from referee.engine.game import Decision, DecisionKind, Game, Phase
+from referee.engine.events import GameEndEvent
+from referee.engine.game import Action, Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
+from referee.errors import ConfigError
+from referee.faults import NOT_STARTED, Penalty, ViolationKind
 from referee.gamelog import (
     THINK_FIELD,
     HandSecrets,
@@ -55,8 +56,9 @@ from referee.gamelog import (
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
 from referee.sandbox import Sandbox, default_sandbox
+from referee.seat import SeatChannel
 from referee.seeding import derive_seed
-from referee.server import ArenaServer, Closed, Limits, Player
+from referee.server import ArenaServer, Limits, Player
 from referee.thinktime import ThinkTime
 
 log = structlog.get_logger("referee.match")
@@ -73,43 +75,19 @@ class FaultPolicy(StrEnum):
 
 
 @dataclass(frozen=True)
-class TimeControl:
-    """The per-decision limit told to bots, the grace the referee adds before it calls time, and the
-    time bank each bot has per game (a decision over its limit draws the excess from it).
-
-    ``move_time_ms`` 0 is no limit (a person's seat, ``arena play``): the
-    referee waits as long as it takes, and tells the seat 0.
-    """
-
-    move_time_ms: int = 1000
-    grace_ms: int = 100
-    time_bank_ms: int = 0
-
-    @classmethod
-    def unlimited(cls) -> TimeControl:
-        return cls(move_time_ms=0, grace_ms=0)
-
-    def limit_s(self, bank_ms: int = 0) -> float:
-        """When time is called, with ``bank_ms`` left in the bot's bank."""
-        if self.move_time_ms == 0:
-            return math.inf
-        return (self.move_time_ms + bank_ms + self.grace_ms) / 1000
-
-    def describe(self, bank_ms: int = 0) -> str:
-        if self.move_time_ms == 0:
-            return "no limit"
-        bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
-        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace{bank})"
-
-
-@dataclass(frozen=True)
 class Violation:
     game: int
     hand: int
     seat: int
-    kind: str  # timeout, illegal, malformed, crash, protocol
-    detail: str
-    penalty: str  # forfeit, default-action, none
+    kind: ViolationKind
+    detail: str  # for a bot that never started, after the NOT_STARTED words, as the log writes it
+    penalty: Penalty
+    not_started: bool = False  # the bot could not be started or connected for the game
+
+    @property
+    def reason(self) -> str:
+        """The detail without the NOT_STARTED words."""
+        return self.detail.removeprefix(NOT_STARTED) if self.not_started else self.detail
 
 
 @dataclass(frozen=True)
@@ -131,7 +109,7 @@ class GameResult:
         return {"game": self.game, "winner": self.winner, "scores": list(self.scores), "reason": self.reason}
 
 
-def default_action(decision: Decision) -> object:
+def default_action(decision: Decision) -> Action:
     """The action played for a bot under the ``default`` policy: pass, else the first legal choice."""
     kind = decision.kind
     if kind is DecisionKind.BID:
@@ -202,15 +180,16 @@ class _GameRun:
         self.rng = random.Random(seed)
         self.game = Game(rules, self.rng.randrange(rules.players))
         n = rules.players
-        self.told = [0] * n  # per seat: events of game.events already sent
+        encoder = convert.RequestEncoder()  # one per game: it keeps the game's events encoded once
+        self.channels = [
+            SeatChannel(seat, player, game_id, encoder, clocks[seat]) for seat, player in enumerate(self.players)
+        ]
         self.logged = 0  # events of game.events already logged
         self.secrets = HandSecrets(number)  # hidden cards reach the log when their hand is over
         self.gone = [False] * n  # crashed this game (default policy: play for it)
         self.violations: list[Violation] = []
         self.decisions = 0
-        self.bank_ms = [c.time_bank_ms for c in clocks]  # per seat: what is left of its time bank
         self.think = [ThinkTime()] * n
-        self.encoder = convert.RequestEncoder()
         self.names = tuple(p.bot_name for p in players)
         self.over = False  # the result is out: what still comes is a late answer to one of its requests
         self.on_hand: OnHand | None = None
@@ -290,84 +269,56 @@ class _GameRun:
         await asyncio.gather(*sends)
 
     async def _turn(self, decision: Decision) -> None:
-        g = self.game
         seat = decision.seat
-        player = self.players[seat]
-        conn = player.connection
         if self.gone[seat]:
             self._apply_default(decision)
             return
-        if conn is None or conn.closed:
-            why = self.absent.get(player)  # it could not be started or connected: no game to play for it
-            detail = f"{NOT_STARTED}{why}" if why else "the bot is not connected"
-            await self._fault(decision, "crash", detail, None, 0, forfeit=bool(why))
+        outcome = await self.channels[seat].ask(self.game, decision)
+        fault = outcome.fault
+        if outcome.think_ms is not None:
+            self.decisions += 1
+            self.think[seat] = self.think[seat].add(outcome.think_ms)
+        if fault is None:
+            self._log_events(outcome.think_ms)
             return
-        told = self.told[seat]
-        events = g.events
-        new = [visible_to(ev, seat) for ev in events[told:]] if told < len(events) else ()
-        self.told[seat] = len(events)
-        rid = player.next_request_id()
-        clock, bank = self.clocks[seat], self.bank_ms[seat]
-        data = self.encoder.decision(
-            g,
-            decision,
-            request_id=rid,
-            game_id=self.game_id,
-            events=new,
-            time_limit_ms=clock.move_time_ms,
-            time_bank_ms=bank,
-        )
-        free_s = clock.move_time_ms / 1000 if clock.move_time_ms else None  # None: no limit
-        answer = await conn.ask(data, rid, clock.limit_s(bank), free_s=free_s)
-        if answer is Closed.TIMEOUT:
-            self.bank_ms[seat] = 0
-            await self._fault(decision, "timeout", f"no answer within {clock.describe(bank)}", ErrorCode.TIMEOUT, rid)
+        why = self.absent.get(self.players[seat]) if outcome.request_id == 0 else None
+        if why:  # it could not be started or connected: no game to play for it
+            await self._fault(decision, ViolationKind.CRASH, f"{NOT_STARTED}{why}", None, 0, forfeit=True)
             return
-        if answer is Closed.DISCONNECTED:
-            await self._fault(decision, "crash", "the bot's connection closed", None, rid)
-            return
-        self.decisions += 1
-        think_ms = round(conn.think_s * 1000)
-        self.think[seat] = self.think[seat].add(think_ms)
-        self.bank_ms[seat] = max(0, bank - max(0, think_ms - clock.move_time_ms))
-        try:
-            g.apply(convert.action_from_pb(answer.body, decision))
-        except IllegalActionError as exc:
-            await self._fault(decision, "illegal", str(exc), ErrorCode.ILLEGAL, rid)
-            return
-        except InvalidActionError as exc:
-            await self._fault(decision, "malformed", str(exc), ErrorCode.MALFORMED, rid)
-            return
-        self._log_events(think_ms)
+        await self._fault(decision, fault.kind, fault.detail, fault.code, outcome.request_id)
 
     async def _game_over(self) -> None:
         g = self.game
         end = g.events[-1]
         assert isinstance(end, GameEndEvent)
-        events = g.events
         sends = []
-        for seat, player in enumerate(self.players):
-            conn = player.connection
-            told = self.told[seat]
-            self.told[seat] = len(events)
+        for channel in self.channels:
+            events = channel.untold(g)
+            conn = channel.player.connection
             if conn is None:
                 continue
-            msg = convert.game_over_to_pb(self.game_id, end, [visible_to(ev, seat) for ev in events[told:]])
+            msg = convert.game_over_to_pb(self.game_id, end, events)
             sends.append(conn.send(convert.to_bytes(msg)))
         await asyncio.gather(*sends)
 
     # ---------------------------------------------------------------- faults
 
     async def _fault(
-        self, decision: Decision, kind: str, detail: str, code: ErrorCode | None, rid: int, *, forfeit: bool = False
+        self,
+        decision: Decision,
+        kind: ViolationKind,
+        detail: str,
+        code: ErrorCode | None,
+        rid: int,
+        *,
+        forfeit: bool = False,
     ) -> None:
         """A timeout, crash, illegal or malformed answer by the seat to act: apply the policy (``forfeit``:
         the team forfeits whatever the policy)."""
         seat = decision.seat
         player = self.players[seat]
         forfeit = forfeit or self.policy is FaultPolicy.FORFEIT
-        penalty = "forfeit" if forfeit else "default-action"
-        self._violation(seat, kind, detail, penalty)
+        self._violation(seat, kind, detail, Penalty.FORFEIT if forfeit else Penalty.DEFAULT_ACTION)
         if code is not None and player.connection is not None:
             consequence = "your team forfeits the game" if forfeit else "a default action was played for you"
             msg = convert.error_to_pb(code, f"{detail}: {consequence}", rid)
@@ -377,7 +328,7 @@ class _GameRun:
             self.game.forfeit(team, f"seat {seat} ({player.bot_name}) {kind}: {detail}")
             self._log_events()
             return
-        if kind == "crash":
+        if kind is ViolationKind.CRASH:
             self.gone[seat] = True
         self._apply_default(decision)
 
@@ -385,7 +336,7 @@ class _GameRun:
         self.game.apply(default_action(decision))
         self._log_events()
 
-    def _reported(self, seat: int, kind: str, detail: str) -> None:
+    def _reported(self, seat: int, kind: ViolationKind, detail: str) -> None:
         """A protocol fault the server saw from a seated bot (out of turn, stale answer ...).
 
         After the game it can only be a late answer to one of the game's
@@ -394,16 +345,22 @@ class _GameRun:
         game shares), never into another game.
         """
         if not self.over:
-            self._violation(seat, kind, detail, "none")
+            self._violation(seat, kind, detail, Penalty.NONE)
             return
-        log.info("violation after its game", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail)
+        log.info(
+            "violation after its game", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=detail
+        )
         if self.writer is not None and not self.writer.closed:
             hand = self.game.hand_number
-            self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty="none"))
+            record = violation_record(
+                game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=Penalty.NONE
+            )
+            self._write(record)
 
-    def _violation(self, seat: int, kind: str, detail: str, penalty: str) -> None:
+    def _violation(self, seat: int, kind: ViolationKind, detail: str, penalty: Penalty) -> None:
         hand = self.game.hand_number
-        self.violations.append(Violation(self.number, hand, seat, kind, detail, penalty))
+        not_started = kind is ViolationKind.CRASH and detail.startswith(NOT_STARTED)
+        self.violations.append(Violation(self.number, hand, seat, kind, detail, penalty, not_started))
         self._log_events()  # what happened before it comes first
         shown = self.secrets.violation_detail(kind, detail)  # no hidden card in anything written mid-hand
         log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=shown)
@@ -428,10 +385,6 @@ class _GameRun:
 
 
 # ---------------------------------------------------------------- matches
-
-
-# How a violation's detail starts when the bot could not be started or connected for its game.
-NOT_STARTED = "could not start: "
 
 
 @dataclass(frozen=True)
@@ -464,9 +417,9 @@ class MatchConfig:
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
-            raise ValueError(f"{len(self.seats)} seats given for a {self.rules.players}-player game")
+            raise ConfigError(f"{len(self.seats)} seats given for a {self.rules.players}-player game")
         if self.games < 1:
-            raise ValueError(f"games must be at least 1, got {self.games}")
+            raise ConfigError(f"games must be at least 1, got {self.games}")
 
 
 def seat_bots(rules: Rules, team_bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]:
@@ -474,7 +427,7 @@ def seat_bots(rules: Rules, team_bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]
     if len(team_bots) == 1:
         team_bots = list(team_bots) * rules.teams
     if len(team_bots) != rules.teams:
-        raise ValueError(
+        raise ConfigError(
             f"{len(team_bots)} bots for {rules.teams} teams: give one bot per team (or one bot for all teams)"
         )
     return tuple(team_bots[rules.team_of(seat)] for seat in range(rules.players))

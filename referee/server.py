@@ -29,7 +29,6 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -45,11 +44,13 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee import __version__
-from referee.engine.errors import InvalidActionError
+from referee.deadline import Deadline
+from referee.faults import ViolationKind
+from referee.ledger import FloodGuard, RequestLedger, ViolationHook
 from referee.names import printable_name
 from referee.protocol import convert
-from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg
-from referee.runqueue import Sample, WaitClock
+from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg, ProtocolError
+from referee.runqueue import WaitClock
 
 log = structlog.get_logger("referee.server")
 
@@ -83,16 +84,6 @@ class Closed(enum.Enum):
 
     TIMEOUT = "timeout"
     DISCONNECTED = "disconnected"
-
-
-Violation = Callable[[str, str], None]
-
-# how many recent requests a connection remembers (to charge a late answer to the game it answers)
-_REMEMBERED = 16
-
-
-def _sample_into(clock: WaitClock, into: Sample) -> None:
-    into.update(clock.sample())
 
 
 @dataclass(frozen=True)
@@ -131,7 +122,7 @@ class Player:
         self.token = token or secrets.token_hex(16)
         self.connection: Connection | None = None
         self.hello: HelloMsg | None = None
-        self.on_violation: Violation | None = None
+        self.on_violation: ViolationHook | None = None
         # the bot's process tree, when the referee launched it: its waits for a CPU are given back
         self.wait_clock: WaitClock | None = None
         # the seat's own socket (and port), when the referee launched the bot (ArenaServer.open_seat)
@@ -152,7 +143,7 @@ class Player:
     def next_request_id(self) -> int:
         return next(self._request_ids)
 
-    def report(self, kind: str, detail: str, owner: Violation | None = None) -> None:
+    def report(self, kind: ViolationKind, detail: str, owner: ViolationHook | None = None) -> None:
         """A fault by this player's bot outside the game's own flow (out of turn, flooding ...).
 
         It goes to ``owner`` when given (the game of the request a late answer
@@ -186,7 +177,12 @@ class Player:
 
 
 class Connection:
-    """One bot's stream. The match writes and asks; the stream's own task reads."""
+    """One bot's stream. The match writes and asks; the stream's own task reads.
+
+    What it does not do itself: the deadline of a request and the time given
+    back (``referee.deadline``), and the bookkeeping of requests and errors
+    (``referee.ledger``).
+    """
 
     def __init__(self, player: Player, context: grpc.aio.ServicerContext, limits: Limits) -> None:
         self.player = player
@@ -197,17 +193,11 @@ class Connection:
         self._write_lock = asyncio.Lock()
         self._pending: asyncio.Future[ActionMsg | Closed] | None = None
         self._pending_id = 0
-        self._last_issued = 0
-        self._withdrawn = 0  # a request the referee stopped waiting for (it is shutting down)
-        self._timer: asyncio.TimerHandle | None = None
+        self._ledger = RequestLedger()
+        self._flood = FloodGuard(limits.flood_errors, limits.flood_window_s)
         self._writing = False  # ask() is handing a request to gRPC
         self._writer: asyncio.Task[object] | None = None  # the task doing it
         self._write_cut = False  # _time_up cancelled that write
-        self._errors: deque[float] = deque()
-        # per recent request: the game it was asked for (its violation hook), and whether its time ran out
-        self._owners: dict[int, Violation | None] = {}
-        self._timed_out: set[int] = set()
-        self._credited = 0.0  # time given back at the open request's deadlines
         # the time the last answer is charged: from the request to the answer, less the time given back
         self.think_s = 0.0
 
@@ -224,11 +214,12 @@ class Connection:
             return True
         except TimeoutError:
             self.player.report(
-                "protocol", f"stopped reading its stream (a write waited {self._limits.write_timeout_s:g} s)"
+                ViolationKind.PROTOCOL,
+                f"stopped reading its stream (a write waited {self._limits.write_timeout_s:g} s)",
             )
             self.close()
             return False
-        except Exception as exc:  # noqa: BLE001 - the RPC ended under us (gRPC raises several types): the bot is gone
+        except Exception as exc:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             return False
 
@@ -237,36 +228,24 @@ class Connection:
     ) -> ActionMsg | Closed:
         """Send a request and wait for the Action naming ``request_id``.
 
-        The clock starts as the request is handed to gRPC. Under load the
-        referee must not charge its own delays, or the machine's, to the bot:
-        at the deadline the bot gets back the time the event loop was late or
-        (if larger) the time the bot's process waited for a CPU because of
-        others (``referee.runqueue``), at most one more limit in all. After an
-        answer, ``think_s`` is the time charged for it; when that is over
-        ``free_s`` (the part of the limit that costs nothing, a time bank
-        paying the rest) the CPU wait is given back there too.
+        The clock starts as the request is handed to gRPC; ``referee.deadline``
+        says when time is up, giving back the referee's own lateness and the
+        bot's waits for a CPU caused by others. After an answer, ``think_s`` is
+        the time charged for it (``free_s``: the part of the limit that costs
+        nothing, a time bank paying the rest).
         """
         if self.closed:
             return Closed.DISCONNECTED
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[ActionMsg | Closed] = loop.create_future()
-        self._pending, self._pending_id, self._last_issued = fut, request_id, request_id
-        self._owners[request_id] = self.player.on_violation
-        for old in [rid for rid in self._owners if rid <= request_id - _REMEMBERED]:
-            self._owners.pop(old)
-            self._timed_out.discard(old)
-        clock = self.player.wait_clock
-        waited: Sample | None = None
-        if clock is not None:
-            # Sampled in the loop's next turn, once the request is with gRPC: the bot reads it
-            # meanwhile instead of waiting for it. Timers and answers come later in the loop's
-            # order, so the sample is there before anything reads it.
-            waited = {}
-            loop.call_soon(_sample_into, clock, waited)
-        self._credited = 0.0
-        start = loop.time()
-        due = start + limit_s
-        self._timer = loop.call_at(due, self._deadline, fut, due, limit_s, waited)
+        fut: asyncio.Future[ActionMsg | Closed] = asyncio.get_running_loop().create_future()
+        self._pending, self._pending_id = fut, request_id
+        self._ledger.issue(request_id, self.player.on_violation)
+        deadline = Deadline(
+            limit_s,
+            partial(self._time_up, fut),
+            clock=self.player.wait_clock,
+            slack_s=self._limits.lag_slack_s,
+        )
+        deadline.start()
         try:
             self._writing = True
             self._writer = asyncio.current_task()
@@ -274,13 +253,14 @@ class Connection:
                 await self._context.write(data)
         except asyncio.CancelledError:
             if not self._write_cut:
-                self._timer.cancel()
-                self._withdrawn = request_id
+                deadline.stop()
+                self._ledger.withdraw(request_id)
                 raise
             # cut off at the deadline (see _time_up): this request timed out, the stream is closed
-            self._writer.uncancel()  # type: ignore[union-attr]
+            if self._writer is not None:
+                self._writer.uncancel()
             self._write_cut = False
-        except Exception as exc:  # noqa: BLE001 - the RPC ended under us: the bot is gone (or was cut off)
+        except Exception as exc:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             self.closed = True
             if not fut.done():
@@ -290,55 +270,24 @@ class Connection:
         try:
             answer = await fut
         except asyncio.CancelledError:
-            self._withdrawn = request_id  # the referee is stopping: the answer, if it comes, is no fault
+            self._ledger.withdraw(request_id)  # the referee is stopping: the answer, if it comes, is no fault
             raise
         finally:
             self._pending = None
-            self._timer.cancel()
-        think = loop.time() - start
-        owed = self._credited
-        if free_s is not None and think - owed > free_s and clock is not None and waited is not None:
-            owed = max(owed, clock.waited_since(waited)[0])
-        self.think_s = max(0.0, think - owed)
+            deadline.stop()
+        self.think_s = deadline.charged(free_s)
         return answer
-
-    def _deadline(
-        self,
-        fut: asyncio.Future[ActionMsg | Closed],
-        due: float,
-        budget: float,
-        waited: Sample | None = None,
-    ) -> None:
-        if fut.done():
-            return
-        loop = asyncio.get_running_loop()
-        late = loop.time() - due
-        starved = 0.0
-        clock = self.player.wait_clock
-        if clock is not None and waited is not None:
-            starved, waited = clock.waited_since(waited)
-        owed = max(late, starved)
-        if owed > self._limits.lag_slack_s and budget > 0:
-            # The loop was stalled, or the bot was kept off the CPU; an answer
-            # that came in time may still be waiting to be read. Give that
-            # time back (at most one more limit).
-            extra = min(owed, budget)
-            self._credited += extra
-            again = loop.time() + extra
-            self._timer = loop.call_at(again, self._deadline, fut, again, budget - extra, waited)
-            return
-        # An answer gRPC handed over in this same loop iteration is still on
-        # its way to the future: give it one more turn before calling time.
-        loop.call_soon(self._time_up, fut)
 
     def _time_up(self, fut: asyncio.Future[ActionMsg | Closed]) -> None:
         if fut.done():
             return
         fut.set_result(Closed.TIMEOUT)
-        self._timed_out.add(self._pending_id)
+        self._ledger.time_out(self._pending_id)
         if self._writing and self._writer is not None:
             # the request is still not taken: the bot stopped reading its stream
-            self.player.report("protocol", "stopped reading its stream (a request could not be delivered in time)")
+            self.player.report(
+                ViolationKind.PROTOCOL, "stopped reading its stream (a request could not be delivered in time)"
+            )
             self._write_cut = True
             self._writer.cancel()
             self.close()
@@ -362,13 +311,13 @@ class Connection:
                     return
                 if len(data) > limits.max_message_bytes:
                     detail = f"a message of {len(data)} bytes is over the limit of {limits.max_message_bytes} bytes"
-                    if not await self._fault(ErrorCode.TOO_LARGE, "malformed", detail):
+                    if not await self._fault(ErrorCode.TOO_LARGE, ViolationKind.MALFORMED, detail):
                         return
                     continue
                 try:
                     msg = convert.decode_bot_message(data)
-                except InvalidActionError as exc:
-                    if not await self._fault(ErrorCode.MALFORMED, "malformed", str(exc)):
+                except ProtocolError as exc:
+                    if not await self._fault(ErrorCode.MALFORMED, ViolationKind.MALFORMED, str(exc)):
                         return
                     continue
                 if isinstance(msg, ActionMsg):
@@ -377,16 +326,18 @@ class Connection:
                     if fut is not None and rid == self._pending_id and not fut.done():
                         fut.set_result(msg)
                         continue
-                    if rid and rid == self._withdrawn:
+                    if rid and rid == self._ledger.withdrawn:
                         log.debug("answer to a withdrawn request", player=self.player.player_id, request_id=rid)
                         continue
+                    open_id = self._pending_id if fut is not None and not fut.done() else None
+                    wrong = self._ledger.misplaced(rid, open_id)
                     ok = await self._fault(
-                        *self._misplaced(rid, fut is not None and not fut.done()),
-                        request_id=rid,
-                        owner=self._owners.get(rid),
+                        wrong.code, wrong.kind, wrong.detail, request_id=rid, owner=self._ledger.owner(rid)
                     )
                 else:
-                    ok = await self._fault(ErrorCode.BAD_HELLO, "protocol", "a second Hello on the same stream")
+                    ok = await self._fault(
+                        ErrorCode.BAD_HELLO, ViolationKind.PROTOCOL, "a second Hello on the same stream"
+                    )
                 if not ok:
                     return
         finally:
@@ -394,36 +345,22 @@ class Connection:
             if self._pending is not None and not self._pending.done():
                 self._pending.set_result(Closed.DISCONNECTED)
 
-    def _misplaced(self, rid: int, open_now: bool) -> tuple[ErrorCode, str, str]:
-        if rid in self._timed_out:
-            self._timed_out.discard(rid)  # one late answer per request; another is a stale one
-            return ErrorCode.STALE_REQUEST, "late", f"an answer to request {rid} after its time ran out"
-        if rid and rid <= self._last_issued:
-            state = f"the open request is {self._pending_id}" if open_now else "no request is open"
-            return ErrorCode.STALE_REQUEST, "protocol", f"an answer to request {rid}, which is closed ({state})"
-        if open_now:
-            return (
-                ErrorCode.STALE_REQUEST,
-                "protocol",
-                f"an answer naming request {rid}, which was never sent (the open request is {self._pending_id})",
-            )
-        return ErrorCode.OUT_OF_TURN, "protocol", f"an Action (request {rid}) while no request is open"
-
     async def _fault(
-        self, code: ErrorCode, kind: str, detail: str, request_id: int = 0, owner: Violation | None = None
+        self,
+        code: ErrorCode,
+        kind: ViolationKind,
+        detail: str,
+        request_id: int = 0,
+        owner: ViolationHook | None = None,
     ) -> bool:
         """Tell the bot, report it (to ``owner``, see ``Player.report``); False when the bot is flooding
         and is now disconnected."""
-        now = time.monotonic()
-        errors = self._errors
-        errors.append(now)
-        while errors and errors[0] < now - self._limits.flood_window_s:
-            errors.popleft()
-        if len(errors) > self._limits.flood_errors:
+        if self._flood.hit(time.monotonic()):
             detail = (
-                f"disconnected after {len(errors)} errors within {self._limits.flood_window_s:g} s (last: {detail})"
+                f"disconnected after {self._flood.count} errors within {self._limits.flood_window_s:g} s "
+                f"(last: {detail})"
             )
-            self.player.report("protocol", detail)
+            self.player.report(ViolationKind.PROTOCOL, detail)
             await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id, fatal=True)))
             return False
         self.player.report(kind, detail, owner)
@@ -530,7 +467,9 @@ class ArenaServer:
             return
         server = self._grpc_server(self._play)
         what = f"cannot listen on {self.address}"
-        self.port = _listen(server, f"{self._bind_host()}:{self.port}", what, "address in use, or not an address of this machine")
+        self.port = _listen(
+            server, f"{self._bind_host()}:{self.port}", what, "address in use, or not an address of this machine"
+        )
         await server.start()
         self._server = server
         log.debug("listening", address=self.address)
@@ -579,7 +518,7 @@ class ArenaServer:
             return
         try:
             hello = convert.decode_bot_message(data)
-        except InvalidActionError as exc:
+        except ProtocolError as exc:
             await _reject(context, ErrorCode.MALFORMED, str(exc))
             return
         if not isinstance(hello, HelloMsg):
@@ -604,7 +543,9 @@ class ArenaServer:
             return
         if player.connected:
             # an intrusion: whoever holds the token, the bot in the seat did nothing wrong
-            log.warning("intrusion refused", player=player.player_id, peer=context.peer(), bot=printable_name(hello.bot_name))
+            log.warning(
+                "intrusion refused", player=player.player_id, peer=context.peer(), bot=printable_name(hello.bot_name)
+            )
             await _reject(context, ErrorCode.SEAT_TAKEN, f"another stream is already connected as {player.player_id}")
             return
         conn = Connection(player, context, limits)
@@ -628,7 +569,7 @@ async def _reject(context: grpc.aio.ServicerContext, code: ErrorCode, message: s
     """A fatal Error to a stream that is not (or not yet) a player's, then the stream ends."""
     try:
         await context.write(convert.to_bytes(convert.error_to_pb(code, message, fatal=True)))
-    except Exception as exc:  # noqa: BLE001 - the bot already left
+    except Exception as exc:
         log.debug("reject not delivered", error=repr(exc))
 
 

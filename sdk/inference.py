@@ -61,8 +61,7 @@ def _table(rules: Rules, trump: Trump) -> _TrumpTable:
     # A side suit's card on its k-th round: the chance every opponent still follows.
     following = tuple(
         tuple(
-            still_following(max(0, max(suit_size) - held), total_unseen, each, k + 1, opponents)
-            for k in range(each)
+            still_following(max(0, max(suit_size) - held), total_unseen, each, k + 1, opponents) for k in range(each)
         )
         for held in range(each + 1)
     )

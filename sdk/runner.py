@@ -29,7 +29,6 @@ from collections.abc import Sequence
 import grpc
 import structlog
 
-from referee.engine.errors import InvalidActionError
 from referee.engine.events import DealEvent, Event, HandEndEvent
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
@@ -39,6 +38,7 @@ from referee.protocol.convert import (
     ErrorInfo,
     GameOverInfo,
     GameStartInfo,
+    ProtocolError,
     RequestInfo,
     ShutdownInfo,
     WelcomeInfo,
@@ -126,7 +126,7 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             raise SessionError("the referee closed the stream without a Shutdown")
         try:
             msg = decode(data, seat=seat, players=players)
-        except InvalidActionError as exc:
+        except ProtocolError as exc:
             raise SessionError(f"cannot read a referee message: {exc}") from None
         if isinstance(msg, RequestInfo):
             assert rules is not None, "a request before GameStart"

@@ -329,9 +329,12 @@ def _describe(bot: Bot, game: Game, decision: Decision, deal: int, seating: int)
 def _show(action: object, decision: Decision) -> str:
     """The action as given, with card codes spelled out (``[3, 12]`` -> ``[3, 12] (AS QH)``)."""
     cards = [action] if decision.kind is DecisionKind.PLAY else action
-    if decision.kind in _CARD_DECISIONS and isinstance(cards, (list, tuple)):
-        if all(type(c) is int and 0 <= c < NUM_CODES for c in cards):
-            return f"{action!r} ({' '.join(cards_str(cards))})"
+    if (
+        decision.kind in _CARD_DECISIONS
+        and isinstance(cards, (list, tuple))
+        and all(type(c) is int and 0 <= c < NUM_CODES for c in cards)
+    ):
+        return f"{action!r} ({' '.join(cards_str(cards))})"
     return repr(action)
 
 

@@ -80,9 +80,7 @@ class Determinizer:
         self._suit_of = {c: effective_suit(c, trump) for c in set(self._pool)} if trump is not None else None
         # The places each effective suit may go (voids bar some), worked out once.
         self._barred = any(s.barred for s in slots) and self._suit_of is not None
-        self._fitting_for = {
-            suit: [i for i, s in enumerate(slots) if suit not in s.barred] for suit in range(4)
-        }
+        self._fitting_for = {suit: [i for i, s in enumerate(slots) if suit not in s.barred] for suit in range(4)}
         self._required = self._required_jacks()
         self._played_by: list[list[Card]] = [[] for _ in range(self.rules.players)]
         for seat, card in k.played:
@@ -206,9 +204,7 @@ class Determinizer:
             dealt_lists = [hands[s] + played_by[s] if s != view.seat else list(view.dealt) for s in range(n)]
             if any(jack not in dealt_lists[s] for s, jack in self._required):
                 return None
-            return World(
-                hands=tuple(tuple(h) for h in hands), dealt=tuple(tuple(d) for d in dealt_lists), exchanges=()
-            )
+            return World(hands=tuple(tuple(h) for h in hands), dealt=tuple(tuple(d) for d in dealt_lists), exchanges=())
         # Each seat's cards through the hand: now + played + given away - received = dealt.
         dealt = [Counter(hands[s]) for s in range(n)]
         for s in range(n):

@@ -49,8 +49,13 @@ def test_no_arguments_prints_help() -> None:
 
 @pytest.mark.parametrize("command", ["match", "tournament", "replay", "serve", "presets"])
 def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str) -> None:
-    result = subprocess.run([str(ARENA), command, "--help"], capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "COLUMNS": "200"})
+    result = subprocess.run(
+        [str(ARENA), command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     assert result.returncode == 0, result.stderr
     assert "<bool>" not in result.stdout and "list[str]" not in result.stdout
     assert "{" not in result.stdout, result.stdout

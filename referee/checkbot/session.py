@@ -36,16 +36,17 @@ from typing import Any
 
 from referee.bots import BotCommand, BotPool
 from referee.checkbot.positions import Position, continue_action, positions
+from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str
-from referee.engine.errors import IllegalActionError, InvalidActionError
-from referee.engine.events import Event, GameEndEvent, visible_to
+from referee.engine.events import GameEndEvent
 from referee.engine.game import Decision, DecisionKind, Game
-from referee.match import TimeControl
+from referee.faults import ViolationKind
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
 from referee.sandbox import Sandbox
-from referee.server import ArenaServer, Closed, Player
+from referee.seat import SeatChannel
+from referee.server import ArenaServer, Player
 
 SHUTDOWN_WAIT_S = 5.0
 EXPECTED_FIELD = {
@@ -279,8 +280,7 @@ class _Run:
         if error_first:
             note = "check-bot: a test Error (not a fault of yours); carry on with the game"
             await self._send(convert.to_bytes(convert.error_to_pb(ErrorCode.STALE_REQUEST, note)))
-        encoder = convert.RequestEncoder()
-        told = 0
+        channel = SeatChannel(seat, player, game_id, convert.RequestEncoder(), clock)
         while (decision := game.decision()) is not None:
             if decision.seat != seat:
                 game.apply(continue_action(decision, rng))
@@ -289,17 +289,15 @@ class _Run:
                 kill_after = None
                 if not await self._kill_and_restart(check):
                     return check
-                told = 0  # the new process hears the game from its start
+                channel.told = 0  # the new process hears the game from its start
                 await self._send(start)
-            events = [visible_to(ev, seat) for ev in game.events[told:]]
-            told = len(game.events)
-            failure = await self._ask(check, game, decision, encoder, game_id, events)
+            failure = await self._ask(check, game, decision, channel)
             if failure is not None:
-                await self._end(game_id, game, seat, told, failure)
+                await self._end(game_id, game, channel, failure)
                 if failure[0] is ErrorCode.TIMEOUT:
                     await self._let_late_answer_pass()
                 return check
-        await self._end(game_id, game, seat, told, None)
+        await self._end(game_id, game, channel, None)
         return check
 
     async def _let_late_answer_pass(self) -> None:
@@ -322,62 +320,52 @@ class _Run:
             await conn.send(data)
 
     async def _ask(
-        self,
-        check: Check,
-        game: Game,
-        decision: Decision,
-        encoder: convert.RequestEncoder,
-        game_id: str,
-        events: list[Event],
+        self, check: Check, game: Game, decision: Decision, channel: SeatChannel
     ) -> tuple[ErrorCode, str] | None:
         """One request: None when the answer was good and applied, else the Error (code, text) for the bot."""
-        player, clock = self.player, self.clock
-        conn = player.connection
+        clock = self.clock
         kind = decision.kind
-        rid = player.next_request_id()
-        data = encoder.decision(
-            game, decision, request_id=rid, game_id=game_id, events=events, time_limit_ms=clock.move_time_ms
-        )
         self.faults.clear()
         began = time.perf_counter()
-        answer = Closed.DISCONNECTED if conn is None else await conn.ask(data, rid, clock.limit_s())
+        outcome = await channel.ask(game, decision)
         took_ms = (time.perf_counter() - began) * 1000
-        where = f"{kind} decision (request {rid})"
-        if answer is Closed.DISCONNECTED:
-            process = self.pool.process(player)
+        where = f"{kind} decision (request {outcome.request_id})"
+        fault = outcome.fault
+        if fault is None:
+            self.report.think_ms.append(took_ms)
+            check.answered(kind)
+            return None
+        if fault.kind is ViolationKind.CRASH:
+            process = self.pool.process(self.player)
             if process is not None and await process.wait_exit(1.0):
                 gone = f"the connection closed: the process exited with status {process.returncode}"
             else:
                 gone = "the connection closed (the process is still running)"
             check.fail("connection", f"an answer to the {where}", gone)
             return ErrorCode.MALFORMED, "the connection closed"
-        if answer is Closed.TIMEOUT:
+        if fault.kind is ViolationKind.TIMEOUT:
             # (a late answer to an earlier request that timed out was let pass after it: see _position)
             # (an answer naming a request whose time ran out is 'late': by now it names the wrong one)
             misplaced = [d for k, d in self.faults if k in ("protocol", "late")]
             garbled = [d for k, d in self.faults if k == "malformed"]
             if misplaced:
-                check.fail("request id", f"an Action naming request {rid}", misplaced[0])
+                check.fail("request id", f"an Action naming request {outcome.request_id}", misplaced[0])
             elif garbled:
                 check.fail("answer field", f"an Action with {EXPECTED_FIELD[kind]} for the {where}", garbled[0])
             else:
                 check.fail("in time", f"an answer to the {where} within {clock.describe()}", "no answer in time")
             return ErrorCode.TIMEOUT, f"no valid answer within {clock.describe()}"
         self.report.think_ms.append(took_ms)
-        try:
-            action = convert.action_from_pb(answer.body, decision)
-            game.apply(action)
-        except InvalidActionError as exc:
-            check.fail("answer field", f"{EXPECTED_FIELD[kind]} for the {where}", str(exc))
-            return ErrorCode.MALFORMED, str(exc)
-        except IllegalActionError as exc:
-            check.fail("legal", f"a legal {kind}: {_legal_text(decision)}", f"{_action_text(action)}: {exc}")
-            return ErrorCode.ILLEGAL, str(exc)
-        check.answered(kind)
-        return None
+        if fault.kind is ViolationKind.MALFORMED:
+            check.fail("answer field", f"{EXPECTED_FIELD[kind]} for the {where}", fault.detail)
+            return ErrorCode.MALFORMED, fault.detail
+        action = _action_text(fault.action)
+        check.fail("legal", f"a legal {kind}: {_legal_text(decision)}", f"{action}: {fault.detail}")
+        return ErrorCode.ILLEGAL, fault.detail
 
-    async def _end(self, game_id: str, game: Game, seat: int, told: int, failure: tuple[ErrorCode, str] | None) -> None:
+    async def _end(self, game_id: str, game: Game, channel: SeatChannel, failure: tuple[ErrorCode, str] | None) -> None:
         """The Error for a bad answer (if any), then GameOver: the game's own end (one hand), or a forfeit."""
+        seat = channel.seat
         if failure is not None:
             code, text = failure
             if not game.is_over:
@@ -389,8 +377,7 @@ class _Run:
             await conn.send(convert.to_bytes(convert.error_to_pb(code, f"check-bot: {text}")))
         end = game.events[-1]
         assert isinstance(end, GameEndEvent), "a one-hand game is over when its hand is"
-        events = [visible_to(e, seat) for e in game.events[told:]]
-        await conn.send(convert.to_bytes(convert.game_over_to_pb(game_id, end, events)))
+        await conn.send(convert.to_bytes(convert.game_over_to_pb(game_id, end, channel.untold(game))))
 
     async def _kill_and_restart(self, check: Check) -> bool:
         process = self.pool.process(self.player)

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
+from referee.errors import ArenaError
+
 
 class _PlainArgument(TyperArgument):
     """An argument shown in usage lines the usual way: LOG, not typer's {log}."""
@@ -69,10 +71,10 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 @contextmanager
 def user_errors(*types: type[Exception], code: int = 1) -> Iterator[None]:
-    """Turn expected errors into a one-line message and exit status ``code``."""
-    from referee.engine.errors import EngineError
-
+    """Turn what the user got wrong (an ``ArenaError``) and the other ``types`` named (OSError: cannot listen,
+    cannot write) into a one-line message and exit status ``code``. Anything else is a bug: it propagates,
+    with its traceback."""
     try:
         yield
-    except (EngineError, *types) as exc:
+    except (ArenaError, *types) as exc:
         raise fail(str(exc), code) from None

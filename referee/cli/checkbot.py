@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from referee.bots import BotCommand, BotSpecError
+from referee.bots import BotCommand
 from referee.checkbot.positions import check_overrides, check_rules, situations
 from referee.checkbot.session import Report, check_bot
 from referee.cli.app import app, console, user_errors
@@ -52,7 +52,7 @@ def check_bot_command(
 ) -> None:
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
     Shutdown; exit status 0 only when every check passes, 1 when one fails, 2 on bad options."""
-    with user_errors(BotSpecError, ValueError, code=BAD_OPTIONS):
+    with user_errors(code=BAD_OPTIONS):
         command = BotCommand.parse(bot).with_tcp(tcp)
         command.check_runnable()
         presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import BotCommand, BotSpecError, BotStartError, with_tcp
+from referee.bots import BotCommand, with_tcp
 from referee.cli.app import app, console, user_errors
 from referee.cli.running import (
     DEFAULTS,
@@ -29,8 +29,8 @@ from referee.cli.running import (
     print_result,
     run_async,
 )
-from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
 from referee.engine.rules import Rules
+from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
 from referee.names import shown_name
 
 # The example bots `arena match` plays when no --bot is given (team 0 first);
@@ -74,7 +74,7 @@ def match_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
-    with user_errors(BotSpecError, ValueError):
+    with user_errors():
         commands = with_tcp([BotCommand.parse(spec) for spec in bot or []], tcp or []) if bot else []
         for command in commands:
             command.check_runnable()
@@ -96,7 +96,7 @@ def match_command(
             sandbox=bot_sandbox(sandbox),
         )
     progress = _Progress()
-    with user_errors(OSError, BotStartError):  # cannot listen, cannot write the log, a bot cannot start
+    with user_errors(OSError):  # cannot listen, cannot write the log, a bot cannot start
         result = run_async(_play(config, progress), verbose, interrupted=progress.interrupted)
     print_result(result)
 

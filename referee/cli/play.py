@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from referee.bots import BotCommand, BotSpecError, with_tcp
+from referee.bots import BotCommand, with_tcp
 from referee.cli.app import app, console, fail, user_errors
 from referee.cli.match import example_bot
 from referee.cli.running import (
@@ -62,7 +62,7 @@ def play_command(
     (--move-time is the bots')."""
     if seed is None:
         seed = secrets.randbelow(2**31)
-    with user_errors(BotSpecError, ValueError):
+    with user_errors():
         commands = with_tcp([BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])], tcp or [])
         for command in commands:
             command.check_runnable()

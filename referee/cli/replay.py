@@ -14,7 +14,6 @@ from rich.console import Console
 
 from referee.cli.app import app, console, fail, user_errors
 from referee.engine.game import Decision, DecisionKind
-from referee.gamelog import LogError
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
@@ -105,7 +104,7 @@ def replay_command(
 ) -> None:
     """Show a logged game hand by hand, check it against the engine (--verify), write it as a web page (--html),
     or re-ask a bot one of its decisions (--ask with --at)."""
-    with user_errors(LogError, OSError):
+    with user_errors(OSError):
         match = _load(log)
         rules = match.rules
         selection = Selection(
@@ -182,10 +181,8 @@ def _open_at(match: MatchLog, selection: Selection, at: str, page: bool) -> Sele
 
 def _ask(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:
     # imported here: only --ask needs the referee's server (and grpc)
-    from referee.bots import BotSpecError
-    from referee.replay.ask import AskError
 
-    with user_errors(AskError, BotSpecError):
+    with user_errors():
         _ask_bot(match, selection, command, at, prime)
 
 
@@ -212,7 +209,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
     console.print(
         f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} "
-        f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, log line {point.line}",
+        f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, "
+        f"log line {point.line}",
         highlight=False,
         soft_wrap=True,
     )

@@ -15,10 +15,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 from referee.cli.app import console, err_console, fail
+from referee.deadline import TimeControl
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
-from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot
 from referee.names import shown_name
 from referee.sandbox import Sandbox, SandboxMode, SandboxUnavailable, resolve
 from referee.server import DEFAULT_HOST

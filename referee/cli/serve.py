@@ -42,7 +42,7 @@ def serve_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the address and one token per seat, wait for bots started by hand (say, in a debugger), then play."""
-    with user_errors(ValueError):
+    with user_errors():
         config = match_config(
             preset=preset,
             rule=rule,

@@ -10,7 +10,6 @@ import typer
 from rich.live import Live
 from rich.text import Text
 
-from referee.bots import BotSpecError
 from referee.cli.app import app, console, fail, user_errors
 from referee.cli.running import (
     ConfigOpt,
@@ -23,7 +22,6 @@ from referee.cli.running import (
 )
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.engine.presets import rules_for
-from referee.gamelog import LogError
 from referee.match import FaultPolicy
 from referee.sprt.config import SprtGiven, read_sprt_toml
 from referee.sprt.runner import (
@@ -37,10 +35,9 @@ from referee.sprt.runner import (
     read_plan,
     write_json,
 )
-from referee.stats.sprt import Model, SprtError, Verdict
-from referee.tournament.backends import TablesError
+from referee.stats.sprt import Model, Verdict
 from referee.tournament.runner import TournamentFolder
-from referee.tournament.settings import MOVE_TIME_MS, Given, SettingsError, check_name, parse_bots, parse_rules, resolve
+from referee.tournament.settings import MOVE_TIME_MS, Given, check_name, parse_bots, parse_rules, resolve
 
 
 @app.command("sprt")
@@ -106,7 +103,7 @@ def sprt_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Play duplicate pairs between two bots until a sequential probability ratio test says which hypothesis holds."""
-    with user_errors(SettingsError, BotSpecError, LogError, SprtError, OSError):
+    with user_errors(OSError):
         cli = Given(
             bots=parse_bots(bot) if bot else None,
             tcp=tuple(tcp) if tcp else None,
@@ -163,7 +160,11 @@ def sprt_command(
             command.check_runnable()
         box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         backend, tables = table_backend(
-            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+            ray=ray,
+            ray_working_dir=ray_working_dir,
+            workers=given.workers,
+            concurrency=given.concurrency,
+            verbose=verbose,
         )
         if not resume:
             folder.start(settings)
@@ -180,7 +181,7 @@ def sprt_command(
         highlight=False,
         soft_wrap=True,
     )
-    with user_errors(OSError, LogError, TablesError):
+    with user_errors(OSError):
         try:
             final = _play(run, verbose)
         finally:

@@ -11,7 +11,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.running import (
     ConfigOpt,
@@ -25,19 +24,16 @@ from referee.cli.running import (
 )
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.cli.standings import standings_table
-from referee.gamelog import LogError
-from referee.match import NOT_STARTED, FaultPolicy
+from referee.match import FaultPolicy
 from referee.names import shown_name
-from referee.tournament.backends import TablesError
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.gauntlet import Matchup, head_to_head
-from referee.tournament.results import outcome
+from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import (
     MOVE_TIME_MS,
     TIME_BANK_MS,
     Given,
-    SettingsError,
     TournamentSettings,
     check_name,
     parse_bots,
@@ -138,7 +134,7 @@ def tournament_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
-    with user_errors(SettingsError, BotSpecError, LogError, OSError):
+    with user_errors(OSError):
         cli = Given(
             bots=parse_bots(bot) if bot else None,
             tcp=tuple(tcp) if tcp else None,
@@ -183,7 +179,11 @@ def tournament_command(
             command.check_runnable()
         box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         backend, tables = table_backend(
-            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+            ray=ray,
+            ray_working_dir=ray_working_dir,
+            workers=given.workers,
+            concurrency=given.concurrency,
+            verbose=verbose,
         )
         if not resume:
             folder.start(settings)
@@ -205,7 +205,7 @@ def tournament_command(
             "gets that time back at its deadline, up to one more move time",
             highlight=False,
         )
-    with user_errors(OSError, LogError, TablesError):
+    with user_errors(OSError):
         try:
             if pending:
                 _play(tournament, verbose)
@@ -249,8 +249,10 @@ def _play(tournament: Tournament, verbose: bool) -> None:
         run_async(
             tournament.run(),
             verbose,
-            interrupted=lambda: f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
-            f"continue with `arena tournament --resume --out {folder}`",
+            interrupted=lambda: (
+                f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
+                f"continue with `arena tournament --resume --out {folder}`"
+            ),
             live=progress,
         )
 
@@ -278,7 +280,7 @@ def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, 
 
 def _head_to_head(settings: TournamentSettings, tournament: Tournament) -> list[Matchup]:
     assert settings.gauntlet is not None
-    return head_to_head(settings.gauntlet, settings.bot_names, [outcome(r) for r in tournament.done.values()])
+    return head_to_head(settings.gauntlet, settings.bot_names, [r.outcome() for r in tournament.done.values()])
 
 
 def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
@@ -307,13 +309,13 @@ def print_standings(settings: TournamentSettings, rows: list[Standing], *, done:
     console.print(standings_table(title, rows, console))
 
 
-def print_start_failures(records: Iterable[dict[str, Any]]) -> None:
+def print_start_failures(records: Iterable[GameRecord]) -> None:
     """One line per bot that could not start for some of its games: how many, and the last reason."""
     failures: dict[str, list[str]] = {}
-    for record in sorted(records, key=lambda r: r["game"]):
-        for v in record["violations"]:
-            if v["detail"].startswith(NOT_STARTED):
-                failures.setdefault(v["bot"], []).append(v["detail"].removeprefix(NOT_STARTED))
+    for record in sorted(records, key=lambda r: r.game):
+        for v in record.violations:
+            if v.not_started:
+                failures.setdefault(v.bot, []).append(v.detail)
     for bot, reasons in sorted(failures.items()):
         err_console.print(
             f"bot {bot} could not start for {len(reasons)} game(s), forfeited: {reasons[-1]}",

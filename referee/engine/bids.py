@@ -9,26 +9,54 @@ its level, with the trump after a space when trump is named with the bid
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from referee.engine.cards import Trump
 from referee.engine.errors import InvalidActionError
 from referee.engine.rules import Rules
 
+
+class BidKind(StrEnum):
+    """What a bid is: a pass, a number of tricks, or a special bid (a member is its text)."""
+
+    PASS = "pass"
+    LEVEL = "level"
+    LITTLE_PEPPER = "little-pepper"
+    BIG_PEPPER = "big-pepper"
+    CALL3 = "call3"
+    CALL2 = "call2"
+    CALL1 = "call1"
+    BEST = "best"
+    MOON = "moon"
+    ALONE = "alone"
+
+
 # Special bids from lowest to highest rank; all rank above every trick bid,
 # except the two pepper bids, which take the top trick level.
-SPECIALS = ("little-pepper", "big-pepper", "call3", "call2", "call1", "best", "moon", "alone")
-LONE_SPECIALS = frozenset({"call3", "call2", "call1", "best", "moon", "alone"})
-CALL_CARDS = {"call3": 3, "call2": 2, "call1": 1}
+SPECIALS: tuple[BidKind, ...] = tuple(BidKind)[2:]
+LONE_SPECIALS = frozenset({BidKind.CALL3, BidKind.CALL2, BidKind.CALL1, BidKind.BEST, BidKind.MOON, BidKind.ALONE})
+CALL_CARDS = {BidKind.CALL3: 3, BidKind.CALL2: 2, BidKind.CALL1: 1}
 _SPECIAL_BASE = 1000
 
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """``kind`` is ``pass``, ``level`` or a special name; ``level`` is set for trick bids."""
+    """``kind`` is ``pass``, ``level`` or a special name; ``level`` is set for trick bids.
 
-    kind: str
+    ``kind`` may be given as its text (``Bid("level", 4)``): it is stored as its ``BidKind``.
+    """
+
+    kind: BidKind
     level: int = 0
     trump: Trump | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.kind) is not BidKind:
+            try:
+                object.__setattr__(self, "kind", BidKind(self.kind))
+            except ValueError:
+                known = ", ".join(BidKind)
+                raise InvalidActionError(f"bad bid kind {self.kind!r}: expected one of {known}") from None
 
     @property
     def is_pass(self) -> bool:
@@ -44,7 +72,7 @@ class Bid:
         return self.kind in LONE_SPECIALS
 
     def text(self) -> str:
-        head = str(self.level) if self.kind == "level" else self.kind
+        head = str(self.level) if self.kind == "level" else self.kind.value
         return head if self.trump is None else f"{head} {self.trump.text()}"
 
     def __str__(self) -> str:
@@ -65,22 +93,20 @@ class Bid:
             level = int(head)
             if level < 1:
                 raise InvalidActionError(f"bad bid {text!r}: the level must be at least 1")
-            return cls("level", level, trump)
+            return cls(BidKind.LEVEL, level, trump)
         if head in SPECIALS:
-            return cls(head, 0, trump)
-        raise InvalidActionError(
-            f"bad bid {text!r}: expected 'pass', a level, or one of {', '.join(SPECIALS)}"
-        )
+            return cls(BidKind(head), 0, trump)
+        raise InvalidActionError(f"bad bid {text!r}: expected 'pass', a level, or one of {', '.join(SPECIALS)}")
 
 
-PASS = Bid("pass")
+PASS = Bid(BidKind.PASS)
 
 
-def enabled_specials(rules: Rules) -> tuple[str, ...]:
+def enabled_specials(rules: Rules) -> tuple[BidKind, ...]:
     """The special bids the rules allow, in rank order."""
-    allowed = set(rules.special_bids)
+    allowed: set[str] = set(rules.special_bids)
     if "pepper" in allowed:
-        allowed |= {"little-pepper", "big-pepper"}
+        allowed |= {BidKind.LITTLE_PEPPER, BidKind.BIG_PEPPER}
     return tuple(s for s in SPECIALS if s in allowed)
 
 

@@ -49,9 +49,7 @@ class Trump(IntEnum):
         try:
             return _TRUMP_BY_TEXT[text.strip().lower()]
         except KeyError:
-            raise InvalidActionError(
-                f"unknown trump {text!r}: expected one of S, H, D, C, high, low"
-            ) from None
+            raise InvalidActionError(f"unknown trump {text!r}: expected one of S, H, D, C, high, low") from None
 
 
 TRUMP_TEXT = ("S", "H", "D", "C", "high", "low")
@@ -87,9 +85,7 @@ def parse_card(text: str) -> Card:
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANK_LETTERS or t[1] not in SUIT_LETTERS:
-        raise InvalidActionError(
-            f"bad card {text!r}: expected rank (7 8 9 T J Q K A) then suit (S H D C), like 'JH'"
-        )
+        raise InvalidActionError(f"bad card {text!r}: expected rank (7 8 9 T J Q K A) then suit (S H D C), like 'JH'")
     return make_card(SUIT_LETTERS.index(t[1]), RANK_LETTERS.index(t[0]))
 
 

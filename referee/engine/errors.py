@@ -7,8 +7,10 @@ different types; both carry a message that names the bad input.
 
 from __future__ import annotations
 
+from referee.errors import ArenaError
 
-class EngineError(Exception):
+
+class EngineError(ArenaError):
     """Base class for every error the engine raises on purpose."""
 
 

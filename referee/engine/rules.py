@@ -11,21 +11,89 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from referee.engine.cards import DECKS, SUIT_TRUMPS, Trump, deck_size
 from referee.engine.errors import RulesError
 
-SPECIAL_FAMILIES = ("call3", "call2", "call1", "best", "moon", "alone", "pepper")
-TIE_RULES = (
-    "draw",
-    "last-contract",
-    "last-made",
-    "declarers",
-    "bidders",
-    "must-bid",
-    "must-bid-or-set",
-)
+# The closed sets of choices of the options below. Each is a StrEnum: a member is its text (it compares and
+# hashes as the text, and is written as it), so ``rules.bidding_rounds == "two"`` reads as it says.
+
+
+class Deck(StrEnum):
+    SINGLE_24 = "single-24"
+    SINGLE_28 = "single-28"
+    SINGLE_32 = "single-32"
+    DOUBLE_32 = "double-32"
+    DOUBLE_40 = "double-40"
+    DOUBLE_48 = "double-48"
+    TRIPLE_60 = "triple-60"
+
+
+class BiddingRounds(StrEnum):
+    SINGLE = "single"
+    TWO = "two"
+    MULTIPLE = "multiple"
+
+
+class TrumpTiming(StrEnum):
+    WITH_BID = "with-bid"
+    AFTER_BID = "after-bid"
+
+
+class NoTrump(StrEnum):
+    NONE = "none"
+    HIGH = "high"
+    HIGH_LOW = "high-low"
+
+
+class DealerSteal(StrEnum):
+    NO = "no"
+    ANY = "any"
+    SPECIAL = "special"
+
+
+class CallExchangeOrder(StrEnum):
+    GIVE_FIRST = "give-first"
+    DISCARD_FIRST = "discard-first"
+
+
+class InitialLeader(StrEnum):
+    DECLARER = "declarer"
+    LEFT_OF_DEALER = "left-of-dealer"
+
+
+class GameOver(StrEnum):
+    POINTS = "points"
+    HANDS = "hands"
+
+
+class TieRule(StrEnum):
+    DRAW = "draw"
+    LAST_CONTRACT = "last-contract"
+    LAST_MADE = "last-made"
+    DECLARERS = "declarers"
+    BIDDERS = "bidders"
+    MUST_BID = "must-bid"
+    MUST_BID_OR_SET = "must-bid-or-set"
+
+
+class SpecialFamily(StrEnum):
+    """What ``special_bids`` may hold (``pepper`` brings both pepper bids)."""
+
+    CALL3 = "call3"
+    CALL2 = "call2"
+    CALL1 = "call1"
+    BEST = "best"
+    MOON = "moon"
+    ALONE = "alone"
+    PEPPER = "pepper"
+
+
+SPECIAL_FAMILIES = tuple(SpecialFamily)
+TIE_RULES = tuple(TieRule)
+assert set(Deck) == set(DECKS), "every deck has its member"
 
 
 # The trumps on offer for each value of the ``notrump`` option.
@@ -55,50 +123,48 @@ class Rules:
             max=6,
         ),
     )
-    deck: str = field(
-        default="double-32",
-        metadata=_opt("choice", "the deck: single 24/28/32, double 32/40/48 or triple 60", choices=tuple(DECKS)),
+    deck: Deck = field(
+        default=Deck.DOUBLE_32,
+        metadata=_opt("choice", "the deck: single 24/28/32, double 32/40/48 or triple 60", choices=tuple(Deck)),
     )
     deal_packets: tuple[int, ...] = field(
         default=(3, 2, 3),
         metadata=_opt("ints", "packet sizes dealt to each player in turn, from the dealer's left; sum = cards each"),
     )
     # --- bidding ---
-    bidding_rounds: str = field(
-        default="single",
+    bidding_rounds: BiddingRounds = field(
+        default=BiddingRounds.SINGLE,
         metadata=_opt(
             "choice",
             "single: one turn each; two: up to two turns each, a pass may bid later; "
             "multiple: goes on until all others pass after the last bid",
-            choices=("single", "two", "multiple"),
+            choices=tuple(BiddingRounds),
         ),
     )
-    trump_timing: str = field(
-        default="with-bid",
+    trump_timing: TrumpTiming = field(
+        default=TrumpTiming.WITH_BID,
         metadata=_opt(
             "choice",
             "trick bids name trump with the bid, or the winner names trump after the auction",
-            choices=("with-bid", "after-bid"),
+            choices=tuple(TrumpTiming),
         ),
     )
-    special_trump_timing: str = field(
-        default="with-bid",
-        metadata=_opt(
-            "choice", "special bids name trump with the bid, or after winning", choices=("with-bid", "after-bid")
-        ),
+    special_trump_timing: TrumpTiming = field(
+        default=TrumpTiming.WITH_BID,
+        metadata=_opt("choice", "special bids name trump with the bid, or after winning", choices=tuple(TrumpTiming)),
     )
-    notrump: str = field(
-        default="high",
+    notrump: NoTrump = field(
+        default=NoTrump.HIGH,
         metadata=_opt(
             "choice",
             "no-trump choices besides the four suits: none, high, or high and low",
-            choices=("none", "high", "high-low"),
+            choices=tuple(NoTrump),
         ),
     )
     min_bid: int = field(default=1, metadata=_opt("int", "lowest trick bid", min=1, max=16))
     min_notrump_bid: int = field(default=1, metadata=_opt("int", "lowest trick bid in high or low", min=1, max=16))
-    special_bids: tuple[str, ...] = field(
-        default=("call2", "call1", "moon"),
+    special_bids: tuple[SpecialFamily, ...] = field(
+        default=(SpecialFamily.CALL2, SpecialFamily.CALL1, SpecialFamily.MOON),
         metadata=_opt(
             "set",
             "special bids allowed, ranked above every trick bid: call3 < call2 < call1 < best < moon < alone; "
@@ -106,12 +172,12 @@ class Rules:
             choices=SPECIAL_FAMILIES,
         ),
     )
-    dealer_can_steal: str = field(
-        default="no",
+    dealer_can_steal: DealerSteal = field(
+        default=DealerSteal.NO,
         metadata=_opt(
             "choice",
             "the dealer may take the contract at the level of the standing bid: never, any bid, or special bids only",
-            choices=("no", "any", "special"),
+            choices=tuple(DealerSteal),
         ),
     )
     stick_the_dealer: bool = field(
@@ -119,7 +185,13 @@ class Rules:
     )
     stuck_dealer_min_bid: int | None = field(
         default=None,
-        metadata=_opt("optint", "lowest level a stuck dealer may bid ('min' = min_bid)", none_word="min", min=1, max=16),
+        metadata=_opt(
+            "optint", "lowest level a stuck dealer may bid ('min' = min_bid)", none_word="min", min=1, max=16
+        ),
+    )
+    stuck_dealer_exact: bool = field(
+        default=False,
+        metadata=_opt("bool", "a stuck dealer bids exactly the lowest level it may (no higher level, no special bid)"),
     )
     right_bower_to_open: bool = field(
         default=False,
@@ -128,12 +200,12 @@ class Rules:
     notrump_ranks_lower: bool = field(
         default=False, metadata=_opt("bool", "at the same level a suit bid outranks a high/low bid")
     )
-    call_exchange_order: str = field(
-        default="give-first",
+    call_exchange_order: CallExchangeOrder = field(
+        default=CallExchangeOrder.GIVE_FIRST,
         metadata=_opt(
             "choice",
             "for call bids: partner gives then declarer discards, or declarer discards then partner gives",
-            choices=("give-first", "discard-first"),
+            choices=tuple(CallExchangeOrder),
         ),
     )
     alone_exchange_cards: int = field(
@@ -141,9 +213,9 @@ class Rules:
         metadata=_opt("int", "cards swapped each way with partner on a going-alone bid", min=0, max=16),
     )
     # --- play ---
-    initial_leader: str = field(
-        default="declarer",
-        metadata=_opt("choice", "who leads the first trick", choices=("declarer", "left-of-dealer")),
+    initial_leader: InitialLeader = field(
+        default=InitialLeader.DECLARER,
+        metadata=_opt("choice", "who leads the first trick", choices=tuple(InitialLeader)),
     )
     # --- scoring ---
     defenders_score: bool = field(default=True, metadata=_opt("bool", "defenders score a point per trick"))
@@ -170,14 +242,14 @@ class Rules:
         default=12, metadata=_opt("int", "points for big pepper, won or lost", min=0, max=1000)
     )
     # --- game end ---
-    game_over: str = field(
-        default="points",
-        metadata=_opt("choice", "the game ends at a score or after a number of hands", choices=("points", "hands")),
+    game_over: GameOver = field(
+        default=GameOver.POINTS,
+        metadata=_opt("choice", "the game ends at a score or after a number of hands", choices=tuple(GameOver)),
     )
     game_points: int = field(default=52, metadata=_opt("int", "score that ends the game", min=1, max=10000))
     game_hands: int = field(default=48, metadata=_opt("int", "hands dealt before the game ends", min=1, max=10000))
-    tie_rule: str = field(
-        default="draw",
+    tie_rule: TieRule = field(
+        default=TieRule.DRAW,
         metadata=_opt(
             "choice",
             "who wins at game end; see docs/rules.md for each rule",
@@ -186,7 +258,9 @@ class Rules:
     )
     mercy_loss: int | None = field(
         default=None,
-        metadata=_opt("optint", "a team at or below this score loses ('off' = never)", none_word="off", min=-10000, max=0),
+        metadata=_opt(
+            "optint", "a team at or below this score loses ('off' = never)", none_word="off", min=-10000, max=0
+        ),
     )
     mercy_all_below: int | None = field(
         default=None,
@@ -202,6 +276,12 @@ class Rules:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             _check_value(f, getattr(self, f.name))
+            choices = f.metadata.get("choices", ())
+            if choices and isinstance(choices[0], StrEnum):  # text given for a choice: its member
+                enum = type(choices[0])
+                value = getattr(self, f.name)
+                member = tuple(enum(v) for v in value) if isinstance(value, tuple) else enum(value)
+                object.__setattr__(self, f.name, member)
         problem = self._consistency_problem()
         if problem:
             raise RulesError(problem)
@@ -287,9 +367,7 @@ class Rules:
 
     def as_dict(self) -> dict[str, Any]:
         """Every option as plain JSON-ready data (tuples become lists)."""
-        return {
-            f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in dataclasses.fields(self)
-        }
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -302,7 +380,16 @@ class Rules:
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, value as text, help) for every option, in a stable order."""
-        return [(f.name, format_value(f.name, getattr(self, f.name)), f.metadata["help"]) for f in dataclasses.fields(self)]
+        return [
+            (f.name, format_value(f.name, getattr(self, f.name)), f.metadata["help"]) for f in dataclasses.fields(self)
+        ]
+
+
+def _plain(value: Any) -> Any:
+    """An option's value as JSON-ready data of the plain types: lists, text, numbers."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value.value if isinstance(value, StrEnum) else value
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))

@@ -116,7 +116,8 @@ class HumanBot(Bot):
             if len(numbers) == len(parts) == count and len(set(numbers)) == count and all(1 <= k <= n for k in numbers):
                 return [k - 1 for k in numbers]
             self.console.print(
-                f"[yellow]{escape(repr(answer))}: type {count} different number{'s' if count > 1 else ''} from 1 to {n}.[/]"
+                f"[yellow]{escape(repr(answer))}: type {count} different "
+                f"number{'s' if count > 1 else ''} from 1 to {n}.[/]"
             )
 
 

@@ -21,15 +21,17 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from referee.deadline import TimeControl
 from referee.engine.rules import Rules
-from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.errors import ArenaError, ConfigError
+from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot
 from referee.play.human import PERSON_NAME
 
 # How long the client may take to leave after the match's Shutdown.
 CLIENT_EXIT_S = 10.0
 
 
-class PersonLeft(Exception):
+class PersonLeft(ArenaError):
     """The person's client ended before the match did."""
 
 
@@ -40,15 +42,15 @@ def person_seat() -> SeatBot:
 
 def seats_around(rules: Rules, seat: int, person: SeatBot, bots: Sequence[SeatBot]) -> tuple[SeatBot, ...]:
     """The person at ``seat``; one bot at every other seat, or one bot per other seat clockwise from the
-    person's left. Bad counts raise ValueError with a one-line message."""
+    person's left. Bad counts raise ConfigError with a one-line message."""
     players = rules.players
     if not 0 <= seat < players:
-        raise ValueError(f"seat {seat} is not a seat of a {players}-player game (seats 0 to {players - 1})")
+        raise ConfigError(f"seat {seat} is not a seat of a {players}-player game (seats 0 to {players - 1})")
     others = players - 1
     if len(bots) == 1:
         bots = list(bots) * others
     if len(bots) != others:
-        raise ValueError(
+        raise ConfigError(
             f"{len(bots)} bots for the {others} other seats: give one bot for all of them, "
             f"or one per seat clockwise from your left"
         )

@@ -11,7 +11,8 @@ messages only as opaque values or bytes:
   (``WelcomeInfo``, ``GameStartInfo``, ``RequestInfo``, ...), and
   ``view_from_request`` to rebuild the seat's ``SeatView``.
 
-A malformed message raises ``InvalidActionError`` with a one-line reason.
+A malformed message raises ``ProtocolError`` with a one-line reason: bytes that
+are not a message, an answer in the wrong field, text that names no card.
 """
 
 from __future__ import annotations
@@ -39,7 +40,21 @@ from referee.engine.events import (
 from referee.engine.game import Contract, Decision, DecisionKind, Game
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
+from referee.errors import ArenaError
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+
+
+class ProtocolError(ArenaError):
+    """Bytes that are not the protocol: not a message, an empty one, an answer in the wrong field of Action,
+    text that names no card. A rule broken by a well-formed answer is the engine's IllegalActionError."""
+
+
+def _card(text: str) -> Card:
+    try:
+        return parse_card(text)
+    except InvalidActionError as exc:
+        raise ProtocolError(str(exc)) from None
+
 
 PROTOCOL_VERSION = 1
 
@@ -112,7 +127,7 @@ def trump_from_pb(value: int) -> Trump:
     try:
         return _TRUMP_FROM_PB[value]
     except KeyError:
-        raise InvalidActionError(f"bad trump value {value}: expected one of TRUMP_SPADES..TRUMP_LOW") from None
+        raise ProtocolError(f"bad trump value {value}: expected one of TRUMP_SPADES..TRUMP_LOW") from None
 
 
 def bid_to_pb(bid: Bid, out: pb.Bid | None = None) -> pb.Bid:
@@ -142,24 +157,24 @@ def bid_from_pb(msg: pb.Bid) -> Bid:
 def _read_bid(msg: pb.Bid) -> Bid:
     kind = _BID_KIND_FROM_PB.get(msg.kind)
     if kind is None:
-        raise InvalidActionError(f"bad bid: kind {msg.kind} is not a BidKind (BID_KIND_UNSPECIFIED is not a bid)")
+        raise ProtocolError(f"bad bid: kind {msg.kind} is not a BidKind (BID_KIND_UNSPECIFIED is not a bid)")
     trump = None if msg.trump == pb.TRUMP_UNSPECIFIED else trump_from_pb(msg.trump)
     if kind == "pass":
         if msg.level or trump is not None:
-            raise InvalidActionError("bad bid: a pass has no level and no trump")
+            raise ProtocolError("bad bid: a pass has no level and no trump")
         return PASS
     if kind == "level":
         if msg.level < 1:
-            raise InvalidActionError("bad bid: BID_KIND_LEVEL needs a level of at least 1")
+            raise ProtocolError("bad bid: BID_KIND_LEVEL needs a level of at least 1")
         return Bid("level", msg.level, trump)
     if msg.level:
-        raise InvalidActionError(f"bad bid: special bid {kind} takes no level")
+        raise ProtocolError(f"bad bid: special bid {kind} takes no level")
     return Bid(kind, 0, trump)
 
 
 def cards_from_text(texts: Iterable[str]) -> list[Card]:
     code = _CARD_CODE.get
-    return [c if (c := code(t)) is not None else parse_card(t) for t in texts]
+    return [c if (c := code(t)) is not None else _card(t) for t in texts]
 
 
 def rules_to_pb(rules: Rules) -> dict[str, str]:
@@ -245,7 +260,7 @@ def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event:
     if which == "play":
         p = msg.play
         card = _CARD_CODE.get(p.card)
-        return PlayEvent(hand, p.trick, p.seat, card if card is not None else parse_card(p.card))
+        return PlayEvent(hand, p.trick, p.seat, card if card is not None else _card(p.card))
     if which == "trick":
         return TrickEvent(hand, msg.trick.trick, msg.trick.winner)
     if which == "bid":
@@ -276,7 +291,7 @@ def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event:
     if which == "game_end":
         g = msg.game_end
         return GameEndEvent(tuple(g.scores), g.winner_team if g.has_winner else None, g.reason, g.detail)
-    raise InvalidActionError(f"event with no known kind (hand {hand})")
+    raise ProtocolError(f"event with no known kind (hand {hand})")
 
 
 # ------------------------------------------------------------ referee -> bot
@@ -469,7 +484,7 @@ def error_to_pb(code: ErrorCode, message: str, request_id: int = 0, fatal: bool 
 
 
 def action_from_pb(action: pb.Action, decision: Decision) -> object:
-    """The engine action in ``action`` for ``decision``; raises InvalidActionError if malformed.
+    """The engine action in ``action`` for ``decision``; raises ProtocolError if malformed.
 
     Legality is the engine's business: this only checks the shape.
     """
@@ -477,9 +492,9 @@ def action_from_pb(action: pb.Action, decision: Decision) -> object:
     expected = _ANSWER_FIELD[decision.kind]
     if which != expected:
         got = "no choice" if which is None else f"Action.{which}"
-        raise InvalidActionError(f"a {decision.kind} decision is answered with Action.{expected}, got {got}")
+        raise ProtocolError(f"a {decision.kind} decision is answered with Action.{expected}, got {got}")
     if which == "card":
-        return parse_card(action.card)
+        return _card(action.card)
     if which == "bid":
         return bid_from_pb(action.bid)
     if which == "trump":
@@ -506,18 +521,18 @@ class ActionMsg:
 
 
 def decode_bot_message(data: bytes) -> HelloMsg | ActionMsg:
-    """Read the bytes of one BotMessage; InvalidActionError says what is wrong."""
+    """Read the bytes of one BotMessage; ProtocolError says what is wrong."""
     try:
         msg = pb.BotMessage.FromString(data)
     except DecodeError:
-        raise InvalidActionError(f"not a BotMessage: {len(data)} bytes that do not parse as protobuf") from None
+        raise ProtocolError(f"not a BotMessage: {len(data)} bytes that do not parse as protobuf") from None
     which = msg.WhichOneof("message")
     if which == "action":
         return ActionMsg(msg.action.request_id, msg.action)
     if which == "hello":
         h = msg.hello
         return HelloMsg(h.token, h.bot_name, h.bot_version, h.protocol_version)
-    raise InvalidActionError("empty BotMessage: set hello (first message) or action")
+    raise ProtocolError("empty BotMessage: set hello (first message) or action")
 
 
 # ------------------------------------------------------------ bot -> referee
@@ -550,7 +565,7 @@ def action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotM
 def decision_from_pb(req: pb.DecisionRequest) -> Decision:
     kind = _DECISION_FROM_PB.get(req.kind)
     if kind is None:
-        raise InvalidActionError(f"decision request with unknown kind {req.kind}")
+        raise ProtocolError(f"decision request with unknown kind {req.kind}")
     if kind is DecisionKind.PLAY:
         return Decision(kind, req.seat, tuple(cards_from_text(req.legal_cards)))
     if kind is DecisionKind.BID:
@@ -643,7 +658,7 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
     try:
         msg = pb.RefereeMessage.FromString(data)
     except DecodeError:
-        raise InvalidActionError(f"not a RefereeMessage: {len(data)} bytes that do not parse as protobuf") from None
+        raise ProtocolError(f"not a RefereeMessage: {len(data)} bytes that do not parse as protobuf") from None
     which = msg.WhichOneof("message")
     if which == "decision":
         req = msg.decision
@@ -689,4 +704,4 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
         return WelcomeInfo(w.protocol_version, w.player, w.referee_version)
     if which == "shutdown":
         return ShutdownInfo(msg.shutdown.reason)
-    raise InvalidActionError("empty RefereeMessage: no known message set")
+    raise ProtocolError("empty RefereeMessage: no known message set")

@@ -44,17 +44,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bots import BotCommand, BotPool
+from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str
-from referee.engine.errors import EngineError
-from referee.engine.events import Event, visible_to
+from referee.engine.events import Event
 from referee.engine.game import Decision, DecisionKind
+from referee.errors import ArenaError
+from referee.faults import ViolationKind
 from referee.gamelog import THINK_FIELD, LogError
 from referee.logging import configure
-from referee.match import TimeControl
 from referee.protocol import convert
 from referee.replay.logfile import LoggedGame, MatchLog
 from referee.replay.steps import DecisionPoint, GameReplay
+from referee.seat import SeatChannel, settle
 from referee.server import ArenaServer, Closed
 
 ADDRESS_FORMS = "HAND.TRICK.SEAT, HAND.bid.SEAT[.TURN], HAND.trump, HAND.give.SEAT, HAND.discard or #N"
@@ -76,7 +78,7 @@ _KINDS = {
 }
 
 
-class AskError(ValueError):
+class AskError(ArenaError, ValueError):
     """The bot could not be asked, or did not answer; the message says why."""
 
 
@@ -193,31 +195,26 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
     for earlier in match.games[: game_number - 1]:
         _count_requests(match, earlier, asked)
     replay = GameReplay(match, logged)
-    told = [0] * n
     gone = [False] * n
     sent: list[list[Sent]] = [[] for _ in range(n)]
     move_time_ms = _move_time_ms(match)
-    # each seat's time bank, drawn down as in the match: by the think time (ms) of answers over the move time
-    bank = [_time_bank_ms(match)] * n
-    think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
+    # each seat's channel, as in the match: what it was told, its time bank drawn down by the think time (ms)
+    # of answers over the move time; the requests are built again byte for byte, but sent to no bot
+    clock = TimeControl(move_time_ms=move_time_ms, time_bank_ms=_time_bank_ms(match))
     encoder = convert.RequestEncoder()
+    channels = [SeatChannel(seat, None, logged.game_id, encoder, clock) for seat in range(n)]
+    think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
     for item in replay:
         if not isinstance(item, DecisionPoint):
             continue
         seat = item.decision.seat
+        channel = channels[seat]
         crashed = any(v.kind == "crash" for v in item.violations)
         was_asked = not gone[seat] and not crashed
         game = replay.game
-        events = tuple(visible_to(ev, seat) for ev in game.events[told[seat] :])
-        data = encoder.decision(
-            game,
-            item.decision,
-            request_id=asked[seat] + 1,
-            game_id=logged.game_id,
-            events=events,
-            time_limit_ms=move_time_ms,
-            time_bank_ms=bank[seat],
-        )
+        events = tuple(channel.untold(game, tell=False))
+        bank = channel.bank_ms
+        data = channel.request(game, item.decision, asked[seat] + 1, tell=was_asked)
         if address.matches(item):
             request_id = asked[seat] + 1
             start = convert.game_start_to_pb(
@@ -238,19 +235,18 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
                 convert.to_bytes(start),
                 data,
                 move_time_ms,
-                bank[seat],
+                bank,
                 was_asked,
                 tuple(earlier),
             )
         if was_asked:
-            told[seat] = len(game.events)
             asked[seat] += 1
             sent[seat].append(Sent(asked[seat], item.hand, data))
             ms = think.get(item.line)
             if any(v.kind == "timeout" for v in item.violations):
-                bank[seat] = 0
+                channel.bank_ms = 0
             elif isinstance(ms, int):
-                bank[seat] = max(0, bank[seat] - max(0, ms - move_time_ms))
+                channel.bank_ms = max(0, bank - max(0, ms - move_time_ms))
         if crashed and any(v.penalty == "default-action" for v in item.violations):
             gone[seat] = True
     where = f" (the log is cut off: game {game_number} stops {replay.cut_off})" if replay.cut_off else ""
@@ -340,15 +336,12 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
         return Answer(None, f"no answer within {clock.describe()}", False)
     if reply is Closed.DISCONNECTED:
         return Answer(None, "the bot's connection closed before it answered", False)
-    try:
-        action = convert.action_from_pb(reply.body, request.decision)
-    except EngineError as exc:
-        return Answer(None, f"malformed answer: {exc}", False)
-    try:
-        request.replay.game.apply(action)
-    except EngineError as exc:
-        return Answer(action, f"illegal: {exc}", False)
-    return Answer(action, None, True)
+    action, fault = settle(reply, request.replay.game, request.decision)
+    if fault is None:
+        return Answer(action, None, True)
+    if fault.kind is ViolationKind.MALFORMED:
+        return Answer(None, f"malformed answer: {fault.detail}", False)
+    return Answer(fault.action, f"illegal: {fault.detail}", False)
 
 
 def run_ask(match: MatchLog, request: Request, bot: BotCommand, output_dir: Path) -> Answer:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
@@ -87,7 +88,13 @@ class Words:
     """One line of text per event of a game, for the terminal and the HTML viewer alike."""
 
     # A verb after the seat that reads the text ("you"), and after any other seat.
-    _VERBS = {"bid": "bids", "pass": "passes", "play": "plays", "give": "gives", "discard": "discards"}
+    _VERBS: ClassVar[dict[str, str]] = {
+        "bid": "bids",
+        "pass": "passes",
+        "play": "plays",
+        "give": "gives",
+        "discard": "discards",
+    }
 
     def __init__(self, cards: Cards, rules: Rules, names: list[str], you: int | None = None) -> None:
         self.cards = cards

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from referee.errors import ArenaError
 from referee.sandbox import layout, seccomp
 
 # Where the helpers of the ``unshare`` fallback are looked for after PATH.
@@ -53,7 +54,7 @@ _SYSTEM_DIRS = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 MIB = 1024 * 1024
 
 
-class SandboxMode(str, enum.Enum):
+class SandboxMode(enum.StrEnum):
     """``auto``: a sandbox where one can be made, else a warning; ``required``: refuse without; ``off``."""
 
     AUTO = "auto"
@@ -61,7 +62,7 @@ class SandboxMode(str, enum.Enum):
     OFF = "off"
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(ArenaError, RuntimeError):
     """No sandbox can be made here and the mode requires one; the message says why."""
 
 
@@ -257,7 +258,7 @@ def default_sandbox() -> Sandbox | None:
 def find() -> tuple[Sandbox | None, str]:
     """The first tool on PATH that makes a working sandbox here, or None and why not."""
     found = candidates()
-    for sandbox, problem in found:
+    for sandbox, _ in found:
         if sandbox is not None:
             return sandbox, ""
     reasons = [problem for _, problem in found]

@@ -8,8 +8,9 @@ library only: this file imports nothing of the arena)::
 
 SPEC_JSON is a ``referee.sandbox.layout.Layout`` as JSON, plus ``tmp_bytes``
 (the size of each private tmpfs), ``loopback`` (bring ``lo`` up: a relay
-listens on it) and ``seccomp`` (the filter, in hex; empty for none). The steps are those of bubblewrap's options, in the same
-order, done with the mount system calls:
+listens on it) and ``seccomp`` (the filter, in hex; empty for none). The
+steps are those of bubblewrap's options, in the same order, done with the
+mount system calls:
 
 1. open every path to give back (O_PATH), while the machine's view is there;
 2. make every mount read-only, recursively (``mount_setattr``, Linux 5.12+);

@@ -16,6 +16,7 @@ the bot. The relay dies with the sandbox's PID namespace, when the bot ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import socket
@@ -36,10 +37,8 @@ def serve(listener: socket.socket, target: str) -> None:
             if s is None:
                 continue
             peers.pop(s, None)
-            try:
+            with contextlib.suppress(KeyError, ValueError):
                 sel.unregister(s)
-            except (KeyError, ValueError):
-                pass
             s.close()
 
     while True:

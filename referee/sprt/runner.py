@@ -25,7 +25,7 @@ from typing import Any
 from referee.sandbox import Sandbox, SandboxMode
 from referee.stats.sprt import EloEstimate, Model, Pentanomial, Sprt, SprtError, Verdict, pentanomial_estimate
 from referee.tournament.backends import Backend
-from referee.tournament.results import outcome
+from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament, TournamentFolder
 from referee.tournament.settings import SettingsError, TournamentSettings
 
@@ -111,7 +111,7 @@ class PairTally:
     games does, cannot be left out of the count while quicker ones after it are in).
     """
 
-    def __init__(self, new: str, records: Iterable[dict[str, Any]] = ()) -> None:
+    def __init__(self, new: str, records: Iterable[GameRecord] = ()) -> None:
         self.new = new
         self.games = 0
         self.penta = Pentanomial()
@@ -121,12 +121,12 @@ class PairTally:
         for record in records:
             self.add(record)
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: GameRecord) -> None:
         """One finished game (a results.jsonl record)."""
-        game = outcome(record)
+        game = record.outcome()
         me = game.teams.index(self.new)
         points = game.pair_score(me, 1 - me)
-        deal = int(record["deal"])
+        deal = record.deal
         self.games += 1
         if deal not in self._open:
             self._open[deal] = points
@@ -181,7 +181,7 @@ class SprtRun:
         folder: TournamentFolder,
         *,
         concurrency: int,
-        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
+        sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO,
         backend: Backend | None = None,
         on_game: Callable[[Status], None] | None = None,
     ) -> None:
@@ -207,7 +207,7 @@ class SprtRun:
         llr = test.llr(penta)
         return Status(self.tally.games, penta.pairs, penta, llr, pentanomial_estimate(penta), test.verdict(llr))
 
-    def _game(self, record: dict[str, Any]) -> None:
+    def _game(self, record: GameRecord) -> None:
         self.tally.add(record)
         status = self.status()
         if self.decided is None and status.verdict is not Verdict.CONTINUE:

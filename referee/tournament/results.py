@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from referee.engine.rules import Rules
+from referee.faults import NOT_STARTED, Penalty, ViolationKind
 from referee.gamelog import LogError, dumps, read_json_lines
 from referee.match import GameResult
 from referee.thinktime import ThinkTime
@@ -34,93 +36,210 @@ from referee.tournament.schedule import ScheduledGame
 from referee.tournament.standings import Outcome
 
 
-def result_record(game: ScheduledGame, result: GameResult, rules: Rules, log: str) -> dict[str, Any]:
-    violations = [
-        {
-            "seat": v.seat,
-            "team": rules.team_of(v.seat),
-            "bot": result.bot_names[v.seat],
-            "kind": v.kind,
-            "penalty": v.penalty,
-            "detail": v.detail,
+@dataclass(frozen=True)
+class ViolationRecord:
+    """A violation in a game's result: by whom, what, what it cost."""
+
+    seat: int
+    team: int
+    bot: str
+    kind: ViolationKind
+    penalty: Penalty
+    detail: str  # the reason (for a bot that never started: without the NOT_STARTED words)
+    not_started: bool = False  # the bot could not be started or connected for the game
+
+    def to_json(self) -> dict[str, Any]:
+        detail = f"{NOT_STARTED}{self.detail}" if self.not_started else self.detail
+        return {
+            "seat": self.seat,
+            "team": self.team,
+            "bot": self.bot,
+            "kind": self.kind.value,
+            "penalty": self.penalty.value,
+            "detail": detail,
         }
-        for v in result.violations
-    ]
-    forfeits = [v["team"] for v in violations if v["penalty"] == "forfeit"]
-    think = [ThinkTime()] * rules.teams
-    for seat, seat_think in enumerate(result.think):
-        team = rules.team_of(seat)
-        think[team] = think[team].merge(seat_think)
-    return {
-        "game": game.number,
-        "game_id": game.game_id,
-        "group": list(game.group),
-        "deal": game.deal,
-        "rotation": game.rotation,
-        "seed": game.seed,
-        "teams": list(game.teams),
-        "scores": list(result.scores),
-        "winner": result.winner,
-        "reason": result.reason,
-        "forfeit": forfeits[0] if forfeits else None,
-        "hands": result.hands,
-        "decisions": result.decisions,
-        "violations": violations,
-        "think": [{"answers": t.answers, "total_ms": t.total_ms, "max_ms": t.max_ms} for t in think],
-        "log": log,
-    }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ViolationRecord:
+        kind = ViolationKind(data["kind"])
+        detail = str(data["detail"])
+        not_started = kind is ViolationKind.CRASH and detail.startswith(NOT_STARTED)
+        return cls(
+            seat=_whole(data["seat"]),
+            team=_whole(data["team"]),
+            bot=str(data["bot"]),
+            kind=kind,
+            penalty=Penalty(data["penalty"]),
+            detail=detail.removeprefix(NOT_STARTED) if not_started else detail,
+            not_started=not_started,
+        )
 
 
-def outcome(record: dict[str, Any]) -> Outcome:
-    """The standings' view of a result record (KeyError/TypeError/ValueError on a bad one)."""
-    teams = tuple(record["teams"])
-    if not teams or not all(isinstance(t, str) for t in teams):
-        raise ValueError(f"teams must be a list of bot names, got {record['teams']!r}")
-    if len(record["scores"]) != len(teams):
-        raise ValueError(f"{len(record['scores'])} scores for {len(teams)} teams")
-    for key in ("winner", "forfeit"):
-        team = record[key]
-        if team is not None and (not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < len(teams)):
-            raise ValueError(f"{key} {team!r} is not a team of the game")
-    per_team = [0] * len(teams)
-    for v in record["violations"]:
-        per_team[v["team"]] += 1
-    think = record.get("think") or [{"answers": 0, "total_ms": 0, "max_ms": 0}] * len(teams)
-    if len(think) != len(teams):
-        raise ValueError(f"think times for {len(think)} teams, the game has {len(teams)}")
-    return Outcome(
-        number=int(record["game"]),
-        teams=teams,
-        scores=tuple(int(s) for s in record["scores"]),
-        winner=record["winner"],
-        forfeit=record["forfeit"],
-        hands=int(record["hands"]),
-        violations=tuple(per_team),
-        think=tuple(ThinkTime(int(t["answers"]), int(t["total_ms"]), int(t["max_ms"])) for t in think),
-    )
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game of a tournament: its line of results.jsonl, and what crosses from a table (a worker
+    process, a Ray node) to the driver. ``from_json(to_json())`` is the same record."""
+
+    game: int  # its number in the schedule
+    game_id: str
+    group: tuple[str, ...]  # the bots of its duplicate set
+    deal: int
+    rotation: int
+    seed: int
+    teams: tuple[str, ...]  # the bot playing each team
+    scores: tuple[int, ...]  # per team
+    winner: int | None
+    reason: str
+    forfeit: int | None  # the team that forfeited, if one did
+    hands: int
+    decisions: int
+    violations: tuple[ViolationRecord, ...]
+    think: tuple[ThinkTime, ...]  # per team (empty in files from before think times)
+    log: str  # the game's log, relative to the tournament folder
+
+    @classmethod
+    def of(cls, game: ScheduledGame, result: GameResult, rules: Rules, log: str) -> GameRecord:
+        """The record of ``result``, the game ``game`` of the schedule, whose log is at ``log``."""
+        violations = tuple(
+            ViolationRecord(
+                seat=v.seat,
+                team=rules.team_of(v.seat),
+                bot=result.bot_names[v.seat],
+                kind=v.kind,
+                penalty=v.penalty,
+                detail=v.reason,
+                not_started=v.not_started,
+            )
+            for v in result.violations
+        )
+        forfeits = [v.team for v in violations if v.penalty is Penalty.FORFEIT]
+        think = [ThinkTime()] * rules.teams
+        for seat, seat_think in enumerate(result.think):
+            team = rules.team_of(seat)
+            think[team] = think[team].merge(seat_think)
+        return cls(
+            game=game.number,
+            game_id=game.game_id,
+            group=tuple(game.group),
+            deal=game.deal,
+            rotation=game.rotation,
+            seed=game.seed,
+            teams=tuple(game.teams),
+            scores=tuple(result.scores),
+            winner=result.winner,
+            reason=result.reason,
+            forfeit=forfeits[0] if forfeits else None,
+            hands=result.hands,
+            decisions=result.decisions,
+            violations=violations,
+            think=tuple(think),
+            log=log,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "game_id": self.game_id,
+            "group": list(self.group),
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "seed": self.seed,
+            "teams": list(self.teams),
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "reason": self.reason,
+            "forfeit": self.forfeit,
+            "hands": self.hands,
+            "decisions": self.decisions,
+            "violations": [v.to_json() for v in self.violations],
+            "think": [{"answers": t.answers, "total_ms": t.total_ms, "max_ms": t.max_ms} for t in self.think],
+            "log": self.log,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """A record read back; KeyError, TypeError or ValueError say what does not fit."""
+        if not isinstance(data, dict):
+            raise TypeError("a result must be a JSON object")
+        teams = tuple(data["teams"])
+        if not teams or not all(isinstance(t, str) for t in teams):
+            raise ValueError(f"teams must be a list of bot names, got {data['teams']!r}")
+        scores = tuple(_whole(s) for s in data["scores"])
+        if len(scores) != len(teams):
+            raise ValueError(f"{len(scores)} scores for {len(teams)} teams")
+        for key in ("winner", "forfeit"):
+            team = data[key]
+            if team is not None and (not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < len(teams)):
+                raise ValueError(f"{key} {team!r} is not a team of the game")
+        violations = tuple(ViolationRecord.from_json(v) for v in data["violations"])
+        if any(not 0 <= v.team < len(teams) for v in violations):
+            raise ValueError("a violation names a team the game does not have")
+        think = data.get("think") or []
+        if think and len(think) != len(teams):
+            raise ValueError(f"think times for {len(think)} teams, the game has {len(teams)}")
+        return cls(
+            game=_whole(data["game"]),
+            game_id=str(data.get("game_id", "")),
+            group=tuple(data.get("group", teams)),
+            deal=_whole(data.get("deal", 0)),
+            rotation=_whole(data.get("rotation", 0)),
+            seed=_whole(data["seed"]),
+            teams=teams,
+            scores=scores,
+            winner=data["winner"],
+            reason=str(data["reason"]),
+            forfeit=data["forfeit"],
+            hands=_whole(data["hands"]),
+            decisions=_whole(data.get("decisions", 0)),
+            violations=violations,
+            think=tuple(ThinkTime(_whole(t["answers"]), _whole(t["total_ms"]), _whole(t["max_ms"])) for t in think),
+            log=str(data.get("log", "")),
+        )
+
+    def outcome(self) -> Outcome:
+        """What the standings need of the game."""
+        per_team = [0] * len(self.teams)
+        for v in self.violations:
+            per_team[v.team] += 1
+        return Outcome(
+            number=self.game,
+            teams=self.teams,
+            scores=self.scores,
+            winner=self.winner,
+            forfeit=self.forfeit,
+            hands=self.hands,
+            violations=tuple(per_team),
+            think=self.think or tuple(ThinkTime() for _ in self.teams),
+        )
 
 
-def read_results(path: Path, schedule: Sequence[ScheduledGame]) -> dict[int, dict[str, Any]]:
+def _whole(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def read_results(path: Path, schedule: Sequence[ScheduledGame]) -> dict[int, GameRecord]:
     """The finished games by number; LogError names the line of a record that does not fit the schedule."""
-    done: dict[int, dict[str, Any]] = {}
+    done: dict[int, GameRecord] = {}
     if not path.exists():
         return done
-    for line, record in _records(path):
+    for line, data in _records(path):
         where = f"{path}:{line}"
-        if not isinstance(record, dict):
+        if not isinstance(data, dict):
             raise LogError(f"{where}: a result line must be a JSON object")
         try:
-            number = record["game"]
-            result = outcome(record)
+            record = GameRecord.from_json(data)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise LogError(f"{where}: bad result record: {what}") from None
-        if not isinstance(number, int) or not 1 <= number <= len(schedule):
+        number = record.game
+        if not 1 <= number <= len(schedule):
             raise LogError(f"{where}: game {number!r} is not in this tournament's schedule of {len(schedule)} games")
         game = schedule[number - 1]
-        if result.teams != game.teams or record.get("seed") != game.seed:
+        if record.teams != game.teams or record.seed != game.seed:
             raise LogError(
-                f"{where}: game {number} was {' vs '.join(result.teams)} (seed {record.get('seed')}); the schedule "
+                f"{where}: game {number} was {' vs '.join(record.teams)} (seed {record.seed}); the schedule "
                 f"says {' vs '.join(game.teams)} (seed {game.seed}): the file belongs to other settings"
             )
         if number in done:
@@ -144,8 +263,8 @@ class ResultsWriter:
         _cut_partial_line(path)
         self._file: TextIO = path.open("a", encoding="utf-8")
 
-    async def append(self, record: dict[str, Any]) -> None:
-        self._file.write(dumps(record) + "\n")
+    async def append(self, record: GameRecord) -> None:
+        self._file.write(dumps(record.to_json()) + "\n")
         self._file.flush()
         # fsync off the event loop: other tables' bots are on the clock meanwhile
         await asyncio.to_thread(os.fsync, self._file.fileno())

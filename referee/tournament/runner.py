@@ -43,12 +43,13 @@ from typing import Any
 
 import structlog
 
+from referee.errors import ConfigError
 from referee.match import OnHand
 from referee.sandbox import Sandbox, SandboxMode, default_sandbox
 from referee.server import Limits
 from referee.tournament.backends import Backend, Table, TableLost, TablesError
 from referee.tournament.backends.local import LocalBackend
-from referee.tournament.results import ResultsWriter, outcome, read_results
+from referee.tournament.results import GameRecord, ResultsWriter, read_results
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import SettingsError, TournamentSettings
 from referee.tournament.standings import Standing, standings
@@ -187,14 +188,14 @@ class Tournament:
         concurrency: int,
         connect_timeout_s: float = 10.0,
         limits: Limits | None = None,
-        sandbox: Sandbox | None | SandboxMode = SandboxMode.AUTO,
-        on_game: Callable[[dict[str, Any]], None] | None = None,
+        sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO,
+        on_game: Callable[[GameRecord], None] | None = None,
         backend: Backend | None = None,
     ) -> None:
         """``sandbox``: what each bot runs in (None: bare; default: one where it can be made, see
         referee/sandbox.py); the tournament folder is hidden from it."""
         if concurrency < 1:
-            raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+            raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
         self.folder = folder
         self.concurrency = concurrency
@@ -206,7 +207,7 @@ class Tournament:
         # None: every table in this process (LocalBackend, made by ``run`` with the sandbox and ``on_hand``)
         self.backend: Backend | None = backend
         self.schedule = settings.schedule()
-        self.done: dict[int, dict[str, Any]] = read_results(folder.results_path, self.schedule)
+        self.done: dict[int, GameRecord] = read_results(folder.results_path, self.schedule)
         # asked before each game is handed to a table: True stops the run early (games in play finish)
         self.stop_when: Callable[[], bool] | None = None
 
@@ -219,7 +220,7 @@ class Tournament:
         return len(self.done) == len(self.schedule)
 
     def standings(self) -> list[Standing]:
-        return standings(self.settings.bot_names, [outcome(r) for r in self.done.values()])
+        return standings(self.settings.bot_names, [r.outcome() for r in self.done.values()])
 
     async def run(self) -> None:
         """Play every game not yet done; on any way out, every table is closed (its bots shut down).

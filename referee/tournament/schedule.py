@@ -30,10 +30,11 @@ from functools import cache
 from itertools import combinations, permutations
 
 from referee.engine.rules import Rules
+from referee.errors import ArenaError
 from referee.seeding import derive_seed
 
 
-class ScheduleError(ValueError):
+class ScheduleError(ArenaError, ValueError):
     """Settings that give no valid schedule; the message says what to change."""
 
 

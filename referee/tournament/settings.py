@@ -45,10 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from referee.bots import BotCommand, BotSpecError, with_tcp
+from referee.deadline import TimeControl
 from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
-from referee.match import FaultPolicy, TimeControl
+from referee.errors import ArenaError
+from referee.match import FaultPolicy
 from referee.sandbox import SandboxMode
 from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
@@ -58,14 +60,15 @@ TIME_BANK_MS = (0, 3_600_000)  # the range --time-bank allows
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-class SettingsError(ValueError):
+class SettingsError(ArenaError, ValueError):
     """Settings that cannot be used; the message is one line naming the bad part."""
 
 
 def check_name(name: str) -> str:
     if not _NAME.match(name):
         raise SettingsError(
-            f"bad tournament name {name!r}: use up to 64 letters, digits, '_', '-' or '.', starting with a letter or digit"
+            f"bad tournament name {name!r}: use up to 64 letters, digits, '_', '-' or '.', "
+            "starting with a letter or digit"
         )
     return name
 

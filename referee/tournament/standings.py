@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from referee.thinktime import ThinkTime
@@ -79,7 +79,7 @@ class Standing:
     elo: float
     elo_error: float  # half width of the 95% interval
     violations: int
-    think: ThinkTime = ThinkTime()  # its answers over all its games
+    think: ThinkTime = field(default_factory=ThinkTime)  # its answers over all its games
 
     @property
     def points_per_hand(self) -> float:

@@ -30,7 +30,7 @@ from referee.gamelog import LogWriter, match_end_record, match_start_record
 from referee.match import OnHand, play_game
 from referee.sandbox import Sandbox, SandboxMode, resolve
 from referee.server import ArenaServer, Limits, Player
-from referee.tournament.results import result_record
+from referee.tournament.results import GameRecord
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
 
@@ -41,14 +41,19 @@ log = structlog.get_logger("referee.tournament")
 class PlayedGame:
     """A finished game, as a table hands it back to the driver."""
 
-    record: dict[str, Any]  # the game's line of results.jsonl
+    record: GameRecord  # the game's line of results.jsonl
     # the game's log, when the host does not write into the tournament folder (else it is in games/ already)
     log: bytes | None = None
     # what the bots printed since the table's last game, by file name under bots/ (likewise)
     outputs: dict[str, bytes] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"record": self.record, "log": self.log, "outputs": self.outputs}
+        """Plain data, to cross to the driver (a Ray node's answer)."""
+        return {"record": self.record.to_json(), "log": self.log, "outputs": self.outputs}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayedGame:
+        return cls(GameRecord.from_json(data["record"]), data.get("log"), data.get("outputs") or {})
 
 
 def log_name(game: ScheduledGame) -> str:
@@ -94,7 +99,8 @@ class _Table:
 
 
 class TableHost:
-    """``TableHost(settings, folder_path, tables=[1, 2])``; ``await start()``, ``await play(1, game)``, ``await close()``.
+    """``TableHost(settings, folder_path, tables=[1, 2])``; ``await start()``, ``await play(1, game)``,
+    ``await close()``.
 
     ``sandbox``: what the bots run in: a ``Sandbox``, None (bare), or a mode
     to resolve on this host (workers and Ray nodes pass ``settings.sandbox``).
@@ -180,7 +186,7 @@ class TableHost:
                 await asyncio.to_thread(writer.sync)
         finally:
             writer.close()
-        record = result_record(game, result, rules, log_name(game))
+        record = GameRecord.of(game, result, rules, log_name(game))
         log.info(
             "game over",
             game=game.game_id,

@@ -65,7 +65,7 @@ def test_declarer_going_alone_knows_the_cards_it_gave() -> None:
     game.apply(partner_gives)
     view = seat_view(game, 0)
     knowledge = knowledge_of(view)
-    gave, got = Counter(parse_cards("9H 9D QS".split())), Counter(partner_gives)
+    gave, got = Counter(parse_cards(["9H", "9D", "QS"])), Counter(partner_gives)
     assert knowledge.known[2] == +(gave - got)
     rng = random.Random(3)
     determinizer = Determinizer(view)
@@ -125,8 +125,8 @@ def test_bid_evidence_prefers_worlds_where_the_bidder_had_its_tricks() -> None:
     # counts too. Seat 2's pass, its partner holding the contract, says nothing.
     assert evidence[0] == Evidence(0, Trump.H, BID_SHOWS * 6, None)
     assert [(e.seat, e.short_of) for e in evidence[1:]] == [(3, 7 + 0.5 + 1.0)]
-    strong = parse_cards("JH JH JD JD AH AH KH KH".split())
-    weak = parse_cards("QS QS QD QC KC QH KD QD".split())
+    strong = parse_cards(["JH", "JH", "JD", "JD", "AH", "AH", "KH", "KH"])
+    weak = parse_cards(["QS", "QS", "QD", "QC", "KC", "QH", "KD", "QD"])
     empty = ((),) * 4
 
     def world(seat: int, dealt: list[int]) -> World:
@@ -142,8 +142,8 @@ def test_a_first_turn_pass_makes_strong_hands_unlikely() -> None:
     # Seat 1 passed first in a fresh auction: it could have bid 1.
     evidence = auction_evidence(rules, 0, [(1, PASS)])
     assert [e.seat for e in evidence] == [1]
-    strong = parse_cards("JH JH JD JD AH AH KH KH".split())
-    weak = parse_cards("QS QS QD QC KC QH KD QD".split())
+    strong = parse_cards(["JH", "JH", "JD", "JD", "AH", "AH", "KH", "KH"])
+    weak = parse_cards(["QS", "QS", "QD", "QC", "KC", "QH", "KD", "QD"])
     hands = ((),) * 4
 
     def world(dealt: list[int]) -> World:

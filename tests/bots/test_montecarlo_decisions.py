@@ -24,8 +24,16 @@ from sdk.worlds import Determinizer
 # The decision kinds each preset can ask for (GIVE/DISCARD only with a lone special bid).
 KINDS = {
     name: {DecisionKind.BID, DecisionKind.PLAY}
-    | ({DecisionKind.TRUMP} if rules.trump_timing == "after-bid" or rules.special_trump_timing == "after-bid" else set())
-    | ({DecisionKind.GIVE, DecisionKind.DISCARD} if {"call3", "call2", "call1", "best"} & set(rules.special_bids) else set())
+    | (
+        {DecisionKind.TRUMP}
+        if rules.trump_timing == "after-bid" or rules.special_trump_timing == "after-bid"
+        else set()
+    )
+    | (
+        {DecisionKind.GIVE, DecisionKind.DISCARD}
+        if {"call3", "call2", "call1", "best"} & set(rules.special_bids)
+        else set()
+    )
     | ({DecisionKind.GIVE} if "alone" in rules.special_bids else set())
     for name, rules in PRESETS.items()
 }

@@ -150,13 +150,13 @@ def test_the_trick_count_grows_with_the_hand(weaker: str, stronger: str) -> None
 
 def test_losers_counts_the_cards_that_may_lose() -> None:
     rules = rules_for("neuralplay")
-    assert losers(parse_cards("JS JS JC JC AS AS KS KS".split()), Trump.S, rules) == 0
+    assert losers(parse_cards(["JS", "JS", "JC", "JC", "AS", "AS", "KS", "KS"]), Trump.S, rules) == 0
     # All trumps drawn with six masters, then the two aces of hearts win: no loser.
-    assert losers(parse_cards("JS JS JC JC AS AS AH AH".split()), Trump.S, rules) == 0
+    assert losers(parse_cards(["JS", "JS", "JC", "JC", "AS", "AS", "AH", "AH"]), Trump.S, rules) == 0
     # A queen of diamonds with both aces and kings out loses.
-    assert losers(parse_cards("JS JS JC JC AS AS AH QD".split()), Trump.S, rules) == 1
+    assert losers(parse_cards(["JS", "JS", "JC", "JC", "AS", "AS", "AH", "QD"]), Trump.S, rules) == 1
     # Three masters cannot draw four outstanding trumps: only the masters are sure.
-    assert losers(parse_cards("JS JS JC AS AS KS AH QD".split()), Trump.S, rules) == 5
+    assert losers(parse_cards(["JS", "JS", "JC", "AS", "AS", "KS", "AH", "QD"]), Trump.S, rules) == 5
 
 
 def test_little_pepper_over_a_five_only_with_every_trick() -> None:

@@ -23,7 +23,7 @@ from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
 
 HERE = Path(__file__).parent
-HOSTILE = HERE / "bots" / "hostile_bot.py"
+HOSTILE = HERE / "bots" / "protocol_breaker_bot.py"
 
 
 def run_check(
@@ -257,7 +257,9 @@ def test_rule_overrides_reach_the_bot_on_every_preset_checked(tmp_path):
 )
 def test_a_bad_rule_override_is_a_one_line_usage_error(tmp_path, rule, message):
     logs = tmp_path / "logs"
-    code, out, err = arena("check-bot", f"echo={sys.executable} {ECHO}", "-p", "pagat", "--rule", rule, "--log-dir", str(logs))
+    code, out, err = arena(
+        "check-bot", f"echo={sys.executable} {ECHO}", "-p", "pagat", "--rule", rule, "--log-dir", str(logs)
+    )
     assert code == 2, out
     lines = err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], err

@@ -106,7 +106,6 @@ def test_deal_errors() -> None:
 
 MALFORMED_BIDS = [
     "4 S",  # text, not a Bid
-    Bid("raise"),
     Bid("level", 0, Trump.S),
     Bid("level", 4, 0),  # type: ignore[arg-type]  # an int, not a Trump
     Bid("pass", 0, Trump.S),
@@ -114,6 +113,11 @@ MALFORMED_BIDS = [
     Trump.S,
     None,
 ]
+
+
+def test_a_bid_of_no_known_kind_cannot_be_made() -> None:
+    with pytest.raises(InvalidActionError, match="bad bid kind 'raise'"):
+        Bid("raise")  # type: ignore[arg-type]  # text that is no BidKind
 
 
 @pytest.mark.parametrize("action", MALFORMED_BIDS, ids=repr)
@@ -137,7 +141,7 @@ def test_malformed_trump_choices_are_invalid(action: object) -> None:
 
 @pytest.mark.parametrize("text", ["", "pass S", "0", "-2 S", "4 X", "4 S extra", "raise", "moon spades", "four S"])
 def test_bad_bid_text_is_an_invalid_action(text: str) -> None:
-    with pytest.raises(InvalidActionError, match="bad bid|unknown trump"):
+    with pytest.raises(InvalidActionError, match=r"bad bid|unknown trump"):
         Bid.parse(text)
 
 

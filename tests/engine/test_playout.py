@@ -59,12 +59,27 @@ def test_a_chosen_first_card_then_the_policy(preset: str) -> None:
             if after.phase is not Phase.PLAY:
                 continue  # the card ended the hand
             taken = finish_tricks(
-                contract.trump, rules.teams, rules.team_of(contract.declarer), contract.active, game.hands,
-                game.to_act, game.trick_seats, game.trick_cards, game.tricks_won, first=card,
+                contract.trump,
+                rules.teams,
+                rules.team_of(contract.declarer),
+                contract.active,
+                game.hands,
+                game.to_act,
+                game.trick_seats,
+                game.trick_cards,
+                game.tricks_won,
+                first=card,
             )
             rest = finish_tricks(
-                contract.trump, rules.teams, rules.team_of(contract.declarer), contract.active, after.hands,
-                after.to_act, after.trick_seats, after.trick_cards, after.tricks_won,
+                contract.trump,
+                rules.teams,
+                rules.team_of(contract.declarer),
+                contract.active,
+                after.hands,
+                after.to_act,
+                after.trick_seats,
+                after.trick_cards,
+                after.tricks_won,
             )
             assert taken == rest
 

@@ -24,14 +24,14 @@ from pathlib import Path
 # Runnable as a plain script from a checkout.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from example_bots.first_bot import FirstBot  # noqa: E402
-from example_bots.rules_bot import RulesBot  # noqa: E402
-from referee.engine.game import Game  # noqa: E402
-from referee.engine.presets import PRESETS, rules_for  # noqa: E402
-from referee.engine.simulate import random_action, shuffled_deck  # noqa: E402
-from referee.engine.view import seat_view  # noqa: E402
-from referee.gamelog import dumps, event_record  # noqa: E402
-from sdk.bot import Bot  # noqa: E402
+from example_bots.first_bot import FirstBot
+from example_bots.rules_bot import RulesBot
+from referee.engine.game import Game
+from referee.engine.presets import PRESETS, rules_for
+from referee.engine.simulate import random_action, shuffled_deck
+from referee.engine.view import seat_view
+from referee.gamelog import dumps, event_record
+from sdk.bot import Bot
 
 HERE = Path(__file__).resolve().parent
 SEED = 13

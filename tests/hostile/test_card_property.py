@@ -23,7 +23,9 @@ OBSERVATIONS = 10_000
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_no_seat_receives_a_card_it_could_not_know(preset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_seat_receives_a_card_it_could_not_know(
+    preset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from test_referee_games import check_wire  # the wire check of the referee tests
 
     seen = games = 0

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from trust_helpers import CARD, in_process, records, run_match
 
+from example_bots.random_bot import RandomBot
 from referee import gamelog
 from referee import match as match_module
 from referee.engine.cards import Card, card_str
@@ -28,7 +29,6 @@ from referee.engine.view import SeatView
 from referee.match import FaultPolicy
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
-from example_bots.random_bot import RandomBot
 
 
 class Lines:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,7 +39,9 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             serve.kill()
             out, err = serve.communicate()
-            pytest.fail(f"arena serve did not finish; bots' exit codes {[b.poll() for b in bots]}; stderr: {err[-3000:]}")
+            pytest.fail(
+                f"arena serve did not finish; bots' exit codes {[b.poll() for b in bots]}; stderr: {err[-3000:]}"
+            )
         assert serve.returncode == 0, err
         out = head + out
         assert "\x1b" not in out + err and "\x07" not in out + err
@@ -59,7 +60,16 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
 def test_a_hostile_name_is_refused_in_one_line(command: str, name: str, tmp_path: Path) -> None:
     bot = f"{name}={sys.executable} -m example_bots.random_bot"
     run = subprocess.run(
-        [ARENA, command, "--bot", bot, "--bot", f"r={sys.executable} -m example_bots.random_bot", "--out" if command == "tournament" else "--log-dir", str(tmp_path / "out")],
+        [
+            ARENA,
+            command,
+            "--bot",
+            bot,
+            "--bot",
+            f"r={sys.executable} -m example_bots.random_bot",
+            "--out" if command == "tournament" else "--log-dir",
+            str(tmp_path / "out"),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -72,9 +82,21 @@ def test_a_hostile_name_is_refused_in_one_line(command: str, name: str, tmp_path
 
 def test_replay_shows_names_from_an_edited_log_as_text(tmp_path: Path) -> None:
     run = subprocess.run(
-        [ARENA, "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "double-deck-3p",
-         "--bot", f"r={sys.executable} -m example_bots.random_bot"],
-        capture_output=True, text=True, timeout=120,
+        [
+            ARENA,
+            "match",
+            "--log-dir",
+            str(tmp_path),
+            "-r",
+            "hand_limit=1",
+            "--preset",
+            "double-deck-3p",
+            "--bot",
+            f"r={sys.executable} -m example_bots.random_bot",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")

@@ -62,7 +62,10 @@ def banker(at: int, sleep_ms: int, told: Path, monkeypatch: pytest.MonkeyPatch) 
 
 # a process holding a socket (as a bot holds its stream) that keeps a CPU busy, and two children of its
 # own doing the same
-OWN_LOAD = "import os, socket\ns = socket.socketpair()\nfor _ in range(2):\n    if os.fork() == 0:\n        break\nwhile True: pass\n"
+OWN_LOAD = (
+    "import os, socket\ns = socket.socketpair()\n"
+    "for _ in range(2):\n    if os.fork() == 0:\n        break\nwhile True: pass\n"
+)
 
 
 def clocked(code: str, cpu: set[int]) -> tuple[float, Sample, Sample]:
@@ -241,7 +244,15 @@ def test_replay_ask_rebuilds_the_time_bank_a_request_told(tmp_path: Path, monkey
     rec = points[-1]
     address = f"{rec['hand']}.{rec['trick']}.0" if rec["event"] == "play" else f"{rec['hand']}.bid.0"
     ask = subprocess.run(
-        [ARENA, "replay", str(result.log_path), "--ask", f"{sys.executable} -m example_bots.random_bot", "--at", address],
+        [
+            ARENA,
+            "replay",
+            str(result.log_path),
+            "--ask",
+            f"{sys.executable} -m example_bots.random_bot",
+            "--at",
+            address,
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -19,9 +19,10 @@ import pytest
 from play_helpers import Session, asked_of, check_one, parse_screen
 from rich.console import Console
 
+from referee.deadline import TimeControl
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.view import SeatView
-from referee.match import Match, MatchConfig, MatchResult, SeatBot, TimeControl
+from referee.match import Match, MatchConfig, MatchResult, SeatBot
 from referee.play.human import HumanBot
 from referee.play.table import person_seat, seats_around
 from sdk.bot import Bot

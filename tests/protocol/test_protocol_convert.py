@@ -15,7 +15,6 @@ import pytest
 
 from referee.engine.bids import PASS, Bid
 from referee.engine.cards import Trump, card_str, sort_hand
-from referee.engine.errors import InvalidActionError
 from referee.engine.events import DealEvent, Event, GameEndEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.presets import PRESETS
@@ -31,6 +30,7 @@ from referee.protocol.convert import (
     GameOverInfo,
     GameStartInfo,
     HelloMsg,
+    ProtocolError,
     RequestInfo,
     ShutdownInfo,
     WelcomeInfo,
@@ -292,16 +292,16 @@ def test_malformed_actions_say_what_is_wrong(build: Callable[[pb.Action], None],
     build(action)
     if words.startswith("BID"):
         decision = Decision(DecisionKind.BID, 0, (PASS,))
-    with pytest.raises(InvalidActionError, match=words.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ProtocolError, match=words.replace("(", r"\(").replace(")", r"\)")):
         convert.action_from_pb(action, decision)
 
 
 def test_bids_and_trumps_out_of_range() -> None:
-    with pytest.raises(InvalidActionError, match="bad trump value 42"):
+    with pytest.raises(ProtocolError, match="bad trump value 42"):
         convert.trump_from_pb(42)
-    with pytest.raises(InvalidActionError, match="a pass has no level"):
+    with pytest.raises(ProtocolError, match="a pass has no level"):
         convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_PASS, level=3))
-    with pytest.raises(InvalidActionError, match="special bid moon takes no level"):
+    with pytest.raises(ProtocolError, match="special bid moon takes no level"):
         convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_MOON, level=3))
     assert convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_LEVEL, level=4, trump=pb.TRUMP_LOW)) == Bid(
         "level", 4, Trump.LOW
@@ -309,7 +309,7 @@ def test_bids_and_trumps_out_of_range() -> None:
 
 
 def test_undecodable_bytes() -> None:
-    with pytest.raises(InvalidActionError, match="not a BotMessage"):
+    with pytest.raises(ProtocolError, match="not a BotMessage"):
         convert.decode_bot_message(b"\xff\xff\xff")
-    with pytest.raises(InvalidActionError, match="not a RefereeMessage"):
+    with pytest.raises(ProtocolError, match="not a RefereeMessage"):
         convert.decode_referee_message(b"\xff\xff\xff", seat=0, players=4)

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from referee.bots import BotCommand
+from referee.deadline import TimeControl
 from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent
 from referee.engine.presets import rules_for
-from referee.replay.logfile import revealed_records
-from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, TimeControl, seat_bots
+from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, seat_bots
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from referee.replay.logfile import revealed_records
 from referee.sandbox import Sandbox, default_sandbox
 from referee.server import Limits
 from sdk.bot import Bot

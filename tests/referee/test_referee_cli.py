@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -50,7 +49,7 @@ def test_out_of_range_options_are_refused(args: list[str]) -> None:
 
 
 def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
-    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+    run = subprocess.run(
         [
             *ARENA,
             "match",
@@ -81,9 +80,11 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
 
 
-@pytest.mark.parametrize(("preset", "teams"), [("neuralplay", ["rules", "random"]), ("double-deck-3p", ["rules", "random", "random"])])
+@pytest.mark.parametrize(
+    ("preset", "teams"), [("neuralplay", ["rules", "random"]), ("double-deck-3p", ["rules", "random", "random"])]
+)
 def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str], tmp_path: Path) -> None:
-    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+    run = subprocess.run(
         [*ARENA, "match", "--preset", preset, "--log-dir", str(tmp_path), "-r", "hand_limit=1"],
         capture_output=True,
         text=True,
@@ -177,7 +178,7 @@ def test_kill_9_of_the_referee_takes_the_bots_down(tmp_path: Path) -> None:
 
 
 def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
-    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
+    run = subprocess.run(
         [
             *ARENA,
             "match",
@@ -206,9 +207,17 @@ def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_game_running_long_is_shown_live_and_its_end_at_the_hand_limit_said(tmp_path: Path) -> None:
     # random bots on neuralplay bid themselves into the ground: the game goes on to the hand limit
-    run = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
-        [*ARENA, "match", "--bot", f"random={sys.executable} -m example_bots.random_bot", "-r", "hand_limit=201",
-         "--log-dir", str(tmp_path)],
+    run = subprocess.run(
+        [
+            *ARENA,
+            "match",
+            "--bot",
+            f"random={sys.executable} -m example_bots.random_bot",
+            "-r",
+            "hand_limit=201",
+            "--log-dir",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         timeout=240,

@@ -23,7 +23,7 @@ from referee.engine.game import DecisionKind
 from referee.match import Match
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode, ErrorInfo, WelcomeInfo
-from referee.server import ArenaServer, Closed, Connection, Limits, Player
+from referee.server import ArenaServer, Closed, Limits, Player
 
 
 class Raw:
@@ -313,7 +313,7 @@ def test_an_intruder_in_a_game_is_refused_and_charges_no_seat(tmp_path: Path) ->
     def sabotage(match: Match) -> None:
         async def second_connection() -> None:
             player = match.players[0]
-            while player.on_violation is None:  # until the game has started
+            while player.on_violation is None:  # noqa: ASYNC110 - until the game has started (no event to wait on)
                 await asyncio.sleep(0.001)
             raw = Raw(match.server.address)
             await raw.hello(player.token)
@@ -354,7 +354,7 @@ def test_health_and_reflection_answer() -> None:
 def test_binds_loopback_by_default_and_reports_a_busy_port() -> None:
     async def scenario(server: ArenaServer, reports: list) -> None:
         assert server.address.startswith("127.0.0.1:") and server.port > 0
-        with pytest.raises(OSError, match="cannot listen on 127.0.0.1"):
+        with pytest.raises(OSError, match=r"cannot listen on 127\.0\.0\.1"):
             await ArenaServer(port=server.port).start()
 
     serve(scenario)
@@ -414,28 +414,6 @@ def _stalled_ask(limits: Limits) -> object:
 def test_an_answer_that_came_in_time_counts_even_if_the_referee_was_busy() -> None:
     answer = _stalled_ask(Limits())
     assert not isinstance(answer, Closed) and answer.request_id == 1
-
-
-def test_a_deadline_that_fires_late_gives_the_lag_back() -> None:
-    """When the referee's loop was stalled past a deadline, the bot gets the stall back, at most one more limit."""
-
-    async def go() -> list[object]:
-        loop = asyncio.get_running_loop()
-        conn = Connection(Player("p", "x"), None, Limits(lag_slack_s=0.02))  # type: ignore[arg-type]
-        fut: asyncio.Future[object] = loop.create_future()
-        conn._deadline(fut, loop.time() - 0.3, 1.0)  # fired 0.3 s late
-        seen = [fut.done()]
-        await asyncio.sleep(0.2)
-        seen.append(fut.done())  # still within the 0.3 s given back
-        await asyncio.sleep(0.2)
-        seen.append(fut.done() and fut.result())
-        late_but_small: asyncio.Future[object] = loop.create_future()
-        conn._deadline(late_but_small, loop.time() - 0.005, 1.0)  # within the slack: time is up
-        await asyncio.sleep(0)
-        seen.append(late_but_small.result())
-        return seen
-
-    assert run_async(go()) == [False, False, Closed.TIMEOUT, Closed.TIMEOUT]
 
 
 def test_a_bot_that_stops_reading_cannot_stall_the_referee() -> None:

@@ -28,7 +28,14 @@ from referee.engine.bids import PASS, Bid
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import rules_for
 from referee.engine.simulate import random_action, shuffled_deck
-from referee.gamelog import HandSecrets, LogWriter, game_start_record, match_end_record, match_start_record, violation_record
+from referee.gamelog import (
+    HandSecrets,
+    LogWriter,
+    game_start_record,
+    match_end_record,
+    match_start_record,
+    violation_record,
+)
 
 MakeLog = Callable[..., Path]
 

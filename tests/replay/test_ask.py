@@ -110,8 +110,8 @@ def test_priming_brings_the_bot_up_to_date(real_logs: dict[str, Path]) -> None:
         and p.decision.kind is DecisionKind.PLAY
         and p.trick >= 3
         and len(p.decision.options) >= 3
-    ][:2]
-    assert len(chosen) == 2
+    ][:4]  # each unprimed answer matches the log by chance one time in three or less: four make that rare
+    assert len(chosen) == 4
     unprimed = []
     for p in chosen:
         at = f"{p.hand}.{p.trick}.{p.decision.seat}"

@@ -35,7 +35,8 @@ CARDS_NOW = """() => {
       bad.push({card: c.dataset.card || "back", seat, inWindow, inTable, cornerShows});
     }
   }
-  const scrolls = document.documentElement.scrollWidth > innerWidth || document.documentElement.scrollHeight > innerHeight;
+  const page = document.documentElement;
+  const scrolls = page.scrollWidth > innerWidth || page.scrollHeight > innerHeight;
   return {step: document.body.dataset.step, count, narrowest, bad, scrolls,
           trick: document.querySelectorAll("#trick .card").length};
 }"""

@@ -98,7 +98,8 @@ def test_a_newer_log_version_is_named(make_log) -> None:
     recs[0]["log_version"] = LOG_VERSION + 1
     write_records(log, recs)
     assert one_line_error(*run("replay", log)) == (
-        f"error: {log}:1: log version {LOG_VERSION + 1} is newer than this arena reads ({LOG_VERSION}); upgrade the arena"
+        f"error: {log}:1: log version {LOG_VERSION + 1} is newer than this arena reads ({LOG_VERSION}); "
+        "upgrade the arena"
     )
 
 

@@ -25,7 +25,8 @@ def test_every_preset_verifies(make_log, preset: str) -> None:
     checked = sum(1 for r in revealed(log) if r["event"] not in ("match_start", "game_start", "match_end"))
     assert lines[0] == (
         f"{log}: ok, 1 game of {preset}: {hands} hands, "
-        f"{sum(1 for r in records(log) if r['event'] in ('bid', 'exchange', 'play')) + _trump_decisions(log)} decisions; "
+        f"{sum(1 for r in records(log) if r['event'] in ('bid', 'exchange', 'play')) + _trump_decisions(log)} "
+        "decisions; "
         f"all {checked} game records agree with the engine"
     )
 
@@ -88,7 +89,8 @@ def test_wrong_trick_winner_is_named(make_log) -> None:
     message = _mismatch(log)
     trick = recs[k]
     assert message == (
-        f"error: {log}:{line}: trick {trick['trick']} of hand {trick['hand']}: expected winner {right}, recorded {wrong}"
+        f"error: {log}:{line}: trick {trick['trick']} of hand {trick['hand']}: "
+        f"expected winner {right}, recorded {wrong}"
     )
 
 
@@ -198,7 +200,8 @@ def test_a_bid_out_of_turn_is_named(make_log) -> None:
     write_records(log, recs)
     message = _mismatch(log)
     assert message == (
-        f"error: {log}:{k + 1}: expected a bid by seat {seat} (hand {recs[k]['hand']}), recorded one by seat {(seat + 1) % 4}"
+        f"error: {log}:{k + 1}: expected a bid by seat {seat} (hand {recs[k]['hand']}), "
+        f"recorded one by seat {(seat + 1) % 4}"
     )
 
 

@@ -6,11 +6,12 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from referee.deadline import TimeControl
 from referee.engine.events import DealEvent, HandEndEvent, PlayEvent, TrickEvent
 from referee.engine.presets import rules_for
 from referee.engine.view import SeatView
 from referee.gamelog import read_records
-from referee.match import Match, MatchConfig, SeatBot, TimeControl
+from referee.match import Match, MatchConfig, SeatBot
 from sdk.bot import Bot
 from sdk.runner import play_session
 from sdk.simulator import simulate

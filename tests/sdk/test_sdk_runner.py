@@ -10,9 +10,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from referee.deadline import TimeControl
 from referee.engine.presets import rules_for
 from referee.engine.view import SeatView
-from referee.match import Match, MatchConfig, SeatBot, TimeControl
+from referee.match import Match, MatchConfig, SeatBot
 from sdk.bot import Bot
 from sdk.runner import play_session
 

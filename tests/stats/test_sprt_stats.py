@@ -118,7 +118,7 @@ def test_pentanomial_counts_pairs():
     penta = Pentanomial().add(2).add(1.5).add(1).add(1).add(0)
     assert penta.counts == (1, 0, 2, 1, 1)
     assert penta.points == 5.5
-    with pytest.raises(ValueError, match="0, 0.5, 1, 1.5 or 2"):
+    with pytest.raises(ValueError, match=r"0, 0\.5, 1, 1\.5 or 2"):
         penta.add(1.2)
 
 

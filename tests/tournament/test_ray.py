@@ -21,6 +21,7 @@ from tournament_helpers import ARENA, NETNS_PIDS, SCALE_ARGS, in_netns, results,
 
 pytestmark = pytest.mark.slow
 
+
 def events(stderr: str, name: str) -> list[dict[str, Any]]:
     """The referee's JSON log lines with this event (Ray's own lines are not JSON)."""
     out = []

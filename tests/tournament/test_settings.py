@@ -143,7 +143,7 @@ def test_all_seatings_from_a_file_and_kept_on_resume(tmp_path: Path) -> None:
 def test_tcp_bots_from_the_file_and_the_command_line_are_saved_for_resume(tmp_path: Path) -> None:
     """``tcp = [...]`` / ``--tcp NAME``: how a bot connects (docs/protocol.md), kept in settings.json."""
     path = tmp_path / "t.toml"
-    path.write_text(GOOD.replace('concurrency = 3\n', 'concurrency = 3\ntcp = ["first"]\n'))
+    path.write_text(GOOD.replace("concurrency = 3\n", 'concurrency = 3\ntcp = ["first"]\n'))
     settings = resolve(read_toml(path))
     assert [(b.name, b.tcp) for b in settings.bots] == [("random", False), ("first", True)]
     saved = TournamentSettings.from_record(settings.record(), "settings.json")

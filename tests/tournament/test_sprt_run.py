@@ -12,6 +12,7 @@ import pytest
 from tournament_helpers import ARENA, QUICK, arena, bot, results, script_bot
 
 from referee.sprt.runner import PairTally
+from referee.tournament.results import GameRecord
 
 RULES, RANDOM = bot("rules", "rules_bot"), bot("random", "random_bot")
 
@@ -36,7 +37,9 @@ def test_a_much_stronger_bot_is_accepted(tmp_path):
     final = done["final"]
     played = results(folder)
     assert final["games"] == len(played)
-    assert sum(final["pentanomial"]) == final["pairs"] == PairTally("rules", played).penta.pairs
+    assert (
+        sum(final["pentanomial"]) == final["pairs"] == PairTally("rules", map(GameRecord.from_json, played)).penta.pairs
+    )
     # the live line's content, printed (not a terminal) at the end
     assert "LLR" in run.stdout and "(-2.94, +2.94)" in run.stdout
 
@@ -84,18 +87,22 @@ def test_resume_refuses_other_hypotheses(tmp_path):
     assert "elo1 20.0 / 10.0" in run.stderr
 
 
-def rec(game: int, deal: int, teams: list[str], winner: int | None) -> dict:
+def rec(game: int, deal: int, teams: list[str], winner: int | None) -> GameRecord:
     """A results.jsonl record of a one-hand game with no points (only the winner counts)."""
-    return {
-        "game": game,
-        "deal": deal,
-        "teams": teams,
-        "scores": [0, 0],
-        "winner": winner,
-        "forfeit": None,
-        "hands": 1,
-        "violations": [],
-    }
+    return GameRecord.from_json(
+        {
+            "game": game,
+            "seed": game,
+            "reason": "hands",
+            "deal": deal,
+            "teams": teams,
+            "scores": [0, 0],
+            "winner": winner,
+            "forfeit": None,
+            "hands": 1,
+            "violations": [],
+        }
+    )
 
 
 def test_the_tally_counts_only_complete_pairs():

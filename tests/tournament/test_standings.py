@@ -60,7 +60,8 @@ def test_two_bots_textbook_elo_and_interval() -> None:
 def zermelo(
     names: list[str], pair_games: dict[tuple[str, str], tuple[float, float]], prior: float = 1.0
 ) -> dict[str, float]:
-    """Bradley-Terry strengths by Zermelo's iteration (draws as half points, a virtual draw per pair), as Elo, mean 0."""
+    """Bradley-Terry strengths by Zermelo's iteration (draws as half points, a virtual draw per pair), as Elo,
+    mean 0."""
     wins = {n: 0.0 for n in names}
     games: dict[tuple[str, str], float] = {}
     for a in names:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from tournament_helpers import children_of, results, run_async, script_bot, tournament
 
+from referee.deadline import Deadline
 from referee.runqueue import WaitClock
-from referee.server import Closed, Connection, Limits, Player
 
 SPIN = [sys.executable, "-c", "while True: pass"]
 # a bot's process holds its stream, a socket: only such a process has its waits given back
@@ -79,23 +79,22 @@ def test_the_wait_clock_follows_a_bot_started_through_a_wrapper() -> None:
     assert waited > 0.15
 
 
-def deadline_outcome(pid: int, wait_s: float) -> list[object]:
-    """Sample the bot, let ``wait_s`` pass, fire its deadline on time: is the answer still awaited?"""
+def deadline_outcome(pid: int, limit_s: float) -> list[bool]:
+    """A deadline of ``limit_s`` on the real run-queue clock of ``pid``: is time up at the limit, and past two
+    limits (all that can be given back)?"""
 
-    async def go() -> list[object]:
+    async def go() -> list[bool]:
         loop = asyncio.get_running_loop()
-        player = Player("p", "x")
-        player.wait_clock = WaitClock(pid)
-        conn = Connection(player, None, Limits())  # type: ignore[arg-type]
-        fut: asyncio.Future[object] = loop.create_future()
-        waited = player.wait_clock.sample()
-        await asyncio.sleep(wait_s)
-        conn._deadline(fut, loop.time(), 0.3, waited)  # on time: the loop was not late
-        await asyncio.sleep(0)  # time is called a loop turn later (an answer on its way comes first)
-        seen = [fut.done()]
-        await asyncio.sleep(0.35)
-        seen.append(fut.done() and fut.result())
-        player.wait_clock.close()
+        clock = WaitClock(pid)
+        up = loop.create_future()
+        deadline = Deadline(limit_s, lambda: up.set_result(True), clock=clock)
+        deadline.start()
+        await asyncio.sleep(limit_s + 0.02)
+        seen = [up.done()]
+        await asyncio.sleep(limit_s + 0.2)
+        seen.append(up.done())
+        deadline.stop()
+        clock.close()
         return seen
 
     return run_async(go())
@@ -103,9 +102,9 @@ def deadline_outcome(pid: int, wait_s: float) -> list[object]:
 
 def test_a_deadline_gives_back_the_time_the_bot_had_no_cpu() -> None:
     with processes(SPIN_ANSWERING, SPIN, cpus=ONE_CPU) as (starved, _):
-        assert deadline_outcome(starved.pid, 0.4) == [False, Closed.TIMEOUT]  # extended, at most one more limit
+        assert deadline_outcome(starved.pid, 0.4) == [False, True]  # extended, at most one more limit
     with processes(["sleep", "5"]) as (idle,):
-        assert deadline_outcome(idle.pid, 0.4) == [True, Closed.TIMEOUT]  # nothing to give back
+        assert deadline_outcome(idle.pid, 0.4) == [True, True]  # nothing to give back
 
 
 def busy(name: str, share: str, mode: str) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from referee.errors import ArenaError
 from referee.server import Limits
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
@@ -29,7 +30,7 @@ class TableLost(Exception):
     """The table's host is gone (a worker process died, a Ray node was lost): the game is to be played again."""
 
 
-class TablesError(RuntimeError):
+class TablesError(ArenaError, RuntimeError):
     """A table failed in a way playing again will not mend; the message is one line."""
 
 

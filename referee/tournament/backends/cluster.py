@@ -78,7 +78,7 @@ def connect(address: str, *, working_dir: Path | None = None, verbose: bool = Fa
         _check_reachable(address)
     try:
         ray.init(address=address, **options)
-    except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; the user gets one line
+    except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SettingsError(f"--ray {address}: cannot start or join the Ray cluster: {first}") from None
     if ray.cluster_resources().get("CPU", 0) < 1:
@@ -177,7 +177,7 @@ class _ClusterTable:
         except ray.exceptions.RayTaskError as exc:
             cause = exc.cause if exc.cause is not None else exc
             raise TablesError(f"table {self.number}, game {game.game_id}: {type(cause).__name__}: {cause}") from None
-        return PlayedGame(played["record"], played["log"], played["outputs"])
+        return PlayedGame.from_dict(played)
 
 
 class RayBackend:

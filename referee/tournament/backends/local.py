@@ -25,7 +25,9 @@ def cpu_count() -> int:
 class LocalBackend:
     """``sandbox``: what the bots run in (see ``TableHost``); ``on_hand`` is called as each hand is dealt."""
 
-    def __init__(self, *, sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO, on_hand: OnHand | None = None) -> None:
+    def __init__(
+        self, *, sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO, on_hand: OnHand | None = None
+    ) -> None:
         self.host: TableHost | None = None
         self.sandbox = sandbox
         self.on_hand = on_hand

@@ -37,10 +37,12 @@ from typing import Any
 import structlog
 
 from referee.bots import die_with_parent
+from referee.errors import ConfigError
 from referee.logging import configure
 from referee.server import Limits
 from referee.tournament.backends import HostedTable, Table, TableLost, TablesError
 from referee.tournament.backends.local import cpu_count
+from referee.tournament.results import GameRecord
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
 from referee.tournament.tables import PlayedGame, TableHost
@@ -52,7 +54,8 @@ _CLOSE_WAIT_S = 10.0  # for a worker to shut its bots down before it is killed
 
 
 def default_workers(tables: int) -> int:
-    """Worker processes when the user does not say: one per two CPUs (its bots need the other), at most one per table."""
+    """Worker processes when the user does not say: one per two CPUs (its bots need the other), at most one per
+    table."""
     return max(1, min(tables, cpu_count() // 2))
 
 
@@ -116,7 +119,7 @@ class _Worker:
         message = await fut
         if "error" in message:
             raise TablesError(f"table {table}, game {game.game_id}: {message['error']}")
-        return PlayedGame(message["record"])
+        return PlayedGame(GameRecord.from_json(message["record"]))
 
     async def close(self, reason: str) -> None:
         proc = self.proc
@@ -141,7 +144,7 @@ class WorkerBackend:
 
     def __init__(self, workers: int, *, log_level: str = "warning") -> None:
         if workers < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
+            raise ConfigError(f"workers must be at least 1, got {workers}")
         self.workers = workers
         self.log_level = log_level
         self._running: list[_Worker] = []
@@ -208,10 +211,10 @@ async def _serve_driver(protocol_out: int) -> None:
     async def play(table: int, number: int) -> None:
         try:
             played = await host.play(table, host.scheduled(number))
-        except Exception as exc:  # noqa: BLE001 - the driver decides; it gets one line
+        except Exception as exc:
             send({"table": table, "error": f"{type(exc).__name__}: {exc}"})
         else:
-            send({"table": table, "record": played.record})
+            send({"table": table, "record": played.record.to_json()})
 
     reason = "the tournament stopped"
     try:

@@ -95,7 +95,7 @@ class _Channel:
         return lambda: _Stream(self._inner, make())
 
 
-from referee.engine.game import DecisionKind  # noqa: E402
+from referee.engine.game import DecisionKind
 
 _PLAY = DecisionKind.PLAY
 grpc.aio.insecure_channel = _Channel  # type: ignore[assignment]

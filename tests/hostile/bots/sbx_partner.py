@@ -39,8 +39,8 @@ KEY = sys.argv[1]
 VICTIM = sys.argv[2] if len(sys.argv) > 2 else ""
 del sys.argv[1:]  # the SDK reads its own options from the command line
 
-from example_bots.random_bot import RandomBot  # noqa: E402
-from sdk import SeatView, card_str, run  # noqa: E402
+from example_bots.random_bot import RandomBot
+from sdk import SeatView, card_str, run
 
 BASE = 20000 + zlib.crc32(KEY.encode()) % 20000  # ports BASE + seat (TCP), BASE + 10 + seat (UDP)
 IPC_KEY = 0x5A000000 + (zlib.crc32(KEY.encode()) % 0x10000) * 16  # System V keys IPC_KEY + seat
@@ -154,9 +154,8 @@ def publish_and_read(seat: int, partner: int) -> None:
                 os.write(fd, (message + "\n").encode())
             finally:
                 os.close(fd)
-        with contextlib.suppress(OSError):
-            with open(os.path.join(folder, name("file", seat)), "w") as f:
-                f.write(message)
+        with contextlib.suppress(OSError), open(os.path.join(folder, name("file", seat)), "w") as f:
+            f.write(message)
         with contextlib.suppress(OSError), open(os.path.join(folder, name("file", partner))) as f:
             received(f"file:{place}", f.read())
     sysv(seat, partner, message)
@@ -278,7 +277,7 @@ class Partner(RandomBot):
     def decide(self, view: SeatView) -> object:
         global published
         seat = view.seat
-        partner = [s for s in view.partners if s != seat][0]
+        partner = next(s for s in view.partners if s != seat)
         published = f"{KEY}|{seat}|{view.hand_number}|{','.join(map(card_str, view.dealt))}"
         if not self.started:
             self.started = True

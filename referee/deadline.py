@@ -1,0 +1,152 @@
+"""Time for bots: the time control of a match (``TimeControl``), and the deadline of each request.
+
+A ``Deadline`` runs on the referee's event loop beside one request. It fires
+at the limit, but first gives back time the bot could not use:
+
+- the referee's own lateness: the loop reached the deadline late (it was
+  busy or kept off a CPU), so an answer that came in time may still be
+  waiting to be read;
+- the bot's wait for a CPU because of others (``referee.runqueue``): the
+  machine, not the bot, made it late.
+
+Whichever is larger is given back, when above ``slack_s``, and the deadline
+moves on by it, at most one more limit in all. When the time is up it calls
+``on_time_up`` a loop turn later (an answer gRPC handed over in the same
+turn is still on its way). After an answer, ``charged`` is the time the bot
+is charged: from the request to the answer, less what was given back (and,
+past the free part of the limit that a time bank pays for, less its CPU wait
+too).
+
+Nothing here knows gRPC: the stream (``referee.server.Connection``) starts
+and stops a deadline and reads ``charged``. ``tests/referee/test_deadline.py``
+runs it on a plain event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from referee.runqueue import Sample
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The per-decision limit told to bots, the grace the referee adds before it calls time, and the
+    time bank each bot has per game (a decision over its limit draws the excess from it).
+
+    ``move_time_ms`` 0 is no limit (a person's seat, ``arena play``): the
+    referee waits as long as it takes, and tells the seat 0.
+    """
+
+    move_time_ms: int = 1000
+    grace_ms: int = 100
+    time_bank_ms: int = 0
+
+    @classmethod
+    def unlimited(cls) -> TimeControl:
+        return cls(move_time_ms=0, grace_ms=0)
+
+    def limit_s(self, bank_ms: int = 0) -> float:
+        """When time is called, with ``bank_ms`` left in the bot's bank."""
+        if self.move_time_ms == 0:
+            return math.inf
+        return (self.move_time_ms + bank_ms + self.grace_ms) / 1000
+
+    def describe(self, bank_ms: int = 0) -> str:
+        if self.move_time_ms == 0:
+            return "no limit"
+        bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
+        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace{bank})"
+
+
+class WaitSource(Protocol):
+    """What a deadline reads of the bot's process tree (``referee.runqueue.WaitClock``)."""
+
+    def sample(self) -> Sample: ...
+
+    def waited_since(self, before: Sample) -> tuple[float, Sample]: ...
+
+
+class Deadline:
+    """The deadline of one request: ``start()`` when the request goes out, ``stop()`` when it is over."""
+
+    def __init__(
+        self,
+        limit_s: float,
+        on_time_up: Callable[[], None],
+        *,
+        clock: WaitSource | None = None,
+        slack_s: float = 0.02,
+    ) -> None:
+        self.limit_s = limit_s
+        self.on_time_up = on_time_up
+        self.clock = clock
+        self.slack_s = slack_s
+        self.credited = 0.0  # time given back so far
+        self._loop = asyncio.get_running_loop()
+        self._start = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._at_start: Sample | None = None  # the bot's CPU times at the start
+        self._waited: Sample | None = None  # ... and at the last time given back
+        self._done = False
+
+    def start(self) -> None:
+        loop = self._loop
+        self._start = loop.time()
+        if self.clock is not None:
+            # sampled in the loop's next turn, once the request is with gRPC: the bot reads it meanwhile instead
+            # of waiting for it; timers and answers come later in the loop's order, so it is there before them
+            self._at_start = self._waited = {}
+            loop.call_soon(self._sample)
+        if self.limit_s != float("inf"):
+            due = self._start + self.limit_s
+            self._timer = loop.call_at(due, self._fire, due, self.limit_s)
+
+    def stop(self) -> None:
+        self._done = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    @property
+    def elapsed_s(self) -> float:
+        return self._loop.time() - self._start
+
+    def charged(self, free_s: float | None = None) -> float:
+        """The time the bot is charged for its answer (call once it has come)."""
+        think = self.elapsed_s
+        owed = self.credited
+        if free_s is not None and think - owed > free_s and self.clock is not None and self._at_start is not None:
+            owed = max(owed, self.clock.waited_since(self._at_start)[0])
+        return max(0.0, think - owed)
+
+    def _sample(self) -> None:
+        if self.clock is not None and self._at_start is not None:
+            self._at_start.update(self.clock.sample())
+
+    def _fire(self, due: float, budget: float) -> None:
+        if self._done:
+            return
+        loop = self._loop
+        late = loop.time() - due
+        starved = 0.0
+        if self.clock is not None and self._waited is not None:
+            starved, self._waited = self.clock.waited_since(self._waited)
+        owed = max(late, starved)
+        if owed > self.slack_s and budget > 0:
+            extra = min(owed, budget)
+            self.credited += extra
+            again = loop.time() + extra
+            self._timer = loop.call_at(again, self._fire, again, budget - extra)
+            return
+        self._timer = None
+        loop.call_soon(self._up)
+
+    def _up(self) -> None:
+        if not self._done:
+            self._done = True
+            self.on_time_up()

@@ -1,0 +1,119 @@
+"""The deadline of a request (referee/deadline.py), on a plain event loop: no gRPC, no bot.
+
+The time given back is checked against the loop's own clock: a loop held
+up past the deadline (the referee busy elsewhere), and a bot made to wait
+for a CPU by others (a stand-in for the run-queue clock, reporting waits
+as told), each move the deadline on by what was lost, at most one more
+limit; within the slack nothing is given back; ``charged`` is the time less
+what was given back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from arena_helpers import run_async
+
+from referee.deadline import Deadline, TimeControl
+from referee.runqueue import Sample
+
+
+class FakeClock:
+    """Reports ``wait`` seconds of CPU wait at each look, the first ``looks`` times."""
+
+    def __init__(self, wait: float, looks: int = 100) -> None:
+        self.wait = wait
+        self.looks = looks
+        self.samples = 0
+
+    def sample(self) -> Sample:
+        self.samples += 1
+        return {1: (0, 0)}
+
+    def waited_since(self, before: Sample) -> tuple[float, Sample]:
+        self.looks -= 1
+        return (self.wait if self.looks >= 0 else 0.0), {1: (0, 0)}
+
+
+def run_deadline(
+    limit_s: float, *, clock: FakeClock | None = None, stall_s: float = 0.0, slack_s: float = 0.02
+) -> tuple[float | None, Deadline]:
+    """Start a deadline; stall the loop for ``stall_s`` at once; when was time up (None: not within 3 s)?"""
+
+    async def go() -> tuple[float | None, Deadline]:
+        loop = asyncio.get_running_loop()
+        up = loop.create_future()
+        deadline = Deadline(limit_s, lambda: up.set_result(loop.time()), clock=clock, slack_s=slack_s)
+        start = loop.time()
+        deadline.start()
+        if stall_s:
+            time.sleep(stall_s)  # noqa: ASYNC251 - the point: the referee is busy, the loop runs nothing meanwhile
+        try:
+            at = await asyncio.wait_for(up, 3)
+        except TimeoutError:
+            deadline.stop()
+            return None, deadline
+        return at - start, deadline
+
+    return run_async(go())
+
+
+def test_on_time_it_fires_at_the_limit() -> None:
+    at, deadline = run_deadline(0.1)
+    assert at is not None and 0.1 <= at < 0.15 and deadline.credited == 0
+
+
+def test_a_loop_held_up_past_the_deadline_gives_the_lag_back() -> None:
+    at, deadline = run_deadline(0.3, stall_s=0.5)  # the timer runs 0.2 s late
+    assert at is not None and 0.68 <= at < 0.8, at  # 0.5 s, then the 0.2 s given back
+    assert 0.18 <= deadline.credited <= 0.22
+    at, deadline = run_deadline(0.1, stall_s=0.4)  # 0.3 s late, but no more than one more limit is given
+    assert at is not None and 0.48 <= at < 0.6 and deadline.credited == pytest.approx(0.1)
+
+
+def test_lag_within_the_slack_is_not_given_back() -> None:
+    at, deadline = run_deadline(0.1, stall_s=0.11, slack_s=0.05)
+    assert at is not None and at < 0.16 and deadline.credited == 0
+
+
+def test_a_bot_kept_off_the_cpu_gets_its_wait_back_at_most_one_more_limit() -> None:
+    at, deadline = run_deadline(0.2, clock=FakeClock(0.05, looks=1))  # 50 ms of wait, once
+    assert at is not None and 0.25 <= at < 0.32 and deadline.credited == pytest.approx(0.05)
+    at, deadline = run_deadline(0.2, clock=FakeClock(0.15))  # 150 ms more at every look: capped
+    assert at is not None and 0.4 <= at < 0.47 and deadline.credited == pytest.approx(0.2)
+
+
+def test_stopped_it_never_fires_and_an_unlimited_one_never_starts() -> None:
+    async def go() -> list[bool]:
+        fired: list[bool] = []
+        deadline = Deadline(0.05, lambda: fired.append(True))
+        deadline.start()
+        deadline.stop()  # the answer came
+        unlimited = Deadline(TimeControl.unlimited().limit_s(), lambda: fired.append(True))
+        unlimited.start()
+        await asyncio.sleep(0.15)
+        unlimited.stop()
+        return fired
+
+    assert run_async(go()) == []
+
+
+def test_the_time_charged_is_the_time_less_what_was_given_back() -> None:
+    async def go() -> tuple[float, float, float]:
+        clock = FakeClock(0.3)
+        deadline = Deadline(0.05, lambda: None, clock=clock)
+        deadline.start()
+        await asyncio.sleep(0.12)  # the bot answers after 120 ms: 50 ms given back at the first deadline
+        deadline.stop()
+        given = deadline.credited
+        plain = deadline.charged()
+        # past the free part of its limit (a time bank paying), the CPU wait since the start is given back
+        bank = deadline.charged(free_s=0.01)
+        return given, plain, bank
+
+    given, plain, bank = run_async(go())
+    assert given == pytest.approx(0.05)
+    assert 0.06 <= plain <= 0.09  # 120 ms less the 50 ms given back
+    assert bank == 0.0  # the stand-in reports 300 ms of wait: more than the whole time
