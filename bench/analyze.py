@@ -49,10 +49,16 @@ def write_log(path: Path, preset: str, hands: int, seed: int) -> None:
     game = Game(rules, rng.randrange(rules.players))
     secrets = HandSecrets(1)
     with LogWriter(path) as log:
-        log.write(match_start_record(preset=preset, rules=rules, bot_names=names, seed=seed, games=1,
-                                     move_time_ms=1000, on_fault="forfeit"))
-        log.write(game_start_record(game=1, game_id="g0001", seed=seed, first_dealer=game.first_dealer, rules=rules,
-                                    bot_names=names))
+        log.write(
+            match_start_record(
+                preset=preset, rules=rules, bot_names=names, seed=seed, games=1, move_time_ms=1000, on_fault="forfeit"
+            )
+        )
+        log.write(
+            game_start_record(
+                game=1, game_id="g0001", seed=seed, first_dealer=game.first_dealer, rules=rules, bot_names=names
+            )
+        )
         while not game.is_over:
             if game.phase is Phase.DEAL:
                 events = game.deal(shuffled_deck(rules, rng))
@@ -61,8 +67,12 @@ def write_log(path: Path, preset: str, hands: int, seed: int) -> None:
                 assert decision is not None
                 events = game.apply(bots[decision.seat].decide(seat_view(game, decision.seat)))
             log.write_many(secrets.records(events))
-        log.write(match_end_record(games=1, results=[{"game": 1, "winner": game.winner, "scores": list(game.scores),
-                                                      "reason": game.end_reason}]))
+        log.write(
+            match_end_record(
+                games=1,
+                results=[{"game": 1, "winner": game.winner, "scores": list(game.scores), "reason": game.end_reason}],
+            )
+        )
 
 
 def measure(preset: str, hands: int, seed: int, budget: Budget) -> str:
@@ -80,9 +90,7 @@ def measure(preset: str, hands: int, seed: int, budget: Budget) -> str:
         result = analyse_hand(plan, budget, seed)
         judged += sum(1 for j in result.judgements if j is not None)
     cpu, wall = time.process_time() - started_cpu, time.perf_counter() - started
-    return (
-        f"{preset:<20} {hands:>5} {decisions:>9} {judged:>8} {cpu:>8.1f} {judged / cpu:>10.1f} {wall:>8.1f}"
-    )
+    return f"{preset:<20} {hands:>5} {decisions:>9} {judged:>8} {cpu:>8.1f} {judged / cpu:>10.1f} {wall:>8.1f}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,13 +102,18 @@ def main(argv: list[str] | None = None) -> None:
     presets = sorted(PRESETS) if args.presets == "all" else args.presets.split(",")
     budget = Budget()
     print(f"bench/analyze.py on {describe()}")
-    print(f"default budget: {budget.samples} worlds per choice (screen {budget.screen}, {budget.finalists} finalists), "
-          f"{budget.luck_samples} deals for each seat's luck; rules bots, {args.hands} hands per preset, seed {args.seed}\n")
+    print(
+        f"default budget: {budget.samples} worlds per choice (screen {budget.screen}, {budget.finalists} "
+        f"finalists), {budget.luck_samples} deals for each seat's luck; rules bots, {args.hands} hands per preset, "
+        f"seed {args.seed}\n"
+    )
     print(f"{'preset':<20} {'hands':>5} {'decisions':>9} {'analysed':>8} {'cpu s':>8} {'per s/core':>10} {'wall s':>8}")
     for preset in presets:
         print(measure(preset, args.hands, args.seed, budget), flush=True)
-    print(f"\nanalysed: decisions with a choice; per s/core: those per CPU second of this one process. Load now: "
-          f"{describe()}")
+    print(
+        f"\nanalysed: decisions with a choice; per s/core: those per CPU second of this one process. Load now: "
+        f"{describe()}"
+    )
 
 
 if __name__ == "__main__":

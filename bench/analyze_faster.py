@@ -108,8 +108,12 @@ def analysis_of(folder: Path, saved: Path, pairs: int | None, workers: int) -> d
             if deals is None or r["deal"] in deals:
                 (games / Path(r["log"]).name).symlink_to((folder / r["log"]).resolve())
         arena = Path(sys.executable).with_name("arena")
-        run = subprocess.run([str(arena), "analyze", tmp, "--json", "--workers", str(workers)], capture_output=True,
-                             text=True, check=False)
+        run = subprocess.run(
+            [str(arena), "analyze", tmp, "--json", "--workers", str(workers)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     if run.returncode:
         raise SystemExit(run.stderr)
     saved.write_text(run.stdout)
@@ -163,10 +167,14 @@ def main(argv: list[str] | None = None) -> None:
         stats["decision losses"].append(losses)
         stats["AIVAT"].append(points - luck)
         stats["AIVAT term"].append(luck)
-    print(f"{args.folder}: {a} (A) against {b} (B), {len(pairs)} duplicate pairs; analysis {args.analysis} "
-          f"({data['budget']['samples']} worlds per choice, seed {data['seed']})\n")
-    print(f"{'statistic':<16} {'mean/pair':>9} {'95%':<8} {'var/pair':>10} {'SPRT pairs':>10} {'v score':>10}"
-          f"{'v points':>10}")
+    print(
+        f"{args.folder}: {a} (A) against {b} (B), {len(pairs)} duplicate pairs; analysis {args.analysis} "
+        f"({data['budget']['samples']} worlds per choice, seed {data['seed']})\n"
+    )
+    print(
+        f"{'statistic':<16} {'mean/pair':>9} {'95%':<8} {'var/pair':>10} {'SPRT pairs':>10} {'v score':>10}"
+        f"{'v points':>10}"
+    )
     _, score_pairs = summary("game score", stats["game score"])
     _, points_pairs = summary("points", stats["points"])
     for name in ("game score", "points", "decision losses", "AIVAT"):
@@ -178,11 +186,14 @@ def main(argv: list[str] | None = None) -> None:
         half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
         print(f"  {name:<16} {statistics.fmean(diffs):+.3f} ±{half:.3f}")
     term = stats["AIVAT term"]
-    print(f"  AIVAT's luck term alone: mean {statistics.fmean(term):+.3f} ±{1.96 * statistics.stdev(term) / math.sqrt(len(term)):.3f}"
-          f" (zero by construction)")
+    term_half = 1.96 * statistics.stdev(term) / math.sqrt(len(term))
+    print(f"  AIVAT's luck term alone: mean {statistics.fmean(term):+.3f} ±{term_half:.3f} (zero by construction)")
     print("\nwithout duplicate deals (each game on its own), variance per game:")
     for name in ("points", "AIVAT"):
-        print(f"  {name:<16} mean {statistics.fmean(single[name]):+8.3f}  variance {statistics.variance(single[name]):10.2f}")
+        print(
+            f"  {name:<16} mean {statistics.fmean(single[name]):+8.3f}  "
+            f"variance {statistics.variance(single[name]):10.2f}"
+        )
     corr = statistics.correlation(stats["points"], stats["decision losses"])
     print(f"\ncorrelation of decision losses with points, per pair: {corr:.3f}")
     print(f"load now: {describe()}")

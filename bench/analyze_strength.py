@@ -45,8 +45,12 @@ def load(path: Path, workers: int) -> dict[str, Any]:
     saved = path.with_name(path.name + ".analysis.json")
     if not saved.exists():
         arena = Path(sys.executable).with_name("arena")
-        run = subprocess.run([str(arena), "analyze", str(path), "--json", "--workers", str(workers)],
-                             capture_output=True, text=True, check=False)
+        run = subprocess.run(
+            [str(arena), "analyze", str(path), "--json", "--workers", str(workers)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if run.returncode:
             raise SystemExit(run.stderr)
         saved.write_text(run.stdout)
@@ -81,14 +85,18 @@ def main(argv: list[str] | None = None) -> None:
         stats = {}
         for bot in [b for b in order if any(d.bot == b for d in decisions)]:
             st = stats[bot] = summarise([d for d in decisions if d.bot == bot], [], 0)
-            print(f"  {bot:<11} {st.decisions:>9} {shown(st.loss):>15} " + " ".join(f"{shown(st.phases[p]):>15}"
-                                                                                   for p in PHASES))
+            print(
+                f"  {bot:<11} {st.decisions:>9} {shown(st.loss):>15} "
+                + " ".join(f"{shown(st.phases[p]):>15}" for p in PHASES)
+            )
         for worse, better in itertools.pairwise(order):
             if worse in stats and better in stats:
                 w, b = stats[worse].loss, stats[better].loss
                 apart = w.mean - w.half_width > b.mean + b.half_width
-                print(f"  {worse} > {better}: {'yes' if w.mean > b.mean else 'NO'}, "
-                      f"intervals {'apart' if apart else 'overlap'} (difference {w.mean - b.mean:+.3f})")
+                print(
+                    f"  {worse} > {better}: {'yes' if w.mean > b.mean else 'NO'}, "
+                    f"intervals {'apart' if apart else 'overlap'} (difference {w.mean - b.mean:+.3f})"
+                )
         print()
     print(f"load now: {describe()}")
 

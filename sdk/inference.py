@@ -60,9 +60,7 @@ def _table(rules: Rules, trump: Trump) -> _TrumpTable:
     opponents = rules.players - rules.team_size
     # A side suit's card on its k-th round: the chance every opponent still follows.
     following = tuple(
-        tuple(
-            still_following(max(0, max(suit_size) - held), total_unseen, each, k + 1, opponents) for k in range(each)
-        )
+        tuple(still_following(max(0, max(suit_size) - held), total_unseen, each, k + 1, opponents) for k in range(each))
         for held in range(each + 1)
     )
     copies = [deck[c] for c in range(NUM_CODES)]

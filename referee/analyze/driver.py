@@ -127,7 +127,7 @@ def analyse(
     started = time.perf_counter()
     analysis = Analysis(source, budget, seed, choice.describe(), where=where)
     averages: dict[Rules, tuple[Worth, ...]] = {}
-    for plan, game, rules in planned.games:
+    for _, game, rules in planned.games:
         if rules not in averages:
             averages[rules] = average_worth(rules, seed)
             analysis.averages[game.preset] = averages[rules]

@@ -54,5 +54,8 @@ def _game(game: GameAnalysis) -> dict[str, Any]:
             }
             for d in game.decisions
         ],
-        "luck": [{"hand": r.hand, "seat": r.seat, "luck": round(r.luck, 2), "half": round(r.half_width, 2)} for r in game.luck],
+        "luck": [
+            {"hand": r.hand, "seat": r.seat, "luck": round(r.luck, 2), "half": round(r.half_width, 2)}
+            for r in game.luck
+        ],
     }

@@ -54,7 +54,9 @@ def decision_rng(seed: int, game_id: str, number: int) -> random.Random:
 def analyse_hand(plan: HandPlan, budget: Budget, seed: int) -> HandResult:
     """The luck of each chosen seat in the hand and the judgement of each of their decisions."""
     luck = tuple(
-        hand_worth(view, budget.luck_samples, random.Random(f"analyze:{seed}:{plan.game_id}:luck:{plan.hand}:{view.seat}"))
+        hand_worth(
+            view, budget.luck_samples, random.Random(f"analyze:{seed}:{plan.game_id}:luck:{plan.hand}:{view.seat}")
+        )
         for view in plan.deal_views
     )
     judgements = tuple(
@@ -138,15 +140,17 @@ def run_on_workers(
             _stop(pool)
 
 
-def run_on_ray(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:
+def run_on_ray(
+    plans: Iterable[HandPlan], budget: Budget, seed: int, cpus: int
+) -> Iterator[tuple[HandPlan, HandResult]]:
     """The hands analysed as Ray tasks of one CPU each (Ray must be joined: ``connect``), yielded as each is done.
 
-    At most two hands per CPU of the cluster wait at a time.
+    At most two hands per CPU of the cluster (``cpus``) wait at a time.
     """
     import ray
 
     task = ray.remote(num_cpus=1)(analyse_hand)
-    room = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    room = 2 * max(1, cpus)
     pending: dict[Any, HandPlan] = {}
     source = iter(plans)
     try:

@@ -210,9 +210,7 @@ def summarise(decisions: Sequence[DecisionRecord], luck: Sequence[LuckRecord], w
 # ------------------------------------------------------------------ building the records
 
 
-def decision_record(
-    game: GamePlan, item: DecisionItem, judgement: Judgement | None, log: str
-) -> DecisionRecord:
+def decision_record(game: GamePlan, item: DecisionItem, judgement: Judgement | None, log: str) -> DecisionRecord:
     kind = item.kind
     status = "forced" if item.forced else "referee" if item.by_referee else "analysed" if judgement else "unjudged"
     j = judgement
@@ -279,7 +277,9 @@ class Analysis:
     seconds: float = 0.0
     where: str = "in this process"
 
-    def add(self, game: GameAnalysis, plan: GamePlan, hand: HandPlan, result: HandResult, average: tuple[Worth, ...]) -> None:
+    def add(
+        self, game: GameAnalysis, plan: GamePlan, hand: HandPlan, result: HandResult, average: tuple[Worth, ...]
+    ) -> None:
         """Fold one analysed hand of ``game`` in."""
         for item, judgement in zip(hand.decisions, result.judgements, strict=True):
             game.decisions.append(decision_record(plan, item, judgement, game.log))

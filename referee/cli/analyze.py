@@ -89,7 +89,8 @@ def analyze_command(
     ] = None,
     ray: RayOpt = None,
     json_out: Annotated[
-        bool, typer.Option("--json", help="Print the whole analysis as JSON (every decision and hand) instead of tables.")
+        bool,
+        typer.Option("--json", help="Print the whole analysis as JSON (every decision and hand) instead of tables."),
     ] = False,
     html: Annotated[
         Path | None,
@@ -107,7 +108,9 @@ def analyze_command(
     if ray is not None and workers is not None:
         raise fail("--ray and --workers: choose one", BAD_INPUT)
     try:
-        _analyze(path, SeatChoice(seat=seat, bot=bot), game, _budget(samples), seed, worst, workers, ray, json_out, html)
+        _analyze(
+            path, SeatChoice(seat=seat, bot=bot), game, _budget(samples), seed, worst, workers, ray, json_out, html
+        )
     except KeyboardInterrupt:
         err_console.print("interrupted: nothing was written", highlight=False)
         raise typer.Exit(130) from None
@@ -162,7 +165,12 @@ def _runner(workers: int | None, ray: str | None, hands: int) -> tuple[Runner, s
             backend = connect(ray)
         except SettingsError as exc:
             raise fail(str(exc)) from None
-        return run_on_ray, f"on {backend.describe()}", backend.disconnect
+        cpus = backend.default_tables()
+
+        def on_ray(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:
+            return run_on_ray(plans, budget, seed, cpus)
+
+        return on_ray, f"on {backend.describe()}", backend.disconnect
     count = min(workers if workers is not None else cpu_count(), max(1, hands))
     if count <= 1:
         return run_here, "in this process", _nothing

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import analyze_json, arena
+from analyze_helpers import analyze_json, arena
 
 from referee.analyze.grades import THRESHOLDS, grade
 from referee.replay.ask import Address
@@ -52,7 +52,12 @@ def test_a_log_gives_tables_of_bots_games_and_worst_decisions(real_logs: dict[st
     out = run.stdout
     assert out.startswith(f"{log}: 2 games, ")
     assert "decisions of every seat; 8 worlds per choice (screen 8), seed 1; in this process" in out.splitlines()[0]
-    for needle in ("Loss per decision by bot", "By game and seat", "Worst decisions of rules", "Worst decisions of shaky"):
+    for needle in (
+        "Loss per decision by bot",
+        "By game and seat",
+        "Worst decisions of rules",
+        "Worst decisions of shaky",
+    ):
         assert needle in out
     table = out[out.index("Loss per decision by bot") : out.index("By game and seat")]
     assert "rules" in table and "shaky" in table

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ARENA, analyze_json
+from analyze_helpers import ARENA, analyze_json
 
 pytestmark = pytest.mark.slow
 

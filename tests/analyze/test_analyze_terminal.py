@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pexpect
-from conftest import ARENA
+from analyze_helpers import ARENA
 
 
 def workers_left() -> list[str]:

@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ARENA, RULES, analyze_json
+from analyze_helpers import ARENA, RULES, analyze_json
 
 from referee.analyze.calibration import calibrate, correlation
 from referee.analyze.evaluate import Budget
@@ -35,8 +35,13 @@ SHAKY_HALF = "shaky=python -m example_bots.shaky_bot --random-share 0.5"
 def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("mistakes")
     args = ["match", "--preset", "neuralplay", "-b", RULES, "-b", SHAKY_HALF, "-n", "4", "-r", "hand_limit=8"]
-    run = subprocess.run([str(ARENA), *args, "--seed", "41", "--log-dir", str(folder)], capture_output=True,
-                         text=True, timeout=600, check=False)
+    run = subprocess.run(
+        [str(ARENA), *args, "--seed", "41", "--log-dir", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
     (log,) = folder.glob("*.jsonl")
     return log

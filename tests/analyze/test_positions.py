@@ -65,6 +65,7 @@ def ruff_position(preset: str) -> Game:
         overrides=["initial_leader=left-of-dealer"],
     )
 
+
 # (name, game, the best choices (any of them), a poor choice, the least loss of the poor choice)
 POSITIONS = [
     ("neuralplay bid", lambda: position("neuralplay", {0: "JS JS JC JC AS AS KS KS"}, dealer=3), {"moon S"}, "8 S", 10),

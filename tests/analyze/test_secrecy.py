@@ -26,12 +26,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import analyze_json
+from analyze_helpers import analyze_json
 
 from referee.analyze import run as run_module
 from referee.analyze.calibration import true_worth
 from referee.analyze.driver import SeatChoice, analyse, choose_seats, plan_logs
 from referee.analyze.evaluate import Budget
+from referee.analyze.evaluate import hand_worth as real_worth
+from referee.analyze.evaluate import judge as real_judge
 from referee.engine.cards import Card, card_str, effective_suit
 from referee.engine.deal import deck_for_hands
 from referee.engine.events import DealEvent, ExchangeEvent, HandEndEvent, PlayEvent
@@ -98,7 +100,6 @@ def test_every_card_the_analysis_is_given_is_one_the_seat_has_seen(
 ) -> None:
     handed: list[tuple[str, SeatView, int | None]] = []  # log, view, line of the decision (None: at the deal)
     where: dict[int, int] = {}  # id of a decision's view -> its log line
-    real_judge, real_worth = run_module.judge, run_module.hand_worth
 
     def spy_judge(view: SeatView, taken: object, budget: Budget, rng: Any) -> Any:
         handed.append((current[0], view, where[id(view)]))
@@ -218,7 +219,11 @@ def test_the_analysis_of_a_seat_cannot_tell_deals_it_could_not_tell_apart(
     assert b["cut_off"] and f"analysed up to hand {hand}" in b["cut_off"][0]
 
     def decisions(data: dict[str, Any]) -> dict[int, dict[str, Any]]:
-        return {d["number"]: {k: v for k, v in d.items() if k != "log"} for d in data["games"][0]["decisions"] if d["hand"] <= hand}
+        return {
+            d["number"]: {k: v for k, v in d.items() if k != "log"}
+            for d in data["games"][0]["decisions"]
+            if d["hand"] <= hand
+        }
 
     da, db = decisions(a), decisions(b)
     assert sorted(da) == sorted(db)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from test_html import open_page, step_index
 from test_html_layout import CARDS_NOW
 
@@ -25,8 +25,13 @@ QUICK = ["--samples", "8", "--workers", "1"]
 
 
 def analyse(log: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(ARENA), "analyze", str(log), *QUICK, *map(str, args)], capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        [str(ARENA), "analyze", str(log), *QUICK, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def page_and_analysis(log: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
@@ -39,14 +44,19 @@ def page_and_analysis(log: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 
 
 def steps_of(page: Page) -> list[dict[str, Any]]:
-    return page.evaluate("JSON.parse(document.getElementById('replay-data').textContent).games[0].steps")
+    steps: list[dict[str, Any]] = page.evaluate(
+        "JSON.parse(document.getElementById('replay-data').textContent).games[0].steps"
+    )
+    return steps
 
 
 def bars(page: Page) -> int:
     return int(page.get_attribute("#analysis-chart", "data-bars") or -1)
 
 
-def test_the_page_shows_each_decision_s_loss_and_best_choice(real_logs, tmp_path, browser) -> None:
+def test_the_page_shows_each_decision_s_loss_and_best_choice(
+    real_logs: dict[str, Path], tmp_path: Path, browser: Browser
+) -> None:
     log = real_logs["neuralplay"]
     html, data = page_and_analysis(log, tmp_path)
     page, problems = open_page(browser, html)
@@ -102,7 +112,9 @@ def test_the_page_shows_each_decision_s_loss_and_best_choice(real_logs, tmp_path
     assert problems == []
 
 
-def test_the_page_with_its_analysis_fits_1024_by_768(real_logs, tmp_path, browser) -> None:
+def test_the_page_with_its_analysis_fits_1024_by_768(
+    real_logs: dict[str, Path], tmp_path: Path, browser: Browser
+) -> None:
     log = real_logs["bloomington"]  # six seats: the most crowded table
     html, _ = page_and_analysis(log, tmp_path)
     page, problems = open_page(browser, html, 1024, 768)
@@ -116,11 +128,14 @@ def test_the_page_with_its_analysis_fits_1024_by_768(real_logs, tmp_path, browse
     assert problems == []
 
 
-def test_a_plain_replay_page_has_no_analysis_and_no_chart_library(real_logs, tmp_path, browser) -> None:
+def test_a_plain_replay_page_has_no_analysis_and_no_chart_library(
+    real_logs: dict[str, Path], tmp_path: Path, browser: Browser
+) -> None:
     log = real_logs["neuralplay"]
     html = tmp_path / "plain.html"
-    run = subprocess.run([str(ARENA), "replay", str(log), "--html", str(html)], capture_output=True, text=True,
-                         timeout=120, check=False)
+    run = subprocess.run(
+        [str(ARENA), "replay", str(log), "--html", str(html)], capture_output=True, text=True, timeout=120, check=False
+    )
     assert run.returncode == 0, run.stderr
     text = html.read_text(encoding="utf-8")
     assert "Chart.js 4.6.1, MIT License" not in text
