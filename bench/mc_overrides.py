@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from machine import describe  # bench/machine.py
 
-from example_bots.mc_model import margin
 from example_bots.montecarlo_bot import LEVELS, MonteCarloBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.events import HandEndEvent
@@ -39,6 +38,7 @@ from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
 from sdk import Bot
+from sdk.worldmodel import margin
 
 
 def rules_choice(bot: RulesBot, view: SeatView) -> object:

@@ -4,7 +4,7 @@ Every decision with a choice is searched the same way. The bot deals the
 cards it cannot see at random, consistently with what its seat knows
 (``sdk.worlds``: its hand, the cards played, given and received, shown voids,
 hidden discards) and with what the auction says about the other hands
-(``mc_inference``: a bid shows tricks, a first-turn pass shows their lack;
+(``sdk.inference``: a bid shows tricks, a first-turn pass shows their lack;
 worlds that disagree are kept less often). In each sampled world it tries
 every candidate action and plays the hand out:
 
@@ -12,7 +12,7 @@ every candidate action and plays the hand out:
   (``referee.engine.playout``) from the cards each seat holds;
 - bids, trump, gifts and discards: the candidate on a rebuilt engine game,
   then the rest of the auction, trump and exchanges by a lean model of the
-  other seats (``mc_model``), then the fast playout.
+  other seats (``sdk.worldmodel``), then the fast playout.
 
 Each hand is scored by the preset's own scoring (the engine's
 ``hand_points``), as the bot's team's points minus the other teams' average,
@@ -38,20 +38,18 @@ Run it against a referee with ``python -m example_bots.montecarlo_bot [--level N
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 
-from example_bots.mc_inference import Evidence, auction_evidence, auction_likelihood
-from example_bots.mc_model import WorldModel, finish_hand, margin
-from example_bots.rules_bot import RulesBot, estimate_tricks, keep_value
+from example_bots.rules_bot import RulesBot
 from referee.engine.playout import playout_points
 from sdk import PASS, Bid, Card, Contract, Rules, SeatView, Trump, card_power, run
-from sdk.knowledge import knowledge_of
+from sdk.handvalue import card_set_candidates, estimate_tricks
+from sdk.inference import view_likelihood
+from sdk.worldmodel import WorldModel, finish_hand, margin
 from sdk.worlds import Determinizer, World
 
 # A reserve kept whatever the limit (the simulator's or referee's own overhead, a slow tick).
@@ -67,8 +65,6 @@ DECIDE_Z = 2.0
 # Bidding: after this many worlds, only the best KEEP candidates (and the rules bot's bid) go on.
 PRUNE_AFTER = 8
 KEEP = 5
-# Gifts and discards: the candidate sets are drawn from this many cards beyond the count.
-EXCHANGE_SPARE = 3
 # Bidding: level bids tried per trump, from the cheapest legal one up.
 LEVELS_TRIED = 3
 # ... and the levels within this many tricks of the team's count in that trump.
@@ -155,15 +151,7 @@ class MonteCarloBot(RulesBot):
 
     def likelihood(self, view: SeatView) -> Callable[[World], float] | None:
         """How well a sampled world fits the auction so far (None: nothing to go on)."""
-        contract = view.contract
-        evidence: list[Evidence] = auction_evidence(
-            view.rules,
-            view.seat,
-            view.bids,
-            contract.trump if contract is not None else None,
-            contract.declarer if contract is not None else None,
-        )
-        return partial(auction_likelihood, evidence=evidence, rules=view.rules) if evidence else None
+        return view_likelihood(view)
 
     # ------------------------------------------------------------- card play
 
@@ -242,7 +230,7 @@ class MonteCarloBot(RulesBot):
         """The candidate with the best average outcome over sampled worlds, the rules bot's unless clearly beaten.
 
         Each world is rebuilt as an engine game at this decision; each candidate is applied
-        to a copy and the hand finished by ``mc_model.finish_hand``.
+        to a copy and the hand finished by ``sdk.worldmodel.finish_hand``.
         """
         candidates = list(dict.fromkeys(candidates))  # no candidate twice
         if default not in candidates:
@@ -348,20 +336,6 @@ def bid_candidates(view: SeatView, legal: Sequence[Bid], default: Bid, rules_bot
     return chosen
 
 
-def card_set_candidates(view: SeatView, count: int, best_first: bool, default: Sequence[Card]) -> list[tuple]:
-    """Sets of ``count`` cards to give or discard: the rules bot's, and every set from the likeliest few cards.
-
-    The likeliest cards are the weakest (``keep_value``), or the strongest when giving to a lone declarer.
-    """
-    hand = list(view.hand)
-    trump = view.trump if view.trump is not None else Trump.HIGH
-    knowledge = knowledge_of(view)
-    ranked = sorted(hand, key=lambda c: keep_value(c, hand, trump, knowledge), reverse=best_first)
-    pool = ranked[: count + EXCHANGE_SPARE]
-    sets = {tuple(sorted(s)) for s in itertools.combinations(pool, count)}
-    return [tuple(sorted(default)), *sorted(sets)]
-
-
 def playout(rules: Rules, hands: Sequence[Sequence[Card]], card: Card, position: PlayPosition) -> float:
     """Play ``card`` from the position, finish the hand with the engine's fast playout, and score it.
 
@@ -372,7 +346,7 @@ def playout(rules: Rules, hands: Sequence[Sequence[Card]], card: Card, position:
     return margin(points, rules.team_of(p.seat))
 
 
-__all__ = ["LEVELS", "Level", "MonteCarloBot", "SearchStats", "bid_candidates", "card_set_candidates", "playout"]
+__all__ = ["LEVELS", "Level", "MonteCarloBot", "SearchStats", "bid_candidates", "playout"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import typer
 
-from referee.cli import checkbot, match, play, presets, replay, serve, sprt, tournament  # noqa: F401  (registers the commands)
+from referee.cli import analyze, checkbot, match, play, presets, replay, serve, sprt, tournament  # noqa: F401  (registers the commands)
 from referee.cli.app import app, click, err_console, fail
 from referee.cli.scale import bare_ray
 

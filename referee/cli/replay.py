@@ -79,8 +79,9 @@ def replay_command(
         typer.Option(
             "--at",
             metavar="ADDRESS",
-            help="With --ask, the decision: HAND.TRICK.SEAT (a play), HAND.bid.SEAT[.TURN], HAND.trump, "
-            "HAND.give.SEAT, HAND.discard, or #N (the game's N-th decision).",
+            help="A decision: HAND.TRICK.SEAT (a play), HAND.bid.SEAT[.TURN], HAND.trump, HAND.give.SEAT, "
+            "HAND.discard, or #N (the game's N-th decision). Alone: show the game from there; with --ask: "
+            "put it to a bot.",
         ),
     ] = None,
     prime: Annotated[
@@ -117,9 +118,13 @@ def replay_command(
         modes = [name for name, on in (("--verify", verify), ("--html", html is not None), ("--ask", ask)) if on]
         if len(modes) > 1:
             raise fail(f"choose one of {' and '.join(modes)}")
-        if ask is not None or at is not None:
+        if ask is not None:
             _ask(match, selection, ask, at, prime)
             return
+        if at is not None:
+            if verify:
+                raise fail("choose one of --verify and --at")
+            selection = _open_at(match, selection, at, html is not None)
         if verify:
             if selection.hand is not None or selection.seat is not None:
                 raise fail("--verify checks whole games: drop --hand, --trick and --seat")
@@ -134,6 +139,44 @@ def replay_command(
             return
         out = _output()
         render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
+
+
+def _open_at(match: MatchLog, selection: Selection, at: str, page: bool) -> Selection:
+    """``--at ADDRESS`` without ``--ask``: say which decision it is, and show the game from there (its hand,
+    from its trick; a page opens at its hand)."""
+    from referee.replay.ask import Address, AskError
+    from referee.replay.steps import DecisionPoint, GameReplay
+
+    if selection.hand is not None or selection.trick is not None:
+        raise fail("--at names the decision: drop --hand and --trick")
+    with user_errors(AskError):
+        address = Address.parse(at)
+        game = selection.game
+        if game is None:
+            if len(match.games) != 1:
+                raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game")
+            game = 1
+        logged = match.game(game)
+        replay = GameReplay(match, logged)
+        point = next((p for p in replay if isinstance(p, DecisionPoint) and address.matches(p)), None)
+        if point is None:
+            where = f" (the log is cut off: game {game} stops {replay.cut_off})" if replay.cut_off else ""
+            raise AskError(f"game {game} has no decision {address.text}{where}")
+    from referee.replay.ask import action_text
+
+    decision = point.decision
+    name = shown_name(logged.seat_names[decision.seat])
+    where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
+    verb = _VERBS.get(decision.kind, decision.kind.value)
+    taken = action_text(decision.kind, point.action)
+    console.print(
+        f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} ({name}) to {verb}, "
+        f"log line {point.line}: {taken}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    trick = point.trick or None if not page else None
+    return Selection(game=game, hand=point.hand, trick=trick, seat=selection.seat)
 
 
 def _ask(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:

@@ -13,9 +13,11 @@ steps: no rule is decided in the browser.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
+from referee import webassets
 from referee.engine.cards import card_str
 from referee.engine.events import (
     BidEvent,
@@ -32,6 +34,8 @@ from referee.replay.steps import GameReplay, Step, Violation
 from referee.replay.text import Cards, Words
 
 _DATA_MARK = "/*REPLAY-DATA*/null"
+_ANALYSIS_MARK = "/*ANALYSIS-DATA*/null"
+_CHART_MARK = "<!--CHART-JS-->"
 
 
 def _holding(cards: tuple[int, ...]) -> str:
@@ -119,10 +123,22 @@ def game_data(match: MatchLog, logged: LoggedGame) -> dict[str, Any]:
     }
 
 
+def _script_json(data: Any) -> str:
+    """JSON inside a <script> element: what could end it or start markup is escaped."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def viewer_page(
-    match: MatchLog, game: int | None = None, *, start_hand: int | None = None, start_seat: int | None = None
+    match: MatchLog,
+    game: int | None = None,
+    *,
+    start_hand: int | None = None,
+    start_seat: int | None = None,
+    analysis: dict[str, Any] | None = None,
 ) -> str:
-    """The whole HTML page for the chosen game (None: every game of the log)."""
+    """The whole HTML page for the chosen game (None: every game of the log); ``analysis``: see
+    ``referee.analyze.html.page_analysis``."""
     games = match.games if game is None else [match.game(game)]
     if not games:
         raise LogError(f"{match.path}: the log holds no game yet (it stops after line {match.last_line})")
@@ -138,10 +154,14 @@ def viewer_page(
     }
     if start_hand is not None and not any(s["hand"] == start_hand for s in data["games"][0]["steps"]):
         raise LogError(f"game {games[0].number} has no hand {start_hand}")
-    # JSON inside a <script> element: escape what could end it or start markup.
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     page = resources.files("referee.replay").joinpath("viewer.html").read_text(encoding="utf-8")
-    if page.count(_DATA_MARK) != 1:
-        raise RuntimeError("viewer.html must hold the data mark exactly once")
-    return page.replace(_DATA_MARK, text)
+    for mark in (_DATA_MARK, _ANALYSIS_MARK, _CHART_MARK):
+        if page.count(mark) != 1:
+            raise RuntimeError(f"viewer.html must hold the mark {mark} exactly once")
+    fills = {
+        _DATA_MARK: _script_json(data),
+        _ANALYSIS_MARK: _script_json(analysis) if analysis is not None else "null",
+        _CHART_MARK: webassets.script_tag() if analysis is not None else "",
+    }
+    # One pass over the page: no filling is searched for marks again.
+    return re.sub("|".join(map(re.escape, fills)), lambda m: fills[m.group(0)], page)

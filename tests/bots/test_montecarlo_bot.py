@@ -10,7 +10,6 @@ import pytest
 from bot_positions import DEAL_B, DEAL_H, TickingClock, check_world, position, view_to_act
 
 from example_bots import montecarlo_bot
-from example_bots.mc_inference import BID_SHOWS, Evidence, auction_evidence, auction_likelihood
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.bids import PASS
@@ -19,6 +18,7 @@ from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
+from sdk.inference import BID_SHOWS, Evidence, auction_evidence, auction_likelihood
 from sdk.knowledge import knowledge_of
 from sdk.worlds import Determinizer, World
 

@@ -10,7 +10,6 @@ import zlib
 import pytest
 from bot_positions import DEAL_B, check_world, position, view_to_act
 
-from example_bots.mc_model import WorldModel, finish_hand
 from example_bots.montecarlo_bot import LEVELS, MonteCarloBot, bid_candidates
 from example_bots.rules_bot import RulesBot
 from referee.engine.bids import PASS, Bid
@@ -19,6 +18,7 @@ from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, shuffled_deck
 from referee.engine.view import seat_view
+from sdk.worldmodel import WorldModel, finish_hand
 from sdk.worlds import Determinizer
 
 # The decision kinds each preset can ask for (GIVE/DISCARD only with a lone special bid).

@@ -160,7 +160,7 @@ def test_a_bot_that_does_not_answer(real_logs: dict[str, Path], monkeypatch: pyt
     ("args", "message"),
     [
         (("--ask", DIGEST), "--ask COMMAND and --at ADDRESS go together"),
-        (("--at", "1.1.0"), "--ask COMMAND and --at ADDRESS go together"),
+        (("--at", "1.1.0"), "holds 2 games: choose one with --game"),
         (("--ask", DIGEST, "--at", "1.1"), "bad address '1.1': expected HAND.TRICK.SEAT, HAND.bid.SEAT[.TURN]"),
         (
             ("--ask", DIGEST, "--at", "0.bid.1"),

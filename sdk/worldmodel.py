@@ -1,8 +1,10 @@
-"""How a Monte Carlo bot finishes a sampled hand after one of its own decisions.
+"""How a Monte Carlo search finishes a sampled hand after a candidate decision.
 
-Given a rebuilt engine ``Game`` (``sdk.worlds``) with the bot's candidate
-action applied, ``finish_hand`` plays the rest of the hand: the auction
-(every seat, the bot's later turns too, bids like a lean rules bot: the
+The Monte Carlo example bot finishes its hands this way, and ``arena analyze``
+uses the same model as its reference policy. Given a rebuilt engine ``Game``
+(``sdk.worlds``) with a candidate action applied, ``finish_hand`` plays the
+rest of the hand: the auction (every seat, the deciding seat's later turns
+too, bids like a lean rules bot: the
 cheapest bid its count of tricks plus its partners' shown help clears by
 ``BID_MARGIN``, a first bid jumping to what the hand is worth; the stuck
 dealer bids the cheapest in its best trump; no lone bids), the trump named
@@ -21,8 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from example_bots.mc_inference import quick_tricks
-from example_bots.rules_bot import (
+from referee.engine.bids import PASS, Bid
+from referee.engine.cards import Trump
+from referee.engine.events import BidEvent
+from referee.engine.game import Decision, DecisionKind, Game, Phase
+from referee.engine.playout import finish_game_hand
+from referee.engine.rules import Rules
+from sdk.handvalue import (
     BID_MARGIN,
     SUPPORT_NO_TRUMP_NAMED,
     SUPPORT_OTHER_TRUMP,
@@ -32,12 +39,7 @@ from example_bots.rules_bot import (
     keep_value,
     weakest,
 )
-from referee.engine.bids import PASS, Bid
-from referee.engine.cards import Trump
-from referee.engine.events import BidEvent
-from referee.engine.game import Decision, DecisionKind, Game, Phase
-from referee.engine.playout import finish_game_hand
-from referee.engine.rules import Rules
+from sdk.inference import quick_tricks
 
 
 class WorldModel:
@@ -160,13 +162,21 @@ def finish_hand(game: Game, model: WorldModel, team: int) -> float:
 
     ``game`` is consumed. A hand thrown in scores 0.
     """
+    points = finish_points(game, model)
+    return 0.0 if points is None else margin(points, team)
+
+
+def finish_points(game: Game, model: WorldModel) -> tuple[int, ...] | None:
+    """Play ``game``'s hand to its end as ``finish_hand`` does: the points per team, None when it is thrown in.
+
+    ``game`` is consumed.
+    """
     while game.phase is not Phase.PLAY:
         decision = game.decision()
         if decision is None:
-            return 0.0  # thrown in (or the game ended)
+            return None  # thrown in (or the game ended)
         game.apply(model.action(game, decision))
-    points = finish_game_hand(game)
-    return margin(points, team)
+    return finish_game_hand(game)
 
 
 def margin(points: Sequence[int], team: int) -> float:

@@ -1,4 +1,4 @@
-"""What the auction says about the hands a Monte Carlo bot cannot see.
+"""What the auction says about the hands a seat cannot see: for Monte Carlo bots and ``arena analyze``.
 
 ``quick_tricks`` is the rules bot's count of a hand's tricks (``estimate_tricks``:
 masters, halved per higher card out, length, ruffs) with everything that does
@@ -16,19 +16,15 @@ trick keeps the world with probability 0.61, of two 0.14.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from example_bots.rules_bot import (
-    BID_MARGIN,
-    NO_TRUMP_FACTOR,
-    TWIN_OUT,
-    _still_following,
-)
 from referee.engine.bids import Bid
 from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, NUM_CODES, Card, Trump
 from referee.engine.rules import Rules
+from referee.engine.view import SeatView
+from sdk.handvalue import BID_MARGIN, NO_TRUMP_FACTOR, TWIN_OUT, still_following
 from sdk.knowledge import deck_counter
 from sdk.worlds import World
 
@@ -64,9 +60,7 @@ def _table(rules: Rules, trump: Trump) -> _TrumpTable:
     opponents = rules.players - rules.team_size
     # A side suit's card on its k-th round: the chance every opponent still follows.
     following = tuple(
-        tuple(
-            _still_following(max(0, max(suit_size) - held), total_unseen, each, k + 1, opponents) for k in range(each)
-        )
+        tuple(still_following(max(0, max(suit_size) - held), total_unseen, each, k + 1, opponents) for k in range(each))
         for held in range(each + 1)
     )
     copies = [deck[c] for c in range(NUM_CODES)]
@@ -191,3 +185,19 @@ def auction_likelihood(world: World, evidence: Sequence[Evidence], rules: Rules)
         if miss > 0:
             likelihood *= math.exp(-miss * miss / 2)
     return likelihood
+
+
+def view_likelihood(view: SeatView) -> Callable[[World], float] | None:
+    """How well a sampled world fits the auction ``view`` has seen (None: nothing to go on).
+
+    For ``sdk.worlds.Determinizer.sample_fitting`` and ``sample_game``.
+    """
+    contract = view.contract
+    evidence = auction_evidence(
+        view.rules,
+        view.seat,
+        view.bids,
+        contract.trump if contract is not None else None,
+        contract.declarer if contract is not None else None,
+    )
+    return partial(auction_likelihood, evidence=evidence, rules=view.rules) if evidence else None
