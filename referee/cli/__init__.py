@@ -7,7 +7,17 @@ from collections.abc import Sequence
 
 import typer
 
-from referee.cli import checkbot, match, play, presets, replay, serve, sprt, tournament  # noqa: F401  (registers the commands)
+from referee.cli import (  # noqa: F401  (registers the commands)
+    checkbot,
+    match,
+    play,
+    presets,
+    replay,
+    report,
+    serve,
+    sprt,
+    tournament,
+)
 from referee.cli.app import app, err_console, fail
 from referee.cli.scale import bare_ray
 

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, fail, user_errors
+from referee.cli.report import write_folder_report
 from referee.cli.running import (
     ConfigOpt,
     SavedSandboxOpt,
@@ -189,6 +190,7 @@ def sprt_command(
     console.print(status_line(run, final), highlight=False, soft_wrap=True)
     console.print(verdict_text(run, decided), highlight=False, soft_wrap=True)
     console.print(f"results: {folder.path / SUMMARY_FILE}; game logs: {folder.games}", highlight=False, soft_wrap=True)
+    write_folder_report(folder.path)
 
 
 def status_line(run: SprtRun, s: Status) -> str:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
+from referee.cli.report import write_folder_report
 from referee.cli.running import (
     ConfigOpt,
     SavedSandboxOpt,
@@ -218,6 +219,7 @@ def tournament_command(
         print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
     print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
+    write_folder_report(folder.path)
 
 
 def _play(tournament: Tournament, verbose: bool) -> None:
