@@ -19,6 +19,7 @@ from referee.cli import (  # noqa: F401  (registers the commands)
     tournament,
 )
 from referee.cli.app import app, err_console, fail
+from referee.cli.live import bare_live
 from referee.cli.scale import bare_ray
 
 try:  # typer >= 0.20 vendors click; older releases depend on it
@@ -30,7 +31,7 @@ except ImportError:  # pragma: no cover - depends on the installed typer
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
     try:
-        args = bare_ray(sys.argv[1:] if argv is None else argv)
+        args = bare_live(bare_ray(sys.argv[1:] if argv is None else argv))
         code = app(args=args, prog_name="arena", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(0)  # the help text has been printed

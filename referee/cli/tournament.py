@@ -13,6 +13,7 @@ from rich.table import Table
 
 from referee.bots import BotSpecError
 from referee.cli.app import app, console, err_console, fail, user_errors
+from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
 from referee.cli.running import (
     ConfigOpt,
@@ -27,8 +28,10 @@ from referee.cli.running import (
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.cli.standings import standings_table
 from referee.gamelog import LogError
+from referee.live.server import LiveError
 from referee.match import NOT_STARTED, FaultPolicy
 from referee.names import shown_name
+from referee.report.data import Report
 from referee.tournament.backends import TablesError
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.gauntlet import Matchup, head_to_head
@@ -129,6 +132,7 @@ def tournament_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
+    live: LiveOpt = None,
     gauntlet: Annotated[
         str | None,
         typer.Option(
@@ -184,7 +188,11 @@ def tournament_command(
             command.check_runnable()
         box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
         backend, tables = table_backend(
-            ray=ray, ray_working_dir=ray_working_dir, workers=given.workers, concurrency=given.concurrency, verbose=verbose
+            ray=ray,
+            ray_working_dir=ray_working_dir,
+            workers=given.workers,
+            concurrency=given.concurrency,
+            verbose=verbose,
         )
         if not resume:
             folder.start(settings)
@@ -206,10 +214,11 @@ def tournament_command(
             "gets that time back at its deadline, up to one more move time",
             highlight=False,
         )
-    with user_errors(OSError, LogError, TablesError):
+    report: Report | None = None
+    with user_errors(OSError, LogError, TablesError, LiveError):
         try:
             if pending:
-                _play(tournament, verbose)
+                report = _play(tournament, verbose, live)
         finally:
             release(tournament.backend)
         rows = tournament.standings()
@@ -219,10 +228,11 @@ def tournament_command(
         print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
     print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
-    write_folder_report(folder.path)
+    write_folder_report(folder.path, report=report)
 
 
-def _play(tournament: Tournament, verbose: bool) -> None:
+def _play(tournament: Tournament, verbose: bool, live: int | None) -> Report | None:
+    """Play the games, with a progress bar on a terminal and, with ``live``, the live view; its report."""
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -248,11 +258,24 @@ def _play(tournament: Tournament, verbose: bool) -> None:
 
         tournament.on_hand = hand
         folder = tournament.folder.path
-        run_async(
-            tournament.run(),
+
+        def say(line: str) -> None:
+            progress.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+        async def play() -> Report | None:
+            if live is None:
+                await tournament.run()
+                return None
+            _, report = await watched(tournament.run, tournament, live, say)
+            return report
+
+        return run_async(
+            play(),
             verbose,
-            interrupted=lambda: f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
-            f"continue with `arena tournament --resume --out {folder}`",
+            interrupted=lambda: (
+                f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "
+                f"continue with `arena tournament --resume --out {folder}`"
+            ),
             live=progress,
         )
 

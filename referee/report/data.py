@@ -438,8 +438,7 @@ def read_results(report: Report) -> list[dict[str, Any]]:
     out and named in ``report.problems`` (as is a last line cut off mid-write)."""
     path = report.folder / RESULTS_FILE
     if not path.exists():
-        report.problems.append(f"{path}: no results yet (no game has finished)")
-        return []
+        return []  # no game has finished yet: the page says 0 games played
     records: dict[int, dict[str, Any]] = {}
     bad: list[str] = []
     try:

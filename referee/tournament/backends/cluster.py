@@ -13,7 +13,7 @@ start by another table; a new actor is asked for in place of the lost one,
 and Ray places it when a node has room. Only the driver records games, so
 none is lost or counted twice.
 
-What a node needs: the arena installed (``pip install 'bideuchre-arena[ray]'``,
+What a node needs: the arena installed with its Ray extra (``pip install -e '.[ray]'`` in a checkout,
 the same Python and Ray version as the driver) and the bots' commands.
 Commands run in the driver's working folder when the node has that path
 (install the bots at the same path on every node), or, with
@@ -49,7 +49,7 @@ from referee.tournament.tables import PlayedGame, TableHost, TableRecords
 log = structlog.get_logger("referee.tournament.cluster")
 
 LOCAL = "local"  # --ray alone: start a Ray on this machine (Ray's own name for it)
-INSTALL = "pip install 'bideuchre-arena[ray]'"
+INSTALL = "pip install -e '.[ray]' in the arena's checkout"  # the package is on no index: from the checkout
 _OBJECT_STORE_BYTES = 128 * 1024 * 1024  # a local Ray's object store: game logs pass through it
 _REACH_TIMEOUT_S = 5.0  # to open a connection to the head given with --ray
 _CLOSE_WAIT_S = 10.0  # for a table to shut its bots down before its actor is killed
