@@ -93,7 +93,7 @@ def main() -> None:
     ]
     for r in readers:
         r.start()
-    out, err = proc.communicate(timeout=300)
+    _, err = proc.communicate(timeout=300)
     for r in readers:
         r.join(30)
     time.sleep(1)

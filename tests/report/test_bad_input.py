@@ -58,8 +58,10 @@ def test_a_results_file_cut_mid_line(played: Path, tmp_path: Path, browser: Brow
     assert run.returncode == 0, run.stderr
     no_traceback(run.stderr)
     assert run.stderr.strip().splitlines() == [
-        f"warning: {results}: the last line is cut off (a write stopped mid-line, as when the run was killed); "
-        "the report shows the 5 complete result(s) before it"
+        (
+            f"warning: {results}: the last line is cut off (a write stopped mid-line, as when the run was killed); "
+            "the report shows the 5 complete result(s) before it"
+        )
     ]
     assert run.stdout.strip() == f"report: {folder / 'report.html'}"
     data = page_data(folder / "report.html")
@@ -83,9 +85,7 @@ def test_a_missing_log_and_a_line_that_is_no_result(played: Path, tmp_path: Path
     warnings = run.stderr.strip().splitlines()
     assert len(warnings) == 2, warnings
     assert warnings[0].startswith(f"warning: {folder / 'results.jsonl'}: 1 line(s) left out: line 13: ")
-    assert warnings[1] == (
-        "warning: 1 game log(s) missing, shown without think times or a replay: games/g0002.jsonl"
-    )
+    assert warnings[1] == ("warning: 1 game log(s) missing, shown without think times or a replay: games/g0002.jsonl")
     data = page_data(folder / "report.html")
     assert len(data["games"]) == 12
     page, problems = open_page(browser, (folder / "report.html").as_uri())

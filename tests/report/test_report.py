@@ -73,6 +73,7 @@ def test_the_numbers_are_those_of_standings_json(played: Path, browser: Browser)
         assert elo == f"{round(want['elo']):+d}"
         assert err == f"{want['elo_error_95']:.0f}"
         assert int(faults) == want["violations"]
+        assert think == f"{want['think_mean_ms']:.0f}/{want['think_max_ms']}"
     # the Elo chart draws the same intervals
     bars = page.evaluate("() => Chart.getChart(document.getElementById('elo-chart')).data.datasets[0].data")
     for bar, want in zip(bars, expected, strict=True):
@@ -81,9 +82,9 @@ def test_the_numbers_are_those_of_standings_json(played: Path, browser: Browser)
     assert page.text_content("#games-count") == "12 of 12 games"
     faulty = next(r for r in expected if r["bot"] == "faulty")
     page.select_option("#bot-choice", label="faulty")
-    assert page.eval_on_selector_all(
-        "#violations-table tr td:first-child", "tds => tds.map(td => td.textContent)"
-    ) == ["illegal"]
+    assert page.eval_on_selector_all("#violations-table tr td:first-child", "tds => tds.map(td => td.textContent)") == [
+        "illegal"
+    ]
     assert page.text_content("#violations-table tr:nth-child(2) td:nth-child(2)") == str(faulty["violations"])
     assert problems == []
 
@@ -136,7 +137,9 @@ def test_the_report_fits_the_window(played: Path, browser: Browser, tmp_path: Pa
     page, problems = open_page(browser, (played / "report.html").as_uri(), width, height)
     assert fits(page) == []
     # the standings table is whole (no column cut off behind a scroll bar)
-    box = page.evaluate("() => { const s = document.querySelector('#standings').parentElement; return [s.scrollWidth, s.clientWidth]; }")
+    box = page.evaluate(
+        "() => { const s = document.querySelector('#standings').parentElement; return [s.scrollWidth, s.clientWidth]; }"
+    )
     assert box[0] <= box[1]
     page.screenshot(path=str(tmp_path / f"report-{width}x{height}.png"), full_page=True)
     page.select_option("#cross-metric", "elo")
