@@ -118,7 +118,7 @@ def main() -> None:
                 print(f"    {describe()}", flush=True) if not args.only_ray else None
     if args.ray and not args.only_ray:
         run = subprocess.run([*NETNS, sys.executable, __file__, "--only-ray", "--games-per-pair",
-                              str(args.games_per_pair), "--repeat", str(args.repeat)], capture_output=True, text=True)  # fmt: skip
+                              str(args.games_per_pair), "--repeat", str(args.repeat)], check=False, capture_output=True, text=True)  # fmt: skip
         for line in run.stdout.splitlines():
             row = json.loads(line)
             print(f"{row['where']:28} {row['how']:18} {row['games']} games: {row['games_per_minute']:6.1f} games/min")
