@@ -157,17 +157,19 @@ def _deal_pickers(rules: Rules, dealer: int) -> tuple[itemgetter, ...]:
 
 def _bid_table(rules: Rules, specials: tuple[str, ...], stuck: bool) -> _BidTable:
     """The bids of an opening seat (or of a stuck dealer), lowest rank first."""
-    # A stuck dealer may bid from the stuck level, in no-trump too.
+    # A stuck dealer may bid from the stuck level, in no-trump too; with stuck_dealer_exact, that level only.
     floor = rules.stuck_min if stuck else rules.min_bid
     nt_floor = min(rules.stuck_min, rules.min_notrump_bid) if stuck else rules.min_notrump_bid
+    exact = stuck and rules.stuck_dealer_exact
+    top = floor if exact else rules.max_level
     trumps = rules.trump_choices
     bids: list[Bid] = []
-    for level in range(floor, rules.max_level + 1):
+    for level in range(floor, top + 1):
         if trump_named_with_bid("level", rules):
             bids += [Bid("level", level, t) for t in trumps if t.is_suit or level >= nt_floor]
         else:
             bids.append(Bid("level", level))
-    for special in specials:
+    for special in () if exact else specials:
         if trump_named_with_bid(special, rules):
             bids += [Bid(special, 0, t) for t in trumps]
         else:
@@ -444,6 +446,8 @@ class Game:
         if bid.trump is not None and bid.trump not in rules.trump_choices:
             return "trump-not-allowed", f"trump {bid.trump.text()} is not allowed by these rules"
         stuck = self._stuck_now()
+        if stuck and rules.stuck_dealer_exact and (bid.kind != "level" or bid.level != rules.stuck_min):
+            return "stuck-bid-exact", f"the dealer is stuck with a bid of exactly {rules.stuck_min}, not {text!r}"
         if bid.kind == "level":
             floor = rules.stuck_min if stuck else rules.min_bid
             if bid.level < floor:

@@ -39,6 +39,7 @@ _DOUBLE_DECK = Rules(
     special_bids=(),
     stick_the_dealer=True,
     stuck_dealer_min_bid=6,
+    stuck_dealer_exact=True,  # 000: "the dealer is stuck with a bid of 6" (its author's own program agrees)
     defenders_score=False,
     made_bonus=2,
     game_points=50,

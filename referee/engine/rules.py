@@ -121,6 +121,10 @@ class Rules:
         default=None,
         metadata=_opt("optint", "lowest level a stuck dealer may bid ('min' = min_bid)", none_word="min", min=1, max=16),
     )
+    stuck_dealer_exact: bool = field(
+        default=False,
+        metadata=_opt("bool", "a stuck dealer bids exactly the lowest level it may (no higher level, no special bid)"),
+    )
     right_bower_to_open: bool = field(
         default=False,
         metadata=_opt("bool", "1st and 2nd bidders need the jack of a suit they name in a bid (no-trump exempt)"),

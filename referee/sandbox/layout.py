@@ -7,8 +7,9 @@ this order (later mounts go on top of earlier ones):
    own: nothing another process writes there reaches it, nothing it writes
    leaves (the only writable places, with folders the arena's owner allows);
 2. ``keep``: folders the bot needs that lie in a private place, given back
-   read-only at the same path: its working folder, the arena's Python and code,
-   the folders of the files named on its command line;
+   read-only at the same path: its working folder, the arena's Python and
+   code (every folder on the referee's ``sys.path``), the folders of the
+   files named on its command line;
 3. ``hide``: folders covered with an empty read-only tmpfs: the game logs, the
    tournament folder, the referee's folder of seat sockets;
 4. ``files``: the files named on its command line that lie in a private or a
@@ -99,7 +100,9 @@ def plan(
         hide.append(default_logs)
     if socket is not None:
         hide.append(os.path.dirname(os.path.abspath(socket)))
-    wanted = [cwd, sys.prefix, sys.base_prefix, ARENA_CODE]
+    # what the arena's own Python can import (its prefix, site-packages and .pth entries, PYTHONPATH), which a
+    # bot run by the same interpreter imports too
+    wanted = [cwd, sys.prefix, sys.base_prefix, ARENA_CODE, *(p for p in sys.path if p and os.path.isdir(p))]
     for path in named:  # a script's own folder: what it imports or reads beside itself
         folder = path if os.path.isdir(path) else os.path.dirname(path)
         if folder not in PRIVATE:
@@ -109,11 +112,15 @@ def plan(
         for f in wanted
         if in_private(os.path.abspath(f)) and os.path.isdir(f) and not any(under(os.path.abspath(f), h) for h in hide)
     )
+    keep = tuple(k for k in keep if not any(k != outer and under(k, outer) for outer in keep))  # inside another
     hide = _unique(h for h in hide if os.path.isdir(h) and _visible(h, keep))
     hide = tuple(h for h in hide if not any(h != outer and under(h, outer) for outer in hide))  # covered already
     files = _unique(
-        f for f in named if os.path.isfile(f) and (in_private(f) or any(under(f, h) for h in hide))
-    )
+        f
+        for f in named
+        if os.path.isfile(f)
+        and (any(under(f, h) for h in hide) or (in_private(f) and not any(under(f, k) for k in keep)))
+    )  # what would not be seen: in a hidden folder, or in a private place outside the kept folders
     return Layout(
         cwd=cwd,
         private=tuple(p for p in PRIVATE if os.path.isdir(p) and not os.path.islink(p)),

@@ -151,10 +151,32 @@ def test_stuck_dealer_at_five_may_name_no_trump() -> None:
     assert contract.bid.text() == "5" and contract.trump.text() == "low"
 
 
-def test_double_deck_stuck_dealer_bids_six_or_more() -> None:
+def test_double_deck_stuck_dealer_bids_exactly_six() -> None:
+    """000: "the dealer is stuck with a bid of 6" (stuck_dealer_exact): not 7, not a pass."""
     game = new_game(DOUBLE_DECK)
     bids(game, "pass, pass, pass")
+    assert legal(game) == {"6"}
+    with pytest.raises(IllegalActionError) as err:
+        act(game, "7")
+    assert err.value.rule == "stuck-bid-exact" and "exactly 6" in str(err.value)
+    # the dealer bidding after someone else has bid is not stuck: any higher level
+    game = new_game(DOUBLE_DECK)
+    bids(game, "pass, 6, pass")
+    assert legal(game) == {"pass", "7", "8", "9", "10", "11", "12"}
+    # without the option, a stuck dealer bids 6 or more
+    game = new_game(replace(DOUBLE_DECK, stuck_dealer_exact=False))
+    bids(game, "pass, pass, pass")
     assert legal(game) == {"6", "7", "8", "9", "10", "11", "12"}
+
+
+def test_a_stuck_dealer_bidding_exactly_may_not_make_a_special_bid() -> None:
+    rules = replace(HAMMERWALT, stuck_dealer_exact=True)
+    game = new_game(rules)
+    bids(game, "pass, pass, pass, pass, pass, pass, pass")
+    assert legal(game) == {"5"}
+    with pytest.raises(IllegalActionError) as err:
+        act(game, "alone")
+    assert err.value.rule == "stuck-bid-exact"
 
 
 def test_each_bid_must_outrank_the_last() -> None:

@@ -5,8 +5,8 @@ side channels (TCP, UDP, abstract and path Unix sockets, FIFOs, files in
 /tmp, /var/tmp, /dev/shm, $HOME and the working folder, System V and POSIX
 IPC, signals, and locks and inotify on a file both can read) and reads its partner's, and which writes into the working
 folder, $HOME and its opponent's program. The match runs from a copy of the
-arena's code, once under /tmp and once elsewhere, with bubblewrap and with
-the unshare fallback: nothing gets through and nothing is written. The
+arena's code, once under /tmp (with a virtualenv there, as a fresh clone's)
+and once elsewhere, with bubblewrap and with the unshare fallback: nothing gets through and nothing is written. The
 control runs (``--sandbox off``) show that every channel carries the
 partner's real hand and every write lands, so the checks can fail.
 """
@@ -70,8 +70,22 @@ def copy_of_the_arena(into: Path) -> Path:
     return checkout
 
 
-def play(checkout: Path, home: Path, key: str, sandbox: str, tool: str, tools_dir: Path) -> subprocess.CompletedProcess[str]:
-    """``arena match`` run from ``checkout`` (its code first on the path), partners against random."""
+def virtualenv_in(folder: Path) -> Path:
+    """A virtualenv in ``folder`` that sees this one's packages (a .pth file): the Python of a checkout there.
+    Its ``python`` is a symbolic link, found on the PATH, in a folder the sandbox gives back: a fresh clone
+    under /tmp once failed there ("Can't create file at .../.venv/bin/python")."""
+    venv = folder / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    (site,) = venv.glob("lib/python*/site-packages")
+    (site / "arena-tests.pth").write_text("\n".join(p for p in sys.path if p.endswith("site-packages")) + "\n")
+    return venv / "bin" / "python"
+
+
+def play(
+    checkout: Path, home: Path, key: str, sandbox: str, tool: str, tools_dir: Path, python: str
+) -> subprocess.CompletedProcess[str]:
+    """``arena match`` run from ``checkout`` (its code first on the path) by ``python``, partners against random;
+    the bots' commands name ``python``, found first on the PATH in the folder of the arena's own."""
     env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(checkout)}
     if tool == "unshare":  # a PATH with unshare but no bwrap
         tools_dir.mkdir(exist_ok=True)
@@ -79,11 +93,11 @@ def play(checkout: Path, home: Path, key: str, sandbox: str, tool: str, tools_di
         env["PATH"] = f"{tools_dir}{os.pathsep}{Path(sys.executable).parent}"
     victim = checkout / "example_bots" / "random_bot.py"
     argv = [
-        sys.executable, "-c", "from referee.cli import main; main()", "match",
+        python, "-c", "from referee.cli import main; main()", "match",
         "--preset", "double-deck", "--rule", "hand_limit=3", "--move-time", "3000", "--on-fault", "default",
         "--sandbox", sandbox, "--log-dir", str(checkout / "logs"),
-        "--bot", f"partner={sys.executable} sbx_partner.py {key} {victim}",
-        "--bot", f"random={sys.executable} -m example_bots.random_bot",
+        "--bot", f"partner=python sbx_partner.py {key} {victim}",
+        "--bot", "random=python -m example_bots.random_bot",
     ]  # fmt: skip
     return subprocess.run(argv, cwd=checkout, env=env, capture_output=True, text=True, timeout=300)
 
@@ -154,7 +168,9 @@ def test_partners_share_nothing_and_write_nothing(tool: str, place: str, tmp_pat
     before, home_before = tree_hash(checkout), tree_hash(home)
     key = uuid.uuid4().hex[:10]
     sandbox = "off" if tool == "off" else "required"
-    run = play(checkout, home, key, sandbox, tool, tmp_path / "tools")
+    # under /tmp the arena runs from a virtualenv there too, as a fresh clone's does
+    python = str(virtualenv_in(base)) if place == "tmp" else sys.executable
+    run = play(checkout, home, key, sandbox, tool, tmp_path / "tools", python)
     left = leftovers(key)
     assert run.returncode == 0, run.stderr
     logs = checkout / "logs"

@@ -27,11 +27,12 @@ def test_a_checkout_under_tmp_is_kept_and_its_logs_hidden(tmp_path: Path) -> Non
 
 def test_the_arena_and_its_python_are_kept_only_where_they_are_private() -> None:
     layout = plan(["true"], "/")
-    expected = {f for f in (sys.prefix, sys.base_prefix, ARENA_CODE) if in_private(f)}
-    assert set(layout.keep) == expected
+    for folder in (sys.prefix, sys.base_prefix, ARENA_CODE):
+        assert in_private(folder) == any(folder == k or folder.startswith(k + "/") for k in layout.keep)
+    assert all(in_private(k) for k in layout.keep)
 
 
-def test_a_program_named_on_the_command_line_is_bound_with_its_folder(tmp_path: Path) -> None:
+def test_a_program_named_on_the_command_line_is_kept_with_its_folder(tmp_path: Path) -> None:
     program = tmp_path / "build" / "bot"
     program.parent.mkdir()
     program.write_text("")
@@ -39,11 +40,19 @@ def test_a_program_named_on_the_command_line_is_bound_with_its_folder(tmp_path: 
     data = tmp_path / "weights.bin"
     data.write_text("")
     layout = plan([str(program), f"--weights={data}", "--depth", "3"], "/")
-    assert layout.files == (str(program), str(data))
-    assert str(program.parent) in layout.keep and str(tmp_path) in layout.keep
+    # their folders are given back (the one holding the other is enough), so the files show through them
+    assert str(tmp_path) in layout.keep and str(program.parent) not in layout.keep and layout.files == ()
     # a program found on the PATH counts too
     layout = plan(["bot"], "/", search_path=str(program.parent))
-    assert layout.files == (str(program),)
+    assert str(program.parent) in layout.keep
+    # a file right in /tmp: its folder is the private place itself, so the file alone is bound
+    loose = Path("/tmp") / f"arena-layout-test-{os.getpid()}"
+    loose.write_text("")
+    try:
+        layout = plan([str(loose)], "/")
+        assert layout.files == (str(loose),) and "/tmp" not in layout.keep
+    finally:
+        loose.unlink()
 
 
 def test_a_named_file_in_a_hidden_folder_is_bound_but_the_folder_stays_hidden(tmp_path: Path) -> None:
@@ -70,3 +79,22 @@ def test_the_socket_folder_is_hidden_where_it_is_visible(tmp_path: Path) -> None
     (tmp_path / "seats").mkdir()
     layout = plan(["true"], "/", socket=str(tmp_path / "seats" / "1.sock"))
     assert layout.socket == str(tmp_path / "seats" / "1.sock") and layout.hide == ()
+
+
+def test_a_program_in_a_kept_folder_is_not_bound_again(tmp_path: Path) -> None:
+    """A checkout and its virtualenv under /tmp (a fresh clone there): ``python`` is found in the kept
+    virtualenv, where it already shows; binding it again made bubblewrap fail ("Can't create file at
+    .../.venv/bin/python") and no bot could start."""
+    venv_bin = tmp_path / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").symlink_to(sys.executable)
+    layout = plan(["python", "-m", "bot"], str(tmp_path), search_path=str(venv_bin))
+    assert str(tmp_path) in layout.keep and str(venv_bin.parent) not in layout.keep  # not listed again
+    assert layout.files == ()
+
+
+def test_what_the_arena_imports_from_a_private_place_is_kept(tmp_path: Path, monkeypatch) -> None:
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    assert str(site) in plan(["true"], "/").keep
