@@ -159,12 +159,18 @@ class LiveView:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        """Stop: every page is told the run is over, the server stops, nothing is left running."""
-        self.closing = True
-        self._notify()
+        """Stop: every page is told the run is over, the server stops, nothing is left running. After a run
+        that ended well, the pages get the last games first."""
         if self._refresher is not None:
             self._refresher.cancel()
             await asyncio.gather(self._refresher, return_exceptions=True)
+        if exc[0] is None and self._runner is not None:
+            await asyncio.gather(*self._pending, return_exceptions=True)
+            self._pending = []
+            rows, self.summary = await asyncio.get_running_loop().run_in_executor(self._worker, self._compute)
+            self.rows.extend(rows)
+        self.closing = True
+        self._notify()
         if self._streams:  # each stream sends "over" and ends; one that cannot is cancelled
             _, late = await asyncio.wait(set(self._streams), timeout=1.0)
             for task in late:

@@ -328,11 +328,7 @@ class Report:
                     row["loss"][phase] = loss
                     row["decisions"][phase] = figures.get("decisions")
                 rows.append(row)
-        if not rows:
-            self.problems.append(f"{self.folder / ANALYSIS_FILE}: no bot with a mean loss by phase in it; left out")
-            self.analysis = None
-            return None
-        return {"phases": phases, "bots": rows}
+        return {"phases": phases, "bots": rows} if rows else None
 
     def _row(self, g: _Game) -> list[Any]:
         """[number, id, teams (bot indexes), scores, winner, reason, forfeit, hands, violations, log, detail];
@@ -506,6 +502,9 @@ def read_extras(report: Report) -> None:
             report.problems.append(f"{path}: not a JSON object; left out")
             continue
         setattr(report, attribute, data)
+        if name == ANALYSIS_FILE and report._analysis() is None:
+            report.problems.append(f"{path}: no bot with a mean loss by phase in it (docs/report.md); left out")
+            report.analysis = None
 
 
 def read_folder(path: Path) -> Report:
