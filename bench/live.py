@@ -5,9 +5,10 @@ Plays ``arena tournament`` of three instant bots (random, first, random: the ref
 the pace, so any cost of the live view shows) on quick games (double-deck, hand limit 3), two tables, on one
 referee (``--workers 1``), on two worker processes (``--workers 2``) and, with ``--ray``, on a local Ray (in
 a network namespace of its own, loopback only: this script runs itself again in one). Games per minute are
-counted from the first result line to the last (Ray's start-up left out).
+counted once the pages are open and the first games are done, to the last game (start-ups left out). The
+browser runs on the same machine: what it costs to draw the pages is in the figures.
 
-    python bench/live.py [--games-per-pair 16] [--ray] [--repeat 1]
+    python bench/live.py [--games-per-pair 40] [--ray] [--repeat 1]
 """
 
 from __future__ import annotations
@@ -35,8 +36,12 @@ BOTS = [f"random={sys.executable} -m example_bots.random_bot", f"first={sys.exec
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 
+WARMUP = 6  # games left out at the start: the bots start, the pages open
+
+
 def one_run(where: list[str], per_pair: int, live: bool, pages: int) -> tuple[float, int]:
-    """(games per minute between the first and the last result, games) of one tournament."""
+    """(games per minute, games counted) of one tournament: counted from the moment the pages are open and
+    ``WARMUP`` games are done, to the last game."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-live-") as scratch:
         folder = Path(scratch) / "t"
         argv = [str(ARENA), "tournament", *QUICK, *(a for b in BOTS for a in ("--bot", b)), "-n", str(per_pair),
@@ -44,32 +49,38 @@ def one_run(where: list[str], per_pair: int, live: bool, pages: int) -> tuple[fl
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         lines: list[str] = []
         assert proc.stdout is not None
-        reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
-        reader.start()
-        stamps: list[float] = []
-        results = folder / "results.jsonl"
-        watchers: threading.Thread | None = None
+        out = proc.stdout
+        threading.Thread(target=lambda: lines.extend(iter(out.readline, "")), daemon=True).start()
+        opened = threading.Event()
         if live and pages:
-            watchers = threading.Thread(target=watch, args=(lines, pages, proc), daemon=True)
-            watchers.start()
+            threading.Thread(target=watch, args=(lines, pages, proc, opened), daemon=True).start()
+        else:
+            opened.set()
+        results = folder / "results.jsonl"
+
+        def done() -> int:
+            return results.read_bytes().count(b"\n") if results.exists() else 0
+
+        while proc.poll() is None and not (opened.is_set() and done() >= WARMUP):
+            time.sleep(0.01)
+        first, since = done(), time.perf_counter()
+        last, until = first, since
         while proc.poll() is None:
-            count = results.read_bytes().count(b"\n") if results.exists() else 0
-            while len(stamps) < count:
-                stamps.append(time.perf_counter())
-            time.sleep(0.02)
-        count = results.read_bytes().count(b"\n") if results.exists() else 0
-        while len(stamps) < count:
-            stamps.append(time.perf_counter())
+            if (now := done()) > last:
+                last, until = now, time.perf_counter()
+            time.sleep(0.01)
+        if done() > last:
+            last, until = done(), time.perf_counter()
         if proc.returncode != 0:
             raise SystemExit(f"the tournament failed: {proc.stderr.read() if proc.stderr else ''}")
-        if watchers is not None:
-            watchers.join(30)
-        return 60 * (len(stamps) - 1) / (stamps[-1] - stamps[0]), len(stamps)
+        if last - first < 10:
+            raise SystemExit(f"only {last - first} games after the pages opened: ask for more --games-per-pair")
+        return 60 * (last - first) / (until - since), last - first
 
 
-def watch(lines: list[str], pages: int, proc: subprocess.Popen[str]) -> None:
-    """Open the report and tables 1, 2 ... in Chromium for as long as the run lasts."""
-    from playwright.sync_api import sync_playwright
+def watch(lines: list[str], pages: int, proc: subprocess.Popen[str], opened: threading.Event) -> None:
+    """Open the report and tables 1, 2 ... in Chromium for as long as the run lasts; ``opened`` once they are."""
+    from playwright.sync_api import Error, sync_playwright
 
     url = None
     while url is None and proc.poll() is None:
@@ -79,23 +90,28 @@ def watch(lines: list[str], pages: int, proc: subprocess.Popen[str]) -> None:
         return
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        opened = [browser.new_page(viewport={"width": 1280, "height": 900})]
-        opened[0].goto(url)
-        for table in range(1, pages):
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+        try:
+            report = browser.new_page(viewport={"width": 1280, "height": 900})
+            report.goto(url)
+            for table in range(1, pages):
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                while proc.poll() is None:
+                    if (response := page.goto(f"{url}tables/{table}")) is not None and response.status == 200:
+                        break
+                    time.sleep(0.1)
+            opened.set()
             while proc.poll() is None:
-                if page.goto(f"{url}tables/{table}").status == 200:
-                    break
                 time.sleep(0.1)
-            opened.append(page)
-        while proc.poll() is None:
-            time.sleep(0.1)
-        browser.close()
+        except Error:
+            pass  # the run ended while the pages were opening
+        finally:
+            opened.set()
+            browser.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games-per-pair", type=int, default=16)
+    parser.add_argument("--games-per-pair", type=int, default=40)
     parser.add_argument("--ray", action="store_true", help="also on a local Ray (in a network namespace)")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--only-ray", action="store_true", help=argparse.SUPPRESS)  # inside the namespace

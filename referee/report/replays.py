@@ -4,7 +4,7 @@ writes (``referee.replay.html``), which opens at ``#line=N`` (the step of log li
 
 Pages already written for a log that has not changed since are kept, so the report written at the end of a
 resumed run makes only the new games' pages. Many pages are made in parallel, one process per CPU: a page
-takes about 50 ms of CPU and 150 to 250 KB of disk for a game of a dozen hands (docs/report.md).
+takes 50 to 100 ms of CPU and 150 to 250 KB of disk for a game of a dozen hands (docs/report.md).
 """
 
 from __future__ import annotations
