@@ -84,7 +84,13 @@ def test_pages_follow_the_games_and_the_standings(tmp_path: Path, browser: Brows
         # a table's page advances as its game is played, every card shown
         table, table_problems = tables[0]
         start = int(table.get_attribute("body", "data-step") or 0)
-        table.wait_for_function(f"Number(document.body.dataset.step) > {start} + 3", timeout=60_000)
+        game = table.get_attribute("body", "data-live-game")
+        table.wait_for_function(  # three steps further in this game, or three steps into the table's next one
+            "([game, start]) => Number(document.body.dataset.step) > (document.body.dataset.liveGame === game"
+            " ? start : 0) + 3",
+            arg=[game, start],
+            timeout=60_000,
+        )
         assert table.locator("#seats .card.back").count() == 0
         assert table.locator("#seats .card").count() > 0
         # a page closed mid-game: nothing happens to the run

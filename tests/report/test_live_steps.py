@@ -43,7 +43,12 @@ def test_live_steps_are_the_replays(played: Path) -> None:
         assert table.over
         assert table.steps() == want["steps"], log.name
         assert table.game_id == log.stem
-    assert any(note for log in logs for step in game_data(load_log(log), load_log(log).games[0])["steps"] for note in step["notes"])
+    assert any(
+        note
+        for log in logs
+        for step in game_data(load_log(log), load_log(log).games[0])["steps"]
+        for note in step["notes"]
+    )
 
 
 def test_a_new_game_at_the_table_starts_over(played: Path) -> None:
