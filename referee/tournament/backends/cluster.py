@@ -150,6 +150,8 @@ class RayTable:
     async def play(self, number: int) -> dict[str, Any]:
         assert self.host is not None
         self._records, self._playing = [], number
+        if self._more is not None:
+            self._more.set()  # a watch waiting for this game to begin
         played = await self.host.play(self.number, self.host.scheduled(number))
         return played.as_dict()
 
@@ -161,7 +163,7 @@ class RayTable:
     async def watch(self, game: int, after: int) -> list[dict[str, Any]]:
         """The records of game ``game`` in play from the ``after``-th on; waits a moment for some when there
         are none yet (an actor's async methods run side by side, so this answers while ``play`` plays)."""
-        if self._more is not None and (not self._records or len(self._records) <= after):
+        if self._more is not None and (self._playing != game or len(self._records) <= after):
             self._more.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._more.wait(), _WATCH_WAIT_S)
