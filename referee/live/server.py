@@ -6,8 +6,8 @@ nothing else on the machine reaches it by guessing: a bot run bare (``--sandbox 
 every hand. Sandboxed bots cannot reach the machine's loopback at all (a network namespace of their own).
 
 Pages get what changes through Server-Sent Events (``EventSource`` in the page): one response a page, held
-open, sent what changed at most five times a second (a page redraws for each event, and a table of instant
-bots makes hundreds of steps a second). Each page's response is written by a task of its own that sends what
+open, sent what changed at most twice a second (a page redraws for each event, and a table of instant bots
+makes hundreds of steps a second; a bot that thinks for a second is shown move by move). Each page's response is written by a task of its own that sends what
 is new since it last wrote, so a
 page that stops reading only stops its own task (its writes wait on the socket, up to ``_WRITE_TIMEOUT_S``,
 then the connection is dropped), and a closed page ends its task: the tables never wait on a page.
@@ -53,8 +53,8 @@ log = structlog.get_logger("referee.live")
 HOST = "127.0.0.1"
 _KEEPALIVE_S = 15.0  # a comment line this often keeps proxies and browsers from dropping a quiet stream
 _WRITE_TIMEOUT_S = 30.0  # a page that has not taken an event in this long is dropped
-_MIN_REFRESH_S = 0.25  # the report's figures are recomputed at most this often
-_PAGE_INTERVAL_S = 0.2  # a page is sent what changed at most this often: what comes meanwhile goes in one event
+_MIN_REFRESH_S = 1.0  # the report's figures are recomputed at most this often (at once after a quiet second)
+_PAGE_INTERVAL_S = 0.5  # a page is sent what changed at most this often: what comes meanwhile goes in one event
 _REFRESH_SHARE = 20  # and then wait this many times as long as the recomputing took
 _HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
 
@@ -284,7 +284,7 @@ class LiveView:
                     await asyncio.wait_for(response.write(_event(name, payload)), _WRITE_TIMEOUT_S)
                 if done:
                     break
-                if batch:  # a page redraws for each event: with instant bots, hundreds a second would not help
+                if batch:  # a page redraws for each event: with instant bots, hundreds a second would help no one
                     await asyncio.sleep(_PAGE_INTERVAL_S)
                     continue
                 try:

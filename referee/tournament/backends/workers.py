@@ -52,6 +52,7 @@ log = structlog.get_logger("referee.tournament.workers")
 
 _LINE_LIMIT = 64 * 1024 * 1024  # a result record is small; this is only a bound
 _CLOSE_WAIT_S = 10.0  # for a worker to shut its bots down before it is killed
+_LIVE_BATCH_S = 0.05  # a worker sends the live view the records of this long in one message
 
 
 def default_workers(tables: int) -> int:
@@ -206,8 +207,18 @@ async def _serve_driver(protocol_out: int) -> None:
     configure(init["log_level"])
     settings = TournamentSettings.from_record(init["settings"], "the driver's settings")
 
+    # the live view's records, sent together every _LIVE_BATCH_S (a message a decision would cost the tables)
+    waiting: dict[int, list[dict[str, Any]]] = {}
+
+    def send_live() -> None:
+        for table, records in waiting.items():
+            send({"table": table, "live": records})
+        waiting.clear()
+
     def live(table: int, records: list[dict[str, Any]]) -> None:
-        send({"table": table, "live": records})
+        if not waiting:
+            loop.call_later(_LIVE_BATCH_S, send_live)
+        waiting.setdefault(table, []).extend(records)
 
     host = TableHost(
         settings,
@@ -226,6 +237,7 @@ async def _serve_driver(protocol_out: int) -> None:
         except Exception as exc:  # noqa: BLE001 - the driver decides; it gets one line
             send({"table": table, "error": f"{type(exc).__name__}: {exc}"})
         else:
+            send_live()  # the game's last records before its result
             send({"table": table, "record": played.record})
 
     reason = "the tournament stopped"
