@@ -22,7 +22,8 @@ $(STAMP): pyproject.toml
 
 # A short round-robin of the example bots over the real referee (a process per
 # seat, a table per CPU), then the standings; the Monte Carlo bot thinks for
-# half of its 200 ms per decision. Everything lands in logs/tournament-*/.
+# half of its 200 ms per decision. Everything lands in logs/tournament-*/; the last
+# line printed says where its report is (report.html: open it in a browser).
 demo: $(STAMP)
 	$(BIN)/arena tournament --games 4 --move-time 200 \
 	    --bot random='python -m example_bots.random_bot' \

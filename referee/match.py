@@ -48,6 +48,7 @@ from referee.gamelog import (
     THINK_FIELD,
     HandSecrets,
     LogWriter,
+    event_record,
     game_start_record,
     match_end_record,
     match_start_record,
@@ -65,6 +66,9 @@ log = structlog.get_logger("referee.match")
 
 # Called as each hand is dealt: (game_id, hand number, scores so far per team).
 OnHand = Callable[[str, int, tuple[int, ...]], None]
+# Called with the game's records as they happen, every card shown (the organiser's view, for the live view:
+# never sent to a bot): game_start, each engine event with its think time, each violation in full.
+OnRecords = Callable[[list[dict[str, Any]]], None]
 
 
 class FaultPolicy(StrEnum):
@@ -133,6 +137,7 @@ async def play_game(
     absent: Mapping[Player, str] | None = None,
     seat_clocks: Mapping[int, TimeControl] | None = None,
     on_hand: OnHand | None = None,
+    on_records: OnRecords | None = None,
 ) -> GameResult:
     """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
 
@@ -150,6 +155,7 @@ async def play_game(
     clocks = [(seat_clocks or {}).get(seat, base) for seat in range(rules.players)]
     run = _GameRun(players, rules, preset, game, game_id, seed, clocks, policy, log, absent or {})
     run.on_hand = on_hand
+    run.on_records = on_records
     return await run.play()
 
 
@@ -193,21 +199,23 @@ class _GameRun:
         self.names = tuple(p.bot_name for p in players)
         self.over = False  # the result is out: what still comes is a late answer to one of its requests
         self.on_hand: OnHand | None = None
+        self.on_records: OnRecords | None = None
 
     # ------------------------------------------------------------------ flow
 
     async def play(self) -> GameResult:
         g = self.game
-        self._write(
-            game_start_record(
-                game=self.number,
-                game_id=self.game_id,
-                seed=self.seed,
-                first_dealer=g.first_dealer,
-                rules=self.rules,
-                bot_names=self.names,
-            )
+        start = game_start_record(
+            game=self.number,
+            game_id=self.game_id,
+            seed=self.seed,
+            first_dealer=g.first_dealer,
+            rules=self.rules,
+            bot_names=self.names,
         )
+        self._write(start)
+        if self.on_records is not None:
+            self.on_records([start])
         hooks = []
         for seat, player in enumerate(self.players):
             hook = functools.partial(self._reported, seat)
@@ -365,6 +373,10 @@ class _GameRun:
         shown = self.secrets.violation_detail(kind, detail)  # no hidden card in anything written mid-hand
         log.info("violation", game=self.game_id, seat=seat, bot=self.names[seat], kind=kind, detail=shown)
         self._write(violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=shown, penalty=penalty))
+        if self.on_records is not None:
+            self.on_records(
+                [violation_record(game=self.number, hand=hand, seat=seat, kind=kind, detail=detail, penalty=penalty)]
+            )
 
     # ------------------------------------------------------------------- log
 
@@ -381,6 +393,11 @@ class _GameRun:
                 records[0][THINK_FIELD] = think_ms
             if self.writer is not None:
                 self.writer.write_many(records)
+            if self.on_records is not None:
+                shown = [event_record(event, self.number) for event in events[self.logged :]]
+                if think_ms is not None:
+                    shown[0][THINK_FIELD] = think_ms
+                self.on_records(shown)
             self.logged = len(events)
 
 

@@ -7,15 +7,27 @@ from collections.abc import Sequence
 
 import typer
 
-from referee.cli import analyze, checkbot, match, play, presets, replay, serve, sprt, tournament  # noqa: F401  (registers the commands)
+from referee.cli import (  # noqa: F401  (registers the commands)
+    analyze,
+    checkbot,
+    match,
+    play,
+    presets,
+    replay,
+    report,
+    serve,
+    sprt,
+    tournament,
+)
 from referee.cli.app import app, click, err_console, fail
+from referee.cli.live import bare_live
 from referee.cli.scale import bare_ray
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
     try:
-        args = bare_ray(sys.argv[1:] if argv is None else argv)
+        args = bare_live(bare_ray(sys.argv[1:] if argv is None else argv))
         code = app(args=args, prog_name="arena", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(0)  # the help text has been printed

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from referee.cli.app import fail
 from referee.tournament.backends import Backend
@@ -31,8 +32,9 @@ RayOpt = Annotated[
     typer.Option(
         "--ray",
         metavar="[ADDRESS]",
+        # escaped: typer's help goes through rich, which would take "[ray]" for markup and drop it
         help="Run the tables on the Ray cluster at ADDRESS (host:port, or auto); --ray alone starts Ray "
-        f"on this machine. Needs {RAY_INSTALL}.",
+        f"on this machine. Needs Ray: {escape(RAY_INSTALL)}.",
     ),
 ]
 RayWorkingDirOpt = Annotated[

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.live import Live
 from rich.text import Text
 
 from referee.cli.app import app, console, fail, user_errors
+from referee.cli.live import LiveOpt, watched
+from referee.cli.report import write_folder_report
 from referee.cli.running import (
     ConfigOpt,
     SavedSandboxOpt,
@@ -23,6 +26,7 @@ from referee.cli.running import (
 from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
 from referee.engine.presets import rules_for
 from referee.match import FaultPolicy
+from referee.report.data import Report
 from referee.sprt.config import SprtGiven, read_sprt_toml
 from referee.sprt.runner import (
     SPRT_FILE,
@@ -93,6 +97,7 @@ def sprt_command(
     ray_working_dir: RayWorkingDirOpt = None,
     sandbox: SavedSandboxOpt = None,
     tcp: TcpOpt = None,
+    live: LiveOpt = None,
     name: Annotated[str | None, typer.Option("--name", help="The test's name; its folder is logs/NAME/.")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", file_okay=False, help="The folder (default: logs/NAME/).")
@@ -183,13 +188,14 @@ def sprt_command(
     )
     with user_errors(OSError):
         try:
-            final = _play(run, verbose)
+            final, report = _play(run, verbose, live)
         finally:
             release(run.tournament.backend)
     decided = run.decided or final
     console.print(status_line(run, final), highlight=False, soft_wrap=True)
     console.print(verdict_text(run, decided), highlight=False, soft_wrap=True)
     console.print(f"results: {folder.path / SUMMARY_FILE}; game logs: {folder.games}", highlight=False, soft_wrap=True)
+    write_folder_report(folder.path, report=report)
 
 
 def status_line(run: SprtRun, s: Status) -> str:
@@ -217,11 +223,22 @@ def verdict_text(run: SprtRun, s: Status) -> str:
     return f"no decision: {s.pairs} of at most {run.plan.max_pairs} pairs played, LLR {s.llr:+.2f} within the bounds"
 
 
-def _play(run: SprtRun, verbose: bool) -> Status:
+def _play(run: SprtRun, verbose: bool, live: int | None) -> tuple[Status, Report | None]:
+    """Run the test, its status line updated as games end and, with ``live``, the live view; the final status
+    and the live view's report."""
     folder = run.folder.path
     interrupted = (
         f"interrupted: the finished games are kept in {folder}; continue with `arena sprt --resume --out {folder}`"
     )
+
+    def played(say: Callable[[str], None]) -> Coroutine[Any, Any, tuple[Status, Report | None]]:
+        async def play() -> tuple[Status, Report | None]:
+            if live is None:
+                return await run.run(), None
+            return await watched(run.run, run.tournament, live, say)
+
+        return play()
+
     if not console.is_terminal:
         last = [run.status().pairs]
 
@@ -231,7 +248,15 @@ def _play(run: SprtRun, verbose: bool) -> Status:
                 console.print(status_line(run, status), highlight=False, soft_wrap=True)
 
         run.on_game = every_ten
-        return run_async(run.run(), verbose, interrupted=interrupted)
-    with Live(Text(status_line(run, run.status())), console=console, transient=True) as live:
-        run.on_game = lambda status: live.update(Text(status_line(run, status)))
-        return run_async(run.run(), verbose, interrupted=interrupted)
+        return run_async(played(_plain), verbose, interrupted=interrupted)
+    with Live(Text(status_line(run, run.status())), console=console, transient=True) as shown:
+        run.on_game = lambda status: shown.update(Text(status_line(run, status)))
+
+        def say(line: str) -> None:
+            shown.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+        return run_async(played(say), verbose, interrupted=interrupted)
+
+
+def _plain(line: str) -> None:
+    console.print(line, highlight=False, markup=False, soft_wrap=True)

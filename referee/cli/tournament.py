@@ -12,6 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.cli.app import app, console, err_console, fail, user_errors
+from referee.cli.live import LiveOpt, watched
+from referee.cli.report import write_folder_report
 from referee.cli.running import (
     ConfigOpt,
     SavedSandboxOpt,
@@ -26,6 +28,7 @@ from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, tab
 from referee.cli.standings import standings_table
 from referee.match import FaultPolicy
 from referee.names import shown_name
+from referee.report.data import Report
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import GameRecord
@@ -124,6 +127,7 @@ def tournament_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
     ] = False,
+    live: LiveOpt = None,
     gauntlet: Annotated[
         str | None,
         typer.Option(
@@ -205,10 +209,11 @@ def tournament_command(
             "gets that time back at its deadline, up to one more move time",
             highlight=False,
         )
+    report: Report | None = None
     with user_errors(OSError):
         try:
             if pending:
-                _play(tournament, verbose)
+                report = _play(tournament, verbose, live)
         finally:
             release(tournament.backend)
         rows = tournament.standings()
@@ -218,9 +223,11 @@ def tournament_command(
         print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
     print_start_failures(tournament.done.values())
     console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
+    write_folder_report(folder.path, report=report)
 
 
-def _play(tournament: Tournament, verbose: bool) -> None:
+def _play(tournament: Tournament, verbose: bool, live: int | None) -> Report | None:
+    """Play the games, with a progress bar on a terminal and, with ``live``, the live view; its report."""
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -246,8 +253,19 @@ def _play(tournament: Tournament, verbose: bool) -> None:
 
         tournament.on_hand = hand
         folder = tournament.folder.path
-        run_async(
-            tournament.run(),
+
+        def say(line: str) -> None:
+            progress.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+        async def play() -> Report | None:
+            if live is None:
+                await tournament.run()
+                return None
+            _, report = await watched(tournament.run, tournament, live, say)
+            return report
+
+        return run_async(
+            play(),
             verbose,
             interrupted=lambda: (
                 f"interrupted: finished games kept in {folder}: {len(tournament.done)}; "

@@ -30,7 +30,7 @@ from referee.engine.events import (
 )
 from referee.gamelog import LogError
 from referee.replay.logfile import LoggedGame, MatchLog
-from referee.replay.steps import GameReplay, Step, Violation
+from referee.replay.steps import GameReplay, Item, Step, Violation
 from referee.replay.text import Cards, Words
 
 _DATA_MARK = "/*REPLAY-DATA*/null"
@@ -43,73 +43,92 @@ def _holding(cards: tuple[int, ...]) -> str:
     return "".join(card_str(c) for c in cards)
 
 
+class StepMaker:
+    """Turns a replay's items into the page's steps, one at a time (the live view feeds it as a game is played).
+
+    ``take(item)`` gives the step of a checked event, None for the other items (a violation becomes a note
+    on the next step). Call it while the replay stands at the item.
+    """
+
+    def __init__(self, match: MatchLog, logged: LoggedGame, replay: GameReplay) -> None:
+        rules = match.rules
+        self.rules = rules
+        self.words = Words(Cards(fancy=True), rules, logged.seat_names)
+        self.replay = replay
+        self.notes: list[str] = []
+        self.table: list[list[Any]] = []  # the trick on the table: [seat, card]
+        self.winner: int | None = None  # set once the trick on the table is complete
+        self.contract: dict[str, Any] | None = None
+        self.auction: list[str] = []
+        self.tricks = [0] * rules.teams  # tricks won this hand, per team
+        self.scores = [0] * rules.teams  # running totals, as of the last hand scored
+
+    def take(self, item: Item) -> dict[str, Any] | None:
+        rules, words, game = self.rules, self.words, self.replay.game
+        if isinstance(item, Violation):
+            self.notes.append(words.violation(item).plain)
+            return None
+        if not isinstance(item, Step):
+            return None
+        event = item.event
+        text = words.event(event).plain
+        if isinstance(event, DealEvent):
+            self.table, self.winner, self.contract, self.auction = [], None, None, []
+            self.tricks = [0] * rules.teams
+        elif isinstance(event, BidEvent):
+            self.auction = [*self.auction, text]
+        elif isinstance(event, ContractEvent):
+            self.contract = {"declarer": event.declarer, "text": text, "active": list(event.active)}
+        elif isinstance(event, PlayEvent):
+            if self.winner is not None:
+                self.table, self.winner = [], None
+            self.table = [*self.table, [event.seat, card_str(event.card)]]
+        elif isinstance(event, TrickEvent):
+            self.winner = event.winner
+            self.tricks = [t + (team == rules.team_of(event.winner)) for team, t in enumerate(self.tricks)]
+        elif isinstance(event, HandEndEvent):
+            self.table, self.winner, self.scores = [], None, list(event.scores)
+        elif isinstance(event, GameEndEvent):
+            self.scores = list(event.scores)
+        holdings, seat_texts = [], {}
+        for s in range(rules.players):
+            view, seen = self.replay.seat_view_at(item, s)
+            holdings.append(_holding(view.hand))
+            own_text = words.event(seen[-1]).plain if seen else text
+            if own_text != text:
+                seat_texts[str(s)] = own_text
+        step = {
+            "line": item.line,
+            "actor": item.point.decision.seat if item.point is not None else None,
+            "hand": game.hand_number,
+            "dealer": game.dealer,
+            "text": text,
+            "seatText": seat_texts,
+            "notes": self.notes,
+            "hands": holdings,
+            "table": self.table,
+            "winner": self.winner,
+            "contract": self.contract,
+            "auction": self.auction,
+            "tricks": self.tricks,
+            "scores": self.scores,
+        }
+        self.notes = []
+        return step
+
+
 def game_data(match: MatchLog, logged: LoggedGame) -> dict[str, Any]:
     """One game's steps for the page. A mismatch with the engine ends the steps and is kept in ``error``."""
     rules = match.rules
-    words = Words(Cards(fancy=True), rules, logged.seat_names)
     replay = GameReplay(match, logged)
-    game = replay.game
+    maker = StepMaker(match, logged, replay)
     steps: list[dict[str, Any]] = []
-    notes: list[str] = []
-    table: list[list[Any]] = []  # the trick on the table: [seat, card]
-    winner: int | None = None  # set once the trick on the table is complete
-    contract: dict[str, Any] | None = None
-    auction: list[str] = []
-    tricks = [0] * rules.teams  # tricks won this hand, per team
-    scores = [0] * rules.teams  # running totals, as of the last hand scored
     error: str | None = None
     try:
         for item in replay:
-            if isinstance(item, Violation):
-                notes.append(words.violation(item).plain)
-                continue
-            if not isinstance(item, Step):
-                continue
-            event = item.event
-            text = words.event(event).plain
-            if isinstance(event, DealEvent):
-                table, winner, contract, auction, tricks = [], None, None, [], [0] * rules.teams
-            elif isinstance(event, BidEvent):
-                auction = [*auction, text]
-            elif isinstance(event, ContractEvent):
-                contract = {"declarer": event.declarer, "text": text, "active": list(event.active)}
-            elif isinstance(event, PlayEvent):
-                if winner is not None:
-                    table, winner = [], None
-                table = [*table, [event.seat, card_str(event.card)]]
-            elif isinstance(event, TrickEvent):
-                winner = event.winner
-                tricks = [t + (team == rules.team_of(winner)) for team, t in enumerate(tricks)]
-            elif isinstance(event, HandEndEvent):
-                table, winner, scores = [], None, list(event.scores)
-            elif isinstance(event, GameEndEvent):
-                scores = list(event.scores)
-            holdings, seat_texts = [], {}
-            for s in range(rules.players):
-                view, seen = replay.seat_view_at(item, s)
-                holdings.append(_holding(view.hand))
-                own_text = words.event(seen[-1]).plain if seen else text
-                if own_text != text:
-                    seat_texts[str(s)] = own_text
-            steps.append(
-                {
-                    "line": item.line,
-                    "actor": item.point.decision.seat if item.point is not None else None,
-                    "hand": game.hand_number,
-                    "dealer": game.dealer,
-                    "text": text,
-                    "seatText": seat_texts,
-                    "notes": notes,
-                    "hands": holdings,
-                    "table": table,
-                    "winner": winner,
-                    "contract": contract,
-                    "auction": auction,
-                    "tricks": tricks,
-                    "scores": scores,
-                }
-            )
-            notes = []
+            step = maker.take(item)
+            if step is not None:
+                steps.append(step)
     except LogError as exc:
         error = str(exc)
     return {
@@ -119,7 +138,7 @@ def game_data(match: MatchLog, logged: LoggedGame) -> dict[str, Any]:
         "steps": steps,
         "cutOff": replay.cut_off,
         "error": error,
-        "notes": notes,
+        "notes": maker.notes,
     }
 
 
@@ -154,6 +173,12 @@ def viewer_page(
     }
     if start_hand is not None and not any(s["hand"] == start_hand for s in data["games"][0]["steps"]):
         raise LogError(f"game {games[0].number} has no hand {start_hand}")
+    return viewer_html(data, analysis)
+
+
+def viewer_html(data: dict[str, Any], analysis: dict[str, Any] | None = None) -> str:
+    """``viewer.html`` holding ``data`` (a title, the preset, players, teams, games, start, cutOff) and,
+    when given, the analysis with the chart library."""
     page = resources.files("referee.replay").joinpath("viewer.html").read_text(encoding="utf-8")
     for mark in (_DATA_MARK, _ANALYSIS_MARK, _CHART_MARK):
         if page.count(mark) != 1:

@@ -53,7 +53,7 @@ from referee.tournament.results import GameRecord, ResultsWriter, read_results
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import SettingsError, TournamentSettings
 from referee.tournament.standings import Standing, standings
-from referee.tournament.tables import PlayedGame, log_name
+from referee.tournament.tables import PlayedGame, TableRecords, log_name
 
 log = structlog.get_logger("referee.tournament")
 
@@ -204,6 +204,7 @@ class Tournament:
         self.sandbox = default_sandbox() if sandbox is SandboxMode.AUTO else sandbox
         self.on_game = on_game
         self.on_hand: OnHand | None = None  # called as each hand of each game is dealt
+        self.on_records: TableRecords | None = None  # the live view: each table's records as they happen
         # None: every table in this process (LocalBackend, made by ``run`` with the sandbox and ``on_hand``)
         self.backend: Backend | None = backend
         self.schedule = settings.schedule()
@@ -239,6 +240,8 @@ class Tournament:
         reason = "tournament interrupted"
         if self.backend is None:
             self.backend = LocalBackend(sandbox=self.sandbox, on_hand=self.on_hand)
+        if self.on_records is not None:
+            self.backend.on_records = self.on_records
         try:
             tables = await self.backend.open(
                 self.settings,

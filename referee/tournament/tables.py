@@ -16,8 +16,9 @@ bot that leaves the table is shut down and one that joins is started, and
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,10 @@ from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
 
 log = structlog.get_logger("referee.tournament")
+
+# The live view's feed: (table number, records of its game in play as they happen, every card shown). A game
+# starts with its match_start and game_start records (see ``referee.match.OnRecords``).
+TableRecords = Callable[[int, list[dict[str, Any]]], None]
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class TableHost:
         ship: bool = False,
         sandbox: Sandbox | SandboxMode | None = None,
         on_hand: OnHand | None = None,
+        on_records: TableRecords | None = None,
     ) -> None:
         if sandbox is None or isinstance(sandbox, Sandbox):
             box = sandbox
@@ -129,6 +135,7 @@ class TableHost:
             box = resolve(sandbox)[0]
         box = None if box is None else box.with_hidden(folder)  # the bots never see the tournament folder
         self.on_hand = on_hand
+        self.on_records = on_records  # the live view's feed, when one watches
         self.settings = settings
         self.folder = folder
         self.games = folder / "games"
@@ -166,8 +173,13 @@ class TableHost:
         part = final.with_name(final.name + ".part")
         part.unlink(missing_ok=True)  # what a killed run left of this game
         writer = LogWriter(part)
+        watch = self.on_records
+        shown = None if watch is None else functools.partial(watch, table_number)
         try:
-            writer.write(_start_record(settings, rules, game))
+            start = _start_record(settings, rules, game)
+            writer.write(start)
+            if shown is not None:
+                shown([start])
             result = await play_game(
                 players,
                 rules=rules,
@@ -180,6 +192,7 @@ class TableHost:
                 log=writer,
                 absent=absent,
                 on_hand=self.on_hand,
+                on_records=shown,
             )
             writer.write(match_end_record(games=1, results=[result.record()]))
             if not self.ship:

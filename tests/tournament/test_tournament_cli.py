@@ -73,11 +73,15 @@ def test_a_round_robin_end_to_end(tmp_path: Path) -> None:
     assert sorted(p.name for p in folder.iterdir()) == [
         "bots",
         "games",
+        "replays",
+        "report.html",
         "results.jsonl",
         "settings.json",
         "standings.csv",
         "standings.json",
     ]
+    assert run.stdout.strip().splitlines()[-1] == f"report: {folder / 'report.html'}"
+    assert sorted(p.name for p in (folder / "replays").iterdir()) == [f"g{n:04d}.html" for n in range(1, 13)]
     recs = results(folder)
     assert [r["game"] for r in recs] == list(range(1, 13))
     assert sorted(p.name for p in (folder / "games").iterdir()) == [f"g{n:04d}.jsonl" for n in range(1, 13)]

@@ -168,7 +168,7 @@ def test_ray_without_ray_installed_says_how_to_install_it(tmp_path: Path) -> Non
     )
     assert run.returncode == 1, run.stderr
     assert run.stderr.strip() == (
-        "error: --ray needs Ray, an optional extra of the arena: pip install 'bideuchre-arena[ray]'"
+        "error: --ray needs Ray, an optional extra of the arena: pip install -e '.[ray]' in the arena's checkout"
     )
     assert not (tmp_path / "t").exists()
 

@@ -23,7 +23,7 @@ from referee.errors import ArenaError
 from referee.server import Limits
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame
+from referee.tournament.tables import PlayedGame, TableRecords
 
 
 class TableLost(Exception):
@@ -68,6 +68,10 @@ class HostedTable:
 
 
 class Backend(Protocol):
+    # Set before ``open`` to watch the games in play (the live view): called with each table's records as they
+    # happen, every card shown. None: nothing is sent, nothing costs.
+    on_records: TableRecords | None
+
     def default_tables(self) -> int:
         """Tables to run when the user does not say: as many as there are CPUs for them."""
         ...

@@ -13,7 +13,7 @@ start by another table; a new actor is asked for in place of the lost one,
 and Ray places it when a node has room. Only the driver records games, so
 none is lost or counted twice.
 
-What a node needs: the arena installed (``pip install 'bideuchre-arena[ray]'``,
+What a node needs: the arena installed with its Ray extra (``pip install -e '.[ray]'`` in a checkout,
 the same Python and Ray version as the driver) and the bots' commands.
 Commands run in the driver's working folder when the node has that path
 (install the bots at the same path on every node), or, with
@@ -44,15 +44,16 @@ from referee.tournament.backends import Table, TableLost, TablesError
 from referee.tournament.backends.local import cpu_count
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import SettingsError, TournamentSettings
-from referee.tournament.tables import PlayedGame, TableHost
+from referee.tournament.tables import PlayedGame, TableHost, TableRecords
 
 log = structlog.get_logger("referee.tournament.cluster")
 
 LOCAL = "local"  # --ray alone: start a Ray on this machine (Ray's own name for it)
-INSTALL = "pip install 'bideuchre-arena[ray]'"
+INSTALL = "pip install -e '.[ray]' in the arena's checkout"  # the package is on no index: from the checkout
 _OBJECT_STORE_BYTES = 128 * 1024 * 1024  # a local Ray's object store: game logs pass through it
 _REACH_TIMEOUT_S = 5.0  # to open a connection to the head given with --ray
 _CLOSE_WAIT_S = 10.0  # for a table to shut its bots down before its actor is killed
+_WATCH_WAIT_S = 1.0  # the longest a live-view poll of a table waits for records
 
 
 def connect(address: str, *, working_dir: Path | None = None, verbose: bool = False) -> RayBackend:
@@ -105,9 +106,19 @@ class RayTable:
     """A table in a Ray actor: its referee and bot processes on the actor's node, logs in a scratch folder."""
 
     def __init__(
-        self, settings: dict[str, Any], number: int, limits: dict[str, Any], connect_timeout_s: float, cwd: str | None
+        self,
+        settings: dict[str, Any],
+        number: int,
+        limits: dict[str, Any],
+        connect_timeout_s: float,
+        cwd: str | None,
+        live: bool = False,
     ) -> None:
         self.settings = TournamentSettings.from_record(settings, "the driver's settings")
+        self.live = live  # keep the records of the game in play for the driver's live view (``watch``)
+        self._records: list[dict[str, Any]] = []  # of the game in play, when live
+        self._playing = 0  # the game in play (its number in the schedule), 0 before the first
+        self._more: asyncio.Event | None = None
         self.number = number
         self.limits = Limits(**limits)
         self.connect_timeout_s = connect_timeout_s
@@ -130,14 +141,33 @@ class RayTable:
             connect_timeout_s=self.connect_timeout_s,
             ship=True,
             sandbox=self.settings.sandbox,
+            on_records=self._keep_records if self.live else None,
         )
+        self._more = asyncio.Event()
         await self.host.start()
         return str(ray.get_runtime_context().get_node_id())
 
     async def play(self, number: int) -> dict[str, Any]:
         assert self.host is not None
+        self._records, self._playing = [], number
+        if self._more is not None:
+            self._more.set()  # a watch waiting for this game to begin
         played = await self.host.play(self.number, self.host.scheduled(number))
         return played.as_dict()
+
+    def _keep_records(self, table: int, records: list[dict[str, Any]]) -> None:
+        self._records.extend(records)
+        if self._more is not None:
+            self._more.set()
+
+    async def watch(self, game: int, after: int) -> list[dict[str, Any]]:
+        """The records of game ``game`` in play from the ``after``-th on; waits a moment for some when there
+        are none yet (an actor's async methods run side by side, so this answers while ``play`` plays)."""
+        if self._more is not None and (self._playing != game or len(self._records) <= after):
+            self._more.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._more.wait(), _WATCH_WAIT_S)
+        return self._records[after:] if self._playing == game else []
 
     async def close(self, reason: str) -> None:
         if self.host is not None:
@@ -170,6 +200,8 @@ class _ClusterTable:
     async def play(self, game: ScheduledGame) -> PlayedGame:
         import ray
 
+        watching = self.backend.on_records
+        watcher = None if watching is None else asyncio.create_task(self._watch(game.number, watching))
         try:
             played = await self.actor.play.remote(game.number)
         except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as exc:
@@ -177,7 +209,24 @@ class _ClusterTable:
         except ray.exceptions.RayTaskError as exc:
             cause = exc.cause if exc.cause is not None else exc
             raise TablesError(f"table {self.number}, game {game.game_id}: {type(cause).__name__}: {cause}") from None
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+                await asyncio.gather(watcher, return_exceptions=True)
         return PlayedGame.from_dict(played)
+
+    async def _watch(self, game: int, on_records: TableRecords) -> None:
+        """Pass the records of the game in play on to the live view while it is played (polled: the actor
+        answers as soon as it has more, or after a second). A lost actor ends the watch; ``play`` says why."""
+        seen = 0
+        while True:
+            try:
+                records = await self.actor.watch.remote(game, seen)
+            except Exception:
+                return
+            if records:
+                seen += len(records)
+                on_records(self.number, records)
 
 
 class RayBackend:
@@ -191,6 +240,7 @@ class RayBackend:
         self._init: tuple[dict[str, Any], dict[str, Any], float] | None = None
         self._tables: list[_ClusterTable] = []
         self._replacements_left = 0
+        self.on_records: TableRecords | None = None  # the live view's feed (see ``Backend.on_records``)
 
     def default_tables(self) -> int:
         import ray
@@ -220,7 +270,8 @@ class RayBackend:
         """A new actor for the table; Ray places it when a node has a CPU free (``ready`` waits for that)."""
         assert self._init is not None
         settings, limits, connect_timeout_s = self._init
-        actor = self._actor_class.remote(settings, number, limits, connect_timeout_s, self.cwd)
+        live = self.on_records is not None
+        actor = self._actor_class.remote(settings, number, limits, connect_timeout_s, self.cwd, live)
         table = _ClusterTable(self, actor, number)
         self._tables.append(table)
         return table

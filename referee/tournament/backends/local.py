@@ -11,7 +11,7 @@ from referee.sandbox import Sandbox, SandboxMode
 from referee.server import Limits
 from referee.tournament.backends import HostedTable, Table
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import TableHost
+from referee.tournament.tables import TableHost, TableRecords
 
 
 def cpu_count() -> int:
@@ -31,6 +31,7 @@ class LocalBackend:
         self.host: TableHost | None = None
         self.sandbox = sandbox
         self.on_hand = on_hand
+        self.on_records: TableRecords | None = None  # the live view's feed (see ``Backend.on_records``)
 
     def default_tables(self) -> int:
         return cpu_count()
@@ -52,6 +53,7 @@ class LocalBackend:
             connect_timeout_s=connect_timeout_s,
             sandbox=self.sandbox,
             on_hand=self.on_hand,
+            on_records=self.on_records,
         )
         await self.host.start()
         return [HostedTable(self.host, n) for n in numbers]

@@ -14,6 +14,9 @@ JSON object a line:
     worker -> driver   {"ready": true}                                         its server is up
                        {"table": 1, "record": {...}}                           game over, log in place
                        {"table": 1, "error": "..."}                            the game could not be played
+                       {"table": 1, "live": [...]}                             records of the game in play, every
+                                                                               card shown (only with "live": true
+                                                                               in the first line: the live view)
 
 A worker runs in a session of its own (the terminal's Ctrl-C reaches the
 driver only, which closes the workers in order) and is killed by the kernel
@@ -45,12 +48,13 @@ from referee.tournament.backends.local import cpu_count
 from referee.tournament.results import GameRecord
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableHost
+from referee.tournament.tables import PlayedGame, TableHost, TableRecords
 
 log = structlog.get_logger("referee.tournament.workers")
 
 _LINE_LIMIT = 64 * 1024 * 1024  # a result record is small; this is only a bound
 _CLOSE_WAIT_S = 10.0  # for a worker to shut its bots down before it is killed
+_LIVE_BATCH_S = 0.05  # a worker sends the live view the records of this long in one message
 
 
 def default_workers(tables: int) -> int:
@@ -62,8 +66,9 @@ def default_workers(tables: int) -> int:
 class _Worker:
     """The driver's side of one worker process."""
 
-    def __init__(self, index: int, tables: Sequence[int]) -> None:
+    def __init__(self, index: int, tables: Sequence[int], on_records: TableRecords | None = None) -> None:
         self.index = index
+        self.on_records = on_records
         self.tables = list(tables)
         self.proc: asyncio.subprocess.Process | None = None
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -100,6 +105,10 @@ class _Worker:
                 message = json.loads(line)
                 if message.get("ready"):
                     self._ready.set_result(None)
+                    continue
+                if "live" in message:
+                    if self.on_records is not None:
+                        self.on_records(message["table"], message["live"])
                     continue
                 waiting = self._waiting.pop(message["table"], None)
                 if waiting is not None and not waiting.done():
@@ -147,6 +156,7 @@ class WorkerBackend:
             raise ConfigError(f"workers must be at least 1, got {workers}")
         self.workers = workers
         self.log_level = log_level
+        self.on_records: TableRecords | None = None  # the live view's feed (see ``Backend.on_records``)
         self._running: list[_Worker] = []
 
     def default_tables(self) -> int:
@@ -169,8 +179,9 @@ class WorkerBackend:
             "limits": dataclasses.asdict(limits),
             "connect_timeout_s": connect_timeout_s,
             "log_level": self.log_level,
+            "live": self.on_records is not None,
         }
-        self._running = [_Worker(k, numbers[k::count]) for k in range(count)]
+        self._running = [_Worker(k, numbers[k::count], self.on_records) for k in range(count)]
         try:
             await asyncio.gather(*(w.start(init) for w in self._running))
         except TableLost as exc:
@@ -198,6 +209,20 @@ async def _serve_driver(protocol_out: int) -> None:
     init = json.loads(await reader.readline())
     configure(init["log_level"])
     settings = TournamentSettings.from_record(init["settings"], "the driver's settings")
+
+    # the live view's records, sent together every _LIVE_BATCH_S (a message a decision would cost the tables)
+    waiting: dict[int, list[dict[str, Any]]] = {}
+
+    def send_live() -> None:
+        for table, records in waiting.items():
+            send({"table": table, "live": records})
+        waiting.clear()
+
+    def live(table: int, records: list[dict[str, Any]]) -> None:
+        if not waiting:
+            loop.call_later(_LIVE_BATCH_S, send_live)
+        waiting.setdefault(table, []).extend(records)
+
     host = TableHost(
         settings,
         Path(init["folder"]),
@@ -205,6 +230,7 @@ async def _serve_driver(protocol_out: int) -> None:
         limits=Limits(**init["limits"]),
         connect_timeout_s=init["connect_timeout_s"],
         sandbox=settings.sandbox,
+        on_records=live if init.get("live") else None,
     )
     playing: set[asyncio.Task[None]] = set()
 
@@ -214,6 +240,7 @@ async def _serve_driver(protocol_out: int) -> None:
         except Exception as exc:
             send({"table": table, "error": f"{type(exc).__name__}: {exc}"})
         else:
+            send_live()  # the game's last records before its result
             send({"table": table, "record": played.record.to_json()})
 
     reason = "the tournament stopped"
