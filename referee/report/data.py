@@ -32,7 +32,7 @@ from referee.report.gamestats import KINDS, GameStats, read_game
 from referee.sprt.runner import SPRT_FILE, SUMMARY_FILE, PairTally, SprtPlan
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
-from referee.tournament.results import outcome
+from referee.tournament.results import GameRecord
 from referee.tournament.runner import RESULTS_FILE, TournamentFolder
 from referee.tournament.settings import SettingsError, TournamentSettings
 from referee.tournament.standings import RANKING, Outcome, standings
@@ -114,7 +114,7 @@ class Report:
         number = int(record["game"])
         if number in self.games:
             return
-        result = outcome(record)
+        result = GameRecord.from_json(record).outcome()
         self.games[number] = _Game(record, result, None if stats is None else stats.violation_lines, log_problem)
         self.order.append(number)
         teams = result.teams
@@ -477,7 +477,7 @@ def _check_result(raw: bytes, report: Report) -> dict[str, Any] | str:
         return "not a JSON object"
     try:
         number = record["game"]
-        result = outcome(record)
+        result = GameRecord.from_json(record).outcome()
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         return f"missing field {exc}" if isinstance(exc, KeyError) else f"bad result record: {exc}"
     if not isinstance(number, int) or not 1 <= number <= len(report.schedule):
