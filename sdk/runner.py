@@ -27,12 +27,10 @@ import sys
 from collections.abc import Sequence
 
 import grpc
-import structlog
 
 from referee.engine.events import DealEvent, Event, HandEndEvent
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
-from referee.logging import configure
 from referee.protocol import convert
 from referee.protocol.convert import (
     ErrorInfo,
@@ -44,8 +42,9 @@ from referee.protocol.convert import (
     WelcomeInfo,
 )
 from sdk.bot import Bot
+from sdk.log import configure, get_logger
 
-log = structlog.get_logger("sdk")
+log = get_logger("sdk")
 
 
 class SessionError(Exception):
