@@ -9,7 +9,7 @@ JS_STAMP := $(JS_BOT)/node_modules/.installed
 CPP_BOT  := example_bots/cpp
 CPP_BIN  := $(CPP_BOT)/build/bot
 
-.PHONY: demo test bench proto cpp-bot clean
+.PHONY: demo test bench proto cpp-bot sdk-wheel clean
 
 PROTO_SRC := proto/bideuchre/v1/arena.proto
 
@@ -108,5 +108,11 @@ bench: $(STAMP)
 proto: $(STAMP)
 	$(BIN)/python tools/gen_proto.py
 
+# The slim SDK for Python bot authors (sdk-dist/README.md): a wheel of the engine, the wire conversion, the
+# SDK and the Python example bots, needing only grpcio and protobuf, in dist/. pip fetches its build backend
+# (hatchling) into a build environment of its own.
+sdk-wheel: $(STAMP)
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist ./sdk-dist
+
 clean:
-	rm -rf $(VENV) build *.egg-info $(JS_BOT)/node_modules $(CPP_BOT)/build
+	rm -rf $(VENV) build dist *.egg-info $(JS_BOT)/node_modules $(CPP_BOT)/build
