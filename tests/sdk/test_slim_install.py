@@ -1,0 +1,132 @@
+"""bideuchre-sdk (sdk-dist/): a bot author's install brings grpcio, protobuf, the engine, the wire and the SDK.
+
+The quick checks run in the arena's venv, where typer, rich, structlog and
+aiohttp are installed, so an import of one of them by the SDK would succeed
+there and must be caught by name (tools/check_sdk_imports.py). The slow one
+builds the wheel, installs it alone in a fresh virtualenv, and plays a real
+``arena match`` whose bots are that venv's Python running the installed
+example bots.
+"""
+
+from __future__ import annotations
+
+import json
+import runpy
+import subprocess
+import sys
+import tomllib
+import venv
+from pathlib import Path
+
+import pytest
+
+from referee.replay.logfile import load_log
+from referee.replay.verify import verify_log
+
+REPO = Path(__file__).resolve().parents[2]
+SDK_DIST = REPO / "sdk-dist"
+CHECK = REPO / "tools" / "check_sdk_imports.py"
+ARENA = Path(sys.executable).parent / "arena"
+HEAVY = ("typer", "click", "rich", "structlog", "aiohttp", "grpc_health", "grpc_reflection", "grpc_tools", "ray")
+
+
+def project(pyproject: Path) -> dict[str, object]:
+    table: dict[str, object] = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    return table
+
+
+def test_importing_the_sdk_brings_in_nothing_of_the_referee_nor_its_libraries() -> None:
+    """Every module the wheel ships, imported where everything is installed: only the standard library, grpc,
+    protobuf and the shipped modules come in (no referee.logging, structlog, rich ...)."""
+    run = subprocess.run([sys.executable, str(CHECK)], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        f"{len(shipped())} modules of bideuchre-sdk import with the standard library, grpc and protobuf alone"
+    ]
+
+
+def shipped() -> list[str]:
+    """The modules the wheel holds, as the check script reads them from sdk-dist/pyproject.toml."""
+    names: list[str] = runpy.run_path(str(CHECK))["shipped_modules"]()
+    return names
+
+
+def test_the_wheel_ships_the_sdk_the_engine_the_wire_and_the_example_bots() -> None:
+    names = shipped()
+    for module in ("sdk", "sdk.runner", "sdk.log", "sdk.simulator", "referee.errors", "referee.engine.game"):
+        assert module in names
+    assert "referee.protocol.bideuchre.v1.arena_pb2" in names and "referee.protocol.convert" in names
+    bots = sorted(n.removeprefix("example_bots.") for n in names if n.startswith("example_bots."))
+    assert bots == ["first_bot", "montecarlo_bot", "random_bot", "rules_bot"]
+    assert not any(n.startswith(("referee.cli", "referee.server", "referee.match", "referee.logging")) for n in names)
+
+
+def test_its_version_and_dependencies_are_the_arenas() -> None:
+    slim, arena = project(SDK_DIST / "pyproject.toml"), project(REPO / "pyproject.toml")
+    assert slim["version"] == arena["version"]
+    assert isinstance(slim["dependencies"], list) and isinstance(arena["dependencies"], list)
+    wanted = [d for d in arena["dependencies"] if d.split(">")[0].split("=")[0] in ("grpcio", "protobuf")]
+    assert slim["dependencies"] == wanted
+
+
+def run(argv: list[str | Path], *, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    assert done.returncode == 0, f"{argv}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.mark.slow
+def test_a_venv_with_only_the_slim_sdk_plays_a_match(tmp_path: Path) -> None:
+    # the wheel, as `make sdk-wheel` builds it (pip fetches hatchling into a build environment of its own)
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp_path / "dist", SDK_DIST])
+    [wheel] = (tmp_path / "dist").glob("bideuchre_sdk-*-py3-none-any.whl")
+
+    # a fresh venv from the base interpreter (nothing of the arena's venv), and the wheel alone in it
+    author = tmp_path / "author"  # a bot author's folder, holding the venv: where they run the arena
+    slim = author / "venv"
+    venv.EnvBuilder(with_pip=True, symlinks=True).create(slim)
+    python = slim / "bin" / "python"
+    run([python, "-m", "pip", "install", "--quiet", wheel])
+    listed = json.loads(run([python, "-m", "pip", "list", "--format", "json"]).stdout)
+    installed = {p["name"].lower().replace("_", "-") for p in listed} - {"pip", "setuptools", "wheel"}
+    assert installed == {"bideuchre-sdk", "grpcio", "protobuf", "typing-extensions"}, listed  # grpcio needs the last
+
+    # -I: the venv's own site-packages only (no current folder, no PYTHONPATH): what an installed bot sees
+    probe = f"import importlib.util as u, sdk; print(sdk.__file__); print([m for m in {HEAVY!r} if u.find_spec(m)])"
+    where, found = run([python, "-I", "-c", probe]).stdout.splitlines()
+    assert Path(where).is_relative_to(slim) and found == "[]"
+    assert run([python, "-I", CHECK]).stdout.startswith(f"{len(shipped())} modules of bideuchre-sdk import")
+    refused = subprocess.run([python, "-I", "-c", "import referee.logging"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "No module named 'referee.logging'" in refused.stderr
+
+    # a real match from the arena's venv, each seat run by the slim venv's Python from the installed example bots
+    logs = tmp_path / "logs"
+    bots = {"montecarlo": "example_bots.montecarlo_bot", "random": "example_bots.random_bot"}
+    args: list[str | Path] = [
+        ARENA,
+        "match",
+        "--log-dir",
+        logs,
+        "--seed",
+        "5",
+        "--rule",
+        "hand_limit=2",
+        "--move-time",
+        "300",
+    ]
+    for name, module in bots.items():
+        args += ["--bot", f"{name}={python} -I -m {module}"]
+    played = run(args, cwd=author, timeout=300)
+    [log] = logs.glob("*.jsonl")
+    assert f"log: {log}" in played.stdout.replace("\n", "")
+    assert verify_log(load_log(log)).games == 1
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["event"] == "match_start" and records[-1]["event"] == "match_end"
+    assert [s["bot"] for s in records[0]["seats"]] == ["montecarlo", "random"] * 2
+    assert not [r for r in records if r["event"] == "violation"]
+    outputs = sorted(logs.glob("*.stderr"))
+    assert len(outputs) == 4
+    for output in outputs:  # each seat's process: the slim venv's Python, and no traceback
+        text = output.read_text(encoding="utf-8")
+        assert text.splitlines()[0].startswith(f"--- {python} -I -m example_bots."), text
+        assert "Traceback" not in text, text
