@@ -10,7 +10,10 @@ at the limit, but first gives back time the bot could not use:
   machine, not the bot, made it late.
 
 Whichever is larger is given back, when above ``slack_s``, and the deadline
-moves on by it, at most one more limit in all. When the time is up it calls
+moves on by it, at most one more limit in all. The bot's CPU times are first
+read ``probe_s`` after the request (2 ms), not at once: most answers come
+before that and cost no reading at all, and a wait that short is under the
+slack anyway. When the time is up it calls
 ``on_time_up`` a loop turn later (an answer gRPC handed over in the same
 turn is still on its way). After an answer, ``charged`` is the time the bot
 is charged: from the request to the answer, less what was given back (and,
@@ -81,28 +84,29 @@ class Deadline:
         *,
         clock: WaitSource | None = None,
         slack_s: float = 0.02,
+        probe_s: float = 0.002,
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.limit_s = limit_s
         self.on_time_up = on_time_up
         self.clock = clock
         self.slack_s = slack_s
+        self.probe_s = probe_s
         self.credited = 0.0  # time given back so far
-        self._loop = asyncio.get_running_loop()
+        self._loop = loop if loop is not None else asyncio.get_running_loop()
         self._start = 0.0
         self._timer: asyncio.TimerHandle | None = None
-        self._at_start: Sample | None = None  # the bot's CPU times at the start
+        self._probe: asyncio.TimerHandle | None = None  # the first reading of the bot's CPU times, to come
+        self._at_start: Sample | None = None  # the bot's CPU times at that first reading
         self._waited: Sample | None = None  # ... and at the last time given back
         self._done = False
 
     def start(self) -> None:
         loop = self._loop
         self._start = loop.time()
-        if self.clock is not None:
-            # sampled in the loop's next turn, once the request is with gRPC: the bot reads it meanwhile instead
-            # of waiting for it; timers and answers come later in the loop's order, so it is there before them
-            self._at_start = self._waited = {}
-            loop.call_soon(self._sample)
-        if self.limit_s != float("inf"):
+        if self.clock is not None and self.limit_s > self.probe_s:
+            self._probe = loop.call_at(self._start + self.probe_s, self._sample)
+        if self.limit_s != math.inf:
             due = self._start + self.limit_s
             self._timer = loop.call_at(due, self._fire, due, self.limit_s)
 
@@ -111,6 +115,9 @@ class Deadline:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
 
     @property
     def elapsed_s(self) -> float:
@@ -125,8 +132,9 @@ class Deadline:
         return max(0.0, think - owed)
 
     def _sample(self) -> None:
-        if self.clock is not None and self._at_start is not None:
-            self._at_start.update(self.clock.sample())
+        self._probe = None
+        if self.clock is not None and not self._done:
+            self._at_start = self._waited = self.clock.sample()
 
     def _fire(self, due: float, budget: float) -> None:
         if self._done:

@@ -189,7 +189,8 @@ class Connection:
         self.closed = False
         self._context = context
         self._limits = limits
-        self._task = asyncio.current_task()
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task(self._loop)
         self._write_lock = asyncio.Lock()
         self._pending: asyncio.Future[ActionMsg | Closed] | None = None
         self._pending_id = 0
@@ -236,7 +237,8 @@ class Connection:
         """
         if self.closed:
             return Closed.DISCONNECTED
-        fut: asyncio.Future[ActionMsg | Closed] = asyncio.get_running_loop().create_future()
+        loop = self._loop
+        fut: asyncio.Future[ActionMsg | Closed] = loop.create_future()
         self._pending, self._pending_id = fut, request_id
         self._ledger.issue(request_id, self.player.on_violation)
         deadline = Deadline(
@@ -244,11 +246,12 @@ class Connection:
             partial(self._time_up, fut),
             clock=self.player.wait_clock,
             slack_s=self._limits.lag_slack_s,
+            loop=loop,
         )
         deadline.start()
         try:
             self._writing = True
-            self._writer = asyncio.current_task()
+            self._writer = asyncio.current_task(loop)
             async with self._write_lock:
                 await self._context.write(data)
         except asyncio.CancelledError:

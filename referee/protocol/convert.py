@@ -17,6 +17,7 @@ are not a message, an answer in the wrong field, text that names no card.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -352,19 +353,26 @@ class RequestEncoder:
 
     Protobuf allows a message's fields in any order and repeated fields in
     pieces, so the parts that repeat are encoded once and appended as bytes:
-    each event (an event as one seat sees it: keyed by value, so public events
-    are shared by every seat), the contract snapshot, and each legal bid. One
-    encoder serves one game (its caches hold that game's events).
+    each event, the contract snapshot, and each legal bid. Events are cached
+    by identity, not by value (hashing and comparing the engine's dataclasses
+    cost more than the lookup saves): a public event is the same object for
+    every seat (``visible_to`` hands it on as it is), so it is encoded once;
+    the copy a seat gets of a private one (a deal, an exchange it did not
+    see) is a new object, encoded for that seat. The cache keeps each event
+    it holds alive, so an id is never reused while it is a key. One encoder
+    serves one game.
     """
 
     def __init__(self) -> None:
-        self._events: dict[Event, bytes] = {}
+        self._events: dict[int, tuple[Event, bytes]] = {}
         self._contracts: dict[Contract, bytes] = {}
 
     def event(self, event: Event) -> bytes:
-        data = self._events.get(event)
-        if data is None:
-            data = self._events[event] = _field(_EVENTS_FIELD, event_to_pb(event, pb.Event()).SerializeToString())
+        hit = self._events.get(id(event))
+        if hit is not None and hit[0] is event:
+            return hit[1]
+        data = _field(_EVENTS_FIELD, event_to_pb(event, pb.Event()).SerializeToString())
+        self._events[id(event)] = (event, data)
         return data
 
     def decision(
@@ -568,10 +576,12 @@ def action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotM
     return msg
 
 
-def _index(value: object, what: str) -> SupportsIndex:
+def _index(value: object, what: str) -> int:
     """``value`` as an index into a table of the wire's values: an int, or anything with ``__index__``."""
-    if isinstance(value, (int, SupportsIndex)):
+    if isinstance(value, int):  # the usual case first: isinstance on a Protocol costs microseconds
         return value
+    if isinstance(value, SupportsIndex):  # numpy's integers and the like
+        return operator.index(value)
     raise TypeError(f"expected {what}, got {value!r}")
 
 
