@@ -52,7 +52,11 @@ CHROMIUM := /usr/bin/chromium
 # (Defined before the rule that names it: make expands a prerequisite as it reads it.)
 BWRAP := /usr/bin/bwrap
 
+# The checks first (ruff, mypy: pinned in the dev extra that $(STAMP) installs), then the suite.
 test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):

@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     print()
     print(f"{'preset':<18} {'match':<22} {'games':>5} {'win rate':>8} {'margin pts/hand (95%)':>18} {'time':>7}")
+    worlds: int | None
     if args.mc_worlds is None:
         worlds, search = FROM_LEVEL, f"L{args.level}"
     else:
@@ -155,11 +156,13 @@ def main(argv: list[str] | None = None) -> None:
     outright = partial(MonteCarloBot, level=args.level, max_worlds=worlds, decide_worlds=worlds, override_z=None)
     for preset in presets:
         others = rules_for(preset).teams - 1
-        matches = [("rules v random", [RulesBot] + [RandomBot] * others, args.deals)]
+        matches: list[tuple[str, list[BotFactory], int]] = [
+            ("rules v random", [RulesBot, *[RandomBot] * others], args.deals)
+        ]
         if args.mc_deals > 0:
-            matches.append((f"montecarlo({search}) v rules", [montecarlo] + [RulesBot] * others, args.mc_deals))
+            matches.append((f"montecarlo({search}) v rules", [montecarlo, *[RulesBot] * others], args.mc_deals))
             if args.best_average:
-                matches.append((f"mc-best-avg({search}) v rules", [outright] + [RulesBot] * others, args.mc_deals))
+                matches.append((f"mc-best-avg({search}) v rules", [outright, *[RulesBot] * others], args.mc_deals))
         for name, entrants, deals in matches:
             match(name, entrants, preset, deals, args.seed, args.workers, args.time_limit)
     print()

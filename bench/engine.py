@@ -65,7 +65,9 @@ def playout_run(name: str, seconds: float, seed: int, positions: int = 200) -> f
         game = Game(rules, rng.randrange(rules.players))
         game.deal(shuffled_deck(rules, rng))
         while game.phase not in (Phase.PLAY, Phase.DEAL, Phase.OVER):
-            game.apply(random_action(game.decision(), rng))
+            decision = game.decision()
+            assert decision is not None  # a seat decides in the auction, trump and exchange phases
+            game.apply(random_action(decision, rng))
         if game.phase is Phase.PLAY:
             games.append(game)
     done = 0

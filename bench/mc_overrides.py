@@ -32,6 +32,7 @@ from machine import describe  # bench/machine.py
 
 from example_bots.montecarlo_bot import LEVELS, MonteCarloBot
 from example_bots.rules_bot import RulesBot
+from referee.engine.bids import Bid
 from referee.engine.events import HandEndEvent
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
@@ -46,14 +47,15 @@ def rules_choice(bot: RulesBot, view: SeatView) -> object:
     d = view.decision
     assert d is not None
     if d.kind is DecisionKind.BID:
-        return RulesBot.bid(bot, view, d.options)
+        return RulesBot.bid(bot, view, d.bids)
     if d.kind is DecisionKind.TRUMP:
-        return RulesBot.trump(bot, view, d.options)
+        return RulesBot.trump(bot, view, d.trumps)
     if d.kind is DecisionKind.GIVE:
+        assert d.to is not None
         return sorted(RulesBot.give(bot, view, d.count, d.to))
     if d.kind is DecisionKind.DISCARD:
         return sorted(RulesBot.discard(bot, view, d.count))
-    return RulesBot.play(bot, view, d.options)
+    return RulesBot.play(bot, view, d.cards)
 
 
 def finish(game: Game, bots: list[Bot], team: int) -> float:
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
                         delta = finish(mine, judges, 0) - finish(theirs, judges, 0)
                         worth.setdefault(kind, []).append(delta)
                         if args.show_bids and d.kind is DecisionKind.BID:
+                            assert isinstance(default, Bid) and isinstance(action, Bid)
                             auction = ", ".join(f"{s}:{b.text()}" for s, b in view.bids) or "-"
                             print(
                                 f"  seat {d.seat} after [{auction}]: rules {default.text()}, "

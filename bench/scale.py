@@ -61,7 +61,7 @@ def play(backend: Backend, args: argparse.Namespace) -> dict[str, Any]:
         asyncio.run(tournament.run())
         elapsed = time.perf_counter() - start
         own = cpu_seconds(resource.RUSAGE_SELF) - own
-        log_bytes = sum((folder.path / r["log"]).stat().st_size for r in tournament.done.values())
+        log_bytes = sum((folder.path / r.log).stat().st_size for r in tournament.done.values())
     games = len(tournament.done)
     return {
         "games": games,

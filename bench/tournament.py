@@ -49,8 +49,8 @@ def run(preset: str, games: int, concurrency: int, seed: int) -> dict[str, float
         elapsed = time.perf_counter() - start
         own = cpu_seconds(resource.RUSAGE_SELF) - own
         children = cpu_seconds(resource.RUSAGE_CHILDREN) - children
-        decisions = sum(r["decisions"] for r in tournament.done.values())
-        hands = sum(r["hands"] for r in tournament.done.values())
+        decisions = sum(r.decisions for r in tournament.done.values())
+        hands = sum(r.hands for r in tournament.done.values())
     return {
         "games": len(tournament.done),
         "hands": hands,

@@ -41,8 +41,9 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from example_bots.rules_bot import RulesBot
 from referee.engine.playout import playout_points
@@ -79,6 +80,10 @@ class Level:
     decide_worlds: int | None
     time_share: float
 
+
+# What ``search`` weighs: bids, trumps, or the sets of cards to give or discard (tuples, to be hashable).
+_Candidate = TypeVar("_Candidate", Bid, Trump, tuple[Card, ...])
+_C = TypeVar("_C", bound=Hashable)
 
 # From fast to strong; the time share always bounds the search (at the referee's default 1000 ms,
 # level 3 searches for up to 500 ms a decision).
@@ -226,7 +231,7 @@ class MonteCarloBot(RulesBot):
         default = list(super().discard(view, count))
         return list(self.search(view, card_set_candidates(view, count, False, default), tuple(sorted(default))))
 
-    def search(self, view: SeatView, candidates: Sequence, default: object) -> object:
+    def search(self, view: SeatView, candidates: Sequence[_Candidate], default: _Candidate) -> _Candidate:
         """The candidate with the best average outcome over sampled worlds, the rules bot's unless clearly beaten.
 
         Each world is rebuilt as an engine game at this decision; each candidate is applied
@@ -244,7 +249,7 @@ class MonteCarloBot(RulesBot):
         likelihood = self.likelihood(view)
         team = view.team
         alive = list(range(len(candidates)))
-        outcomes: list[dict[object, float]] = []
+        outcomes: list[dict[_Candidate, float]] = []
         playouts = 0
         cap = self.decide_worlds
         while clock() < deadline and (cap is None or len(outcomes) < cap):
@@ -253,7 +258,7 @@ class MonteCarloBot(RulesBot):
                 break
             base = sampled[1]
             model = WorldModel(view.rules)
-            results: dict[object, float] = {}
+            results: dict[_Candidate, float] = {}
             for i in alive:
                 if clock() >= deadline:
                     break
@@ -283,7 +288,7 @@ class MonteCarloBot(RulesBot):
         stats.seconds += self.clock() - started
 
 
-def _clearly_better(outcomes: Sequence[dict], best: object, default: object, z: float) -> bool:
+def _clearly_better(outcomes: Sequence[dict[_C, float]], best: _C, default: _C, z: float) -> bool:
     """``best`` beats ``default`` over the worlds by more than ``z`` standard errors of the paired difference."""
     if best == default:
         return True
@@ -294,7 +299,7 @@ def _clearly_better(outcomes: Sequence[dict], best: object, default: object, z: 
     return mean > z * math.sqrt(variance / n)
 
 
-def _as_action(candidate: object) -> object:
+def _as_action(candidate: Bid | Trump | tuple[Card, ...]) -> Bid | Trump | list[Card]:
     """Card sets are kept as tuples (hashable); the engine takes them as they are."""
     return list(candidate) if isinstance(candidate, tuple) else candidate
 

@@ -137,17 +137,17 @@ class RulesBot(Bot):
                 spoke[seat] = bid
         support = 0.0
         for partner in view.partners:
-            bid = spoke.get(partner)
-            if bid is None:
+            shown = spoke.get(partner)
+            if shown is None:
                 support += SUPPORT_UNKNOWN * average
-            elif bid.is_pass:
+            elif shown.is_pass:
                 support += SUPPORT_PASSED * average
             else:
-                level = bid.level if bid.kind == "level" else rules.cards_each
-                if bid.trump is None:
+                level = shown.level if shown.kind == "level" else rules.cards_each
+                if shown.trump is None:
                     share = SUPPORT_NO_TRUMP_NAMED
                 else:
-                    share = SUPPORT_SAME_TRUMP if bid.trump == trump else SUPPORT_OTHER_TRUMP
+                    share = SUPPORT_SAME_TRUMP if shown.trump == trump else SUPPORT_OTHER_TRUMP
                 support += share * level
         return support
 

@@ -391,11 +391,14 @@ class BotPool:
             return
         if relay:
             address = f"127.0.0.1:{RELAY_PORT}"
+        elif m.bot.tcp:
+            assert seat.tcp_address is not None  # open_seat(tcp=True) gave the seat a port
+            address = seat.tcp_address
         else:
-            address = seat.tcp_address if m.bot.tcp else seat.target
+            address = seat.target
         env = dict(os.environ)
         env.update(
-            ARENA_ADDRESS=str(address),
+            ARENA_ADDRESS=address,
             ARENA_TOKEN=m.player.token,
             ARENA_SEED=str(m.seed),
             PATH=child_path(),
@@ -423,7 +426,7 @@ class BotPool:
         if m.bot is not None and m.process is None:
             return m, m.failures[-1] if m.failures else "not started"
         connect = asyncio.ensure_future(player.wait_connected())
-        waiters: set[asyncio.Future[object]] = {connect}
+        waiters: set[asyncio.Future[None] | asyncio.Future[bool]] = {connect}
         exited = None
         if m.process is not None:
             exited = asyncio.ensure_future(m.process.wait_exit(self.connect_timeout_s))

@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, TextIO, cast
 
 import structlog
 
@@ -70,6 +70,7 @@ def configure(level: str = "info", json: bool | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
+        # PrintLogger only prints to its file (write and flush) and compares it with sys.stdout and sys.stderr
+        logger_factory=structlog.PrintLoggerFactory(file=cast("TextIO", _Stderr())),
         cache_logger_on_first_use=True,
     )

@@ -119,7 +119,7 @@ def default_action(decision: Decision) -> Action:
     if kind is DecisionKind.BID:
         return PASS if PASS in decision.options else decision.options[0]
     if kind is DecisionKind.GIVE or kind is DecisionKind.DISCARD:
-        return list(decision.options[: decision.count])
+        return list(decision.cards[: decision.count])
     return decision.options[0]
 
 
@@ -302,6 +302,7 @@ class _GameRun:
         sends = []
         for channel in self.channels:
             events = channel.untold(g)
+            assert channel.player is not None  # a match seats a player at every channel
             conn = channel.player.connection
             if conn is None:
                 continue

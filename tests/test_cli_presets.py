@@ -12,7 +12,7 @@ from referee.engine.rules import OPTION_NAMES
 WIDE = {"COLUMNS": "250"}  # so rich does not fold the tables
 
 
-def run(*args: str):  # type: ignore[no-untyped-def]
+def run(*args: str):
     return CliRunner().invoke(app, ["presets", *args], env=WIDE)
 
 

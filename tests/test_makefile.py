@@ -7,8 +7,10 @@ does not exist) with a PATH that lacks what the install needs.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,23 @@ def test_make_test_installs_every_system_package_the_suite_needs() -> None:
     (rule,) = [line for line in db.stdout.splitlines() if line.startswith("test:")]
     prerequisites = rule.split(":", 1)[1].split()
     assert "/usr/bin/bwrap" in prerequisites and "/usr/bin/chromium" in prerequisites, rule
+
+
+def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
+    """`make test` checks the code first: ruff's lint and format check and mypy (each pinned in the dev extra,
+    which the venv rule installs), then pytest. ``make -n`` prints the recipe without running it."""
+    assert MAKE is not None
+    dry = subprocess.run(
+        [MAKE, "--no-print-directory", "-n", "test"], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert dry.returncode == 0, dry.stderr
+    lines = [line.strip() for line in dry.stdout.splitlines()]
+    checks = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy"]
+    suite = ".venv/bin/python -m pytest -q"
+    assert all(line in lines for line in [*checks, suite]), dry.stdout
+    at = [lines.index(c) for c in checks]
+    assert at == sorted(at) and at[-1] < lines.index(suite), dry.stdout  # in this order, before the suite
+    makefile = (REPO / "Makefile").read_text()
+    assert "-m pip install --quiet -e '.[dev]'" in makefile  # the venv gets the dev extra: ruff, mypy, types-protobuf
+    dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    assert {"ruff", "mypy", "types-protobuf"} <= {re.split(r"[<>=!~ \[]", d, maxsplit=1)[0] for d in dev}

@@ -87,6 +87,7 @@ def _health(channel: grpc.Channel, pool: descriptor_pool.DescriptorPool, service
     except grpc.RpcError as exc:
         return exc.code().name  # NOT_FOUND: the health service does not know this service
     status = response_class.DESCRIPTOR.fields_by_name["status"].enum_type
+    assert status is not None  # the health response's status is an enum field
     return status.values_by_number[response.status].name
 
 

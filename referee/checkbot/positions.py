@@ -130,7 +130,7 @@ def _seat_of(rules: Rules, role: str, opener: int, dealer: int) -> int:
 
 def _scripted_bid(decision: Decision, situation: Situation, opener: int, first_turn: bool) -> Bid:
     """The bid the script makes for a seat that is not (yet) the bot's."""
-    legal = decision.options
+    legal = decision.bids
     if decision.seat == opener and first_turn:
         wanted = situation.contract or situation.opening
         if wanted is not None:

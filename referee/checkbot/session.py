@@ -421,7 +421,7 @@ def _longest(found: list[Position]) -> Position:
 
 def _legal_text(decision: Decision) -> str:
     if decision.kind in (DecisionKind.GIVE, DecisionKind.DISCARD):
-        return f"{decision.count} card(s) of the hand {' '.join(cards_str(decision.options))}"
+        return f"{decision.count} card(s) of the hand {' '.join(cards_str(decision.cards))}"
     options = [_action_text(o) for o in decision.options]
     shown = ", ".join(options[:12]) + (f" ... ({len(options)} in all)" if len(options) > 12 else "")
     return f"one of {shown}"

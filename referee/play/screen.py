@@ -166,13 +166,13 @@ class TableScreen:
         """The question and the numbered answers for ``decision`` (only legal ones)."""
         kind = decision.kind
         if kind is DecisionKind.BID:
-            return Text("Your bid:"), [Choice(self._bid(b), b, b.text()) for b in decision.options]
+            return Text("Your bid:"), [Choice(self._bid(b), b, b.text()) for b in decision.bids]
         if kind is DecisionKind.TRUMP:
-            return Text("Name trump:"), [Choice(self.cards.trump(t), t, t.text()) for t in decision.options]
+            return Text("Name trump:"), [Choice(self.cards.trump(t), t, t.text()) for t in decision.trumps]
         if kind is DecisionKind.PLAY:
-            legal = sort_hand(dict.fromkeys(decision.options), view.trump)
+            legal = sort_hand(dict.fromkeys(decision.cards), view.trump)
             return Text("Play a card:"), [Choice(self.cards.card(c), c, card_str(c)) for c in legal]
-        cards = sort_hand(decision.options, view.trump)
+        cards = sort_hand(decision.cards, view.trump)
         n = decision.count
         what = f"{n} card{'s' if n > 1 else ''}"
         if kind is DecisionKind.GIVE:

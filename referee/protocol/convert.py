@@ -39,7 +39,7 @@ from referee.engine.events import (
     PlayEvent,
     TrickEvent,
 )
-from referee.engine.game import Contract, Decision, DecisionKind, Game
+from referee.engine.game import Action, Contract, Decision, DecisionKind, Game
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
 from referee.errors import ArenaError
@@ -492,7 +492,7 @@ def error_to_pb(code: ErrorCode, message: str, request_id: int = 0, fatal: bool 
     return msg
 
 
-def action_from_pb(action: pb.Action, decision: Decision) -> object:
+def action_from_pb(action: pb.Action, decision: Decision) -> Action:
     """The engine action in ``action`` for ``decision``; raises ProtocolError if malformed.
 
     Legality is the engine's business: this only checks the shape.

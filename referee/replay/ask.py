@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,16 +137,20 @@ def action_text(kind: DecisionKind, action: object) -> str:
         assert isinstance(action, Bid)
         return action.text()
     if kind is DecisionKind.TRUMP:
-        return Trump(action).text()  # type: ignore[call-overload]
+        assert isinstance(action, int)
+        return Trump(action).text()
     if kind is DecisionKind.PLAY:
-        return card_str(action)  # type: ignore[arg-type]
-    return " ".join(card_str(c) for c in action)  # type: ignore[attr-defined]
+        assert isinstance(action, int)
+        return card_str(action)
+    assert isinstance(action, Iterable)
+    return " ".join(card_str(c) for c in action)
 
 
 def same_action(kind: DecisionKind, a: object, b: object) -> bool:
     """Equal actions; the cards of a give or discard in any order."""
     if kind is DecisionKind.GIVE or kind is DecisionKind.DISCARD:
-        return Counter(a) == Counter(b)  # type: ignore[arg-type]
+        assert isinstance(a, Iterable) and isinstance(b, Iterable)
+        return Counter(a) == Counter(b)
     return a == b
 
 
@@ -226,7 +231,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
                 move_time_ms=move_time_ms,
                 first_dealer=logged.first_dealer,
             )
-            earlier = [r for r in sent[seat] if prime == "game" or (prime == "hand" and r.hand == item.hand)]
+            primed = [r for r in sent[seat] if prime == "game" or (prime == "hand" and r.hand == item.hand)]
             return Request(
                 replay,
                 item,
@@ -237,7 +242,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
                 move_time_ms,
                 bank,
                 was_asked,
-                tuple(earlier),
+                tuple(primed),
             )
         if was_asked:
             asked[seat] += 1

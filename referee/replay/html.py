@@ -162,16 +162,17 @@ def viewer_page(
     if not games:
         raise LogError(f"{match.path}: the log holds no game yet (it stops after line {match.last_line})")
     rules = match.rules
+    shown = [game_data(match, logged) for logged in games]
     data = {
         "title": f"{match.path.name}: {match.preset}",
         "preset": match.preset,
         "players": rules.players,
         "teams": rules.teams,
-        "games": [game_data(match, logged) for logged in games],
+        "games": shown,
         "start": {"hand": start_hand, "seat": start_seat},
         "cutOff": match.cut_off,
     }
-    if start_hand is not None and not any(s["hand"] == start_hand for s in data["games"][0]["steps"]):
+    if start_hand is not None and not any(s["hand"] == start_hand for s in shown[0]["steps"]):
         raise LogError(f"game {games[0].number} has no hand {start_hand}")
     return viewer_html(data, analysis)
 

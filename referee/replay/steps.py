@@ -295,10 +295,11 @@ class GameReplay:
             raise self._mismatch(entry, f"expected the deal of hand {game.hand_number + 1}, recorded {entry.event}")
         deal = parse_event_record(self.match.path, entry.line, entry.record)
         assert isinstance(deal, DealEvent)
-        if not isinstance(deal.dealer, int) or any(h is None for h in deal.hands):
+        hands = [h for h in deal.hands if h is not None]
+        if not isinstance(deal.dealer, int) or len(hands) != len(deal.hands):
             raise self._mismatch(entry, "a deal record needs the dealer and every seat's hand")
         try:
-            deck = deck_for_hands(self.rules, deal.dealer, deal.hands)  # type: ignore[arg-type]
+            deck = deck_for_hands(self.rules, deal.dealer, hands)
             return game.deal(deck)
         except (ValueError, EngineError) as exc:
             raise self._mismatch(

@@ -80,9 +80,8 @@ class Pentanomial:
         index = round(points * 2)
         if not 0 <= index <= 4 or abs(index - points * 2) > 1e-9:
             raise ValueError(f"a pair scores 0, 0.5, 1, 1.5 or 2 points, got {points!r}")
-        counts = list(self.counts)
-        counts[index] += 1
-        return Pentanomial(tuple(counts))  # type: ignore[arg-type]
+        c0, c1, c2, c3, c4 = (n + 1 if k == index else n for k, n in enumerate(self.counts))
+        return Pentanomial((c0, c1, c2, c3, c4))
 
     @property
     def points(self) -> float:

@@ -272,13 +272,15 @@ class Tournament:
         return self.stop_when is not None and self.stop_when()
 
     async def _serve(self, table: Table | None, queue: _Queue, results: ResultsWriter) -> None:
+        backend = self.backend
+        assert backend is not None  # set before the tables are served
         bots: frozenset[str] = frozenset()
         while table is not None:
             try:
                 await table.ready()
             except TableLost as exc:
                 log.warning("table lost before it played", table=table.number, why=str(exc))
-                table = await self.backend.replace(table)
+                table = await backend.replace(table)
                 continue
             if self._stopping():
                 queue.finish(table.number)
@@ -291,7 +293,7 @@ class Tournament:
             except TableLost as exc:
                 log.warning("table lost, its game is played again", table=table.number, game=game.game_id, why=str(exc))
                 queue.put_back(table.number, game)
-                table, bots = await self.backend.replace(table), frozenset()
+                table, bots = await backend.replace(table), frozenset()
                 continue
             if played.log is not None or played.outputs:  # off the event loop: other tables' bots are on the clock
                 await asyncio.to_thread(self._keep, game, played)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, deck_cards, effective_suit, parse_card, parse_cards
 from referee.engine.deal import deck_for_hands
-from referee.engine.game import DecisionKind, Game
+from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.view import SeatView, seat_view
 from sdk.knowledge import knowledge_of
@@ -71,11 +71,22 @@ def position(
     return game
 
 
-def view_to_act(game: Game) -> SeatView:
-    """The view of the seat whose decision it is."""
+def deciding(view: SeatView) -> Decision:
+    """The decision ``view``'s seat is to take (a view of the seat to act has one)."""
+    assert view.decision is not None
+    return view.decision
+
+
+def to_decide(game: Game) -> Decision:
+    """The decision a seat is to take in ``game`` (neither over nor waiting for a deal)."""
     decision = game.decision()
     assert decision is not None
-    return seat_view(game, decision.seat)
+    return decision
+
+
+def view_to_act(game: Game) -> SeatView:
+    """The view of the seat whose decision it is."""
+    return seat_view(game, to_decide(game).seat)
 
 
 def check_world(view: SeatView, world: World) -> None:
@@ -93,6 +104,7 @@ def check_world(view: SeatView, world: World) -> None:
     assert placed == Counter(deck_cards(rules.deck))
     # Shown voids: not one card of the suit.
     for seat, suits in knowledge.voids.items():
+        assert view.trump is not None  # a void shows in the play, with trump named
         assert not any(effective_suit(c, view.trump) in suits for c in world.hands[seat])
     # Cards this seat gave that the receiver still holds.
     for seat, holding in knowledge.known.items():

@@ -7,13 +7,13 @@ import random
 from collections import Counter
 
 import pytest
-from bot_positions import DEAL_B, DEAL_H, TickingClock, check_world, position, view_to_act
+from bot_positions import DEAL_B, DEAL_H, TickingClock, check_world, deciding, position, to_decide, view_to_act
 
 from example_bots import montecarlo_bot
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.bids import PASS
-from referee.engine.cards import JACK, Trump, effective_suit, make_card, parse_card, parse_cards
+from referee.engine.cards import JACK, Card, Trump, effective_suit, make_card, parse_card, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
@@ -31,7 +31,7 @@ def test_worlds_keep_shown_voids_and_the_cards_played() -> None:
     assert knowledge_of(view).voids == {3: frozenset({0})}
     determinizer = Determinizer(view)
     rng = random.Random(1)
-    seen_in_3 = Counter()
+    seen_in_3: Counter[Card] = Counter()
     for _ in range(200):
         world = determinizer.sample(rng)
         assert world is not None
@@ -62,6 +62,7 @@ def test_declarer_going_alone_knows_the_cards_it_gave() -> None:
     actions = ["alone", "S", "9H 9D QS"]
     game = position("hammerwalt", hands, dealer=3, actions=actions)
     partner_gives = RulesBot().decide(view_to_act(game))
+    assert isinstance(partner_gives, list)
     game.apply(partner_gives)
     view = seat_view(game, 0)
     knowledge = knowledge_of(view)
@@ -156,7 +157,7 @@ def test_a_first_turn_pass_makes_strong_hands_unlikely() -> None:
 def _play_position() -> SeatView:
     game = position("indiana", {}, dealer=0)
     bots = [RulesBot(seed=1) for _ in range(4)]
-    while (d := game.decision()).kind is not DecisionKind.PLAY:
+    while (d := to_decide(game)).kind is not DecisionKind.PLAY:
         game.apply(bots[d.seat].decide(seat_view(game, d.seat)))
     return view_to_act(game)
 
@@ -180,9 +181,9 @@ def test_the_search_stops_at_its_budget(kind: str, limit_ms: int, monkeypatch: p
     monkeypatch.setattr(montecarlo_bot, step, slow)
     budget = bot.budget_seconds()
     assert budget < limit_ms / 1000
-    assert len(view.decision.options) >= 3
+    assert len(deciding(view).options) >= 3
     action = bot.decide(view)
-    assert action in view.decision.options
+    assert action in deciding(view).options
     stats = bot.stats if kind == "play" else bot.decide_stats
     # The clock is read before each playout: the search ends within one playout of the budget.
     assert stats.seconds <= budget + cost + 3 * clock.step + 1e-9
@@ -197,11 +198,11 @@ def test_the_rules_card_stands_unless_another_is_clearly_better() -> None:
     game = position("neuralplay", DEAL_B, dealer=3, actions=["4 S", "pass", "pass", "pass", "QD", "JD", "QD"])
     view = view_to_act(game)
     kd, ad = parse_cards(["KD", "AD"])
-    assert RulesBot().play(view, view.decision.options) == kd
+    assert RulesBot().play(view, deciding(view).cards) == kd
     steady = [{kd: 0.0, ad: 1.0}] * 10  # AD one point better in every world
     noisy = [{kd: 0.0, ad: d} for d in (6, -5, 4, -4, 3, -3, 5, -5, 1, 0)]  # better on average, by noise
     bot = MonteCarloBot(seed=1, override_z=1.0)
-    assert bot.choose(view, view.decision.options, steady) == ad
-    assert bot.choose(view, view.decision.options, noisy) == kd
-    assert MonteCarloBot(seed=1, override_z=None).choose(view, view.decision.options, noisy) == ad
-    assert bot.choose(view, view.decision.options, []) == kd  # no world searched: the rules card
+    assert bot.choose(view, deciding(view).cards, steady) == ad
+    assert bot.choose(view, deciding(view).cards, noisy) == kd
+    assert MonteCarloBot(seed=1, override_z=None).choose(view, deciding(view).cards, noisy) == ad
+    assert bot.choose(view, deciding(view).cards, []) == kd  # no world searched: the rules card

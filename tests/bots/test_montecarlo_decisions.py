@@ -8,11 +8,11 @@ import time
 import zlib
 
 import pytest
-from bot_positions import DEAL_B, check_world, position, view_to_act
+from bot_positions import DEAL_B, check_world, deciding, position, to_decide, view_to_act
 
 from example_bots.montecarlo_bot import LEVELS, MonteCarloBot, bid_candidates
 from example_bots.rules_bot import RulesBot
-from referee.engine.bids import PASS, Bid
+from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.cards import Trump, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS
@@ -74,13 +74,13 @@ def test_sampled_worlds_never_give_a_seat_a_card_it_cannot_hold(preset: str) -> 
 
 
 def _answer_in_time(bot: MonteCarloBot, game: Game, limit_ms: int) -> object:
-    view = seat_view(game, game.decision().seat)
+    view = view_to_act(game)
     bot.time_limit_ms = limit_ms
     started = time.perf_counter()
     action = bot.decide(view)
     elapsed_ms = (time.perf_counter() - started) * 1000
     # Generous for a loaded machine: the search itself stops at a third of the limit.
-    assert elapsed_ms < limit_ms, f"{view.decision.kind} took {elapsed_ms:.0f} ms of {limit_ms}"
+    assert elapsed_ms < limit_ms, f"{deciding(view).kind} took {elapsed_ms:.0f} ms of {limit_ms}"
     return action
 
 
@@ -128,7 +128,7 @@ def test_every_bid_kind_is_a_candidate() -> None:
     """Pass, levels in every trump, and every special bid the preset allows are all simulated."""
     game = position("neuralplay", DEAL_B, dealer=3)
     view = view_to_act(game)
-    legal = view.decision.options
+    legal = deciding(view).bids
     candidates = bid_candidates(view, legal, RulesBot().bid(view, legal))
     kinds = {b.kind for b in candidates}
     assert kinds == {"pass", "level", "call2", "call1", "moon"}
@@ -141,7 +141,7 @@ def test_bids_near_the_hands_worth_are_candidates_beyond_the_cheapest(preset: st
     """Seat 0 holds six spades with both bowers: a spade bid near its count is tried, not only the cheapest three."""
     game = position(preset, DEAL_B, dealer=3)
     view = view_to_act(game)
-    legal = view.decision.options
+    legal = deciding(view).bids
     rules_bot = RulesBot()
     spade_levels = sorted(b.level for b in legal if b.kind == "level" and b.trump == Trump.S)
     candidates = bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)
@@ -157,19 +157,19 @@ def test_with_partner_holding_the_contract_only_the_rules_bid_or_pass_is_tried(p
     game = position(preset, {}, dealer=3)
     rules_bot = RulesBot()
     first = view_to_act(game)
-    game.apply(next(b for b in first.decision.options if b.kind == "level"))  # seat 0 bids
+    game.apply(next(b for b in deciding(first).bids if b.kind == "level"))  # seat 0 bids
     game.apply(PASS)  # seat 1
     partner = view_to_act(game)
     assert partner.seat == 2
-    legal = partner.decision.options
+    legal = deciding(partner).bids
     default = rules_bot.bid(partner, legal)
     assert set(bid_candidates(partner, legal, default, rules_bot)) == {default, PASS}
     # Over an opponent's bid instead, the search is wide again.
     game = position(preset, {}, dealer=3)
     game.apply(PASS)  # seat 0
-    game.apply(next(b for b in view_to_act(game).decision.options if b.kind == "level"))  # seat 1 bids
+    game.apply(next(b for b in deciding(view_to_act(game)).bids if b.kind == "level"))  # seat 1 bids
     view = view_to_act(game)
-    legal = view.decision.options
+    legal = deciding(view).bids
     assert len(bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)) > 4
 
 
@@ -179,7 +179,7 @@ def test_in_a_single_round_auction_a_bid_over_partner_is_searched() -> None:
     game.apply(Bid.parse("3 H"))  # seat 0
     game.apply(PASS)  # seat 1
     view = view_to_act(game)
-    legal = view.decision.options
+    legal = deciding(view).bids
     rules_bot = RulesBot()
     candidates = bid_candidates(view, legal, rules_bot.bid(view, legal), rules_bot)
     assert len([b for b in candidates if b.kind == "level"]) > 4
@@ -190,7 +190,7 @@ def test_a_fixed_world_count_and_seed_play_the_same_way(kind: str) -> None:
     actions = [] if kind == "bid" else ["4 S", "pass", "pass", "pass"]  # then seat 0 leads
     game = position("neuralplay", DEAL_B, dealer=3, actions=actions)
     view = view_to_act(game)
-    assert view.decision.kind.value == kind
+    assert deciding(view).kind.value == kind
 
     def decide(seed: int) -> tuple[object, int]:
         bot = MonteCarloBot(seed=seed, max_worlds=20, decide_worlds=20, time_share=1.0)
@@ -231,10 +231,10 @@ def test_the_model_of_the_other_seats_bids_like_a_lean_rules_bot() -> None:
     model = WorldModel(game.rules)
     own = model.count(game, 0, Trump.S)
     assert own > 6.5  # seat 0 is strong in spades
-    opening = model.bid(game, game.decision())
+    opening = model.bid(game, to_decide(game))
     # Before its partner speaks, a first bid is the hand's own worth, in its best trump.
-    assert opening == Bid("level", int(own - 0.5), Trump.S)
+    assert opening == Bid(BidKind.LEVEL, int(own - 0.5), Trump.S)
     game.apply(opening)
-    game.apply(model.bid(game, game.decision()))  # seat 1
-    assert model.bid(game, game.decision()) == PASS  # seat 2: its partner holds the contract
+    game.apply(model.bid(game, to_decide(game)))  # seat 1
+    assert model.bid(game, to_decide(game)) == PASS  # seat 2: its partner holds the contract
     assert finish_hand(game, model, team=0) != 0.0  # the hand is played out and scored

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from bot_positions import DEAL_B, DEAL_H, position, view_to_act
+from bot_positions import DEAL_B, DEAL_H, deciding, position, view_to_act
 
 from example_bots.rules_bot import RulesBot, estimate_tricks, losers
-from referee.engine.bids import bid_rank
-from referee.engine.cards import Trump, card_str, cards_str, is_trump, parse_cards
+from referee.engine.bids import BidKind, bid_rank
+from referee.engine.cards import Card, Trump, card_str, cards_str, is_trump, parse_cards
+from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from sdk import Bid
 
@@ -15,27 +16,41 @@ AUCTION_B = ["4 S", "pass", "pass", "pass"]
 AUCTION_H = ["4 H", "pass", "pass", "pass"]
 
 
-def decide(game) -> object:
+def decide(game: Game) -> object:
     return RulesBot(seed=1).decide(view_to_act(game))
+
+
+def card_decided(game: Game) -> Card:
+    """The card the rules bot plays in ``game``."""
+    action = decide(game)
+    assert isinstance(action, int)
+    return action
+
+
+def cards_decided(game: Game) -> list[Card]:
+    """The cards the rules bot gives or discards in ``game``."""
+    cards = decide(game)
+    assert isinstance(cards, list)
+    return cards
 
 
 def test_leads_the_right_bower_as_declarer() -> None:
     game = position("neuralplay", DEAL_B, dealer=3, actions=AUCTION_B)
-    assert card_str(decide(game)) == "JS"
+    assert card_str(card_decided(game)) == "JS"
 
 
 def test_fourth_seat_plays_just_high_enough() -> None:
     # Opponent's QD leads, partner JD, opponent QD: KD and AD both win; KD is enough.
     game = position("neuralplay", DEAL_B, dealer=3, actions=[*AUCTION_B, "QD", "JD", "QD"])
     view = view_to_act(game)
-    assert view.seat == 3 and set(cards_str(view.decision.options)) == {"KD", "AD"}
-    assert card_str(decide(game)) == "KD"
+    assert view.seat == 3 and set(cards_str(deciding(view).cards)) == {"KD", "AD"}
+    assert card_str(card_decided(game)) == "KD"
 
 
 def test_fourth_seat_does_not_trump_partners_winning_card() -> None:
     # Partner's AS wins the spade trick; seat 3 has no spades but three trumps (KH, AH and the left bower JD).
     game = position("neuralplay", DEAL_H, dealer=3, actions=[*AUCTION_H, "QS", "AS", "JS"])
-    card = decide(game)
+    card = card_decided(game)
     assert not is_trump(card, Trump.H)
     assert card_str(card) == "KC"  # the loser of the shortest side suit
 
@@ -46,7 +61,7 @@ def test_third_seat_does_not_trump_partners_high_card() -> None:
     game = position("neuralplay", DEAL_H, dealer=3, actions=actions)
     view = view_to_act(game)
     assert view.seat == 3 and view.winning_seat() == 1
-    assert not is_trump(decide(game), Trump.H)
+    assert not is_trump(card_decided(game), Trump.H)
 
 
 def test_trumps_an_opponents_winning_card_when_last() -> None:
@@ -58,7 +73,7 @@ def test_trumps_an_opponents_winning_card_when_last() -> None:
         3: "KH AH JD QD KD AD KC AC",
     }
     game = position("neuralplay", deal, dealer=3, actions=[*AUCTION_H, "AS", "JS", "JS"])
-    card = decide(game)
+    card = card_decided(game)
     assert is_trump(card, Trump.H)
     assert card_str(card) == "KH"  # the cheapest trump that wins
 
@@ -66,15 +81,15 @@ def test_trumps_an_opponents_winning_card_when_last() -> None:
 def test_declarer_discards_from_short_side_suits() -> None:
     # Call 2 spades: partner (seat 2) gives KS and AC, seat 0 then discards two.
     game = position("neuralplay", DEAL_B, dealer=3, actions=["call2 S", "pass", "pass", "pass", "KS AC"])
-    discarded = decide(game)
+    discarded = cards_decided(game)
     assert sorted(cards_str(discarded)) == ["QD", "QH"]  # the two singletons, not a trump or a master
 
 
 def test_partner_gives_a_lone_declarer_its_best_trumps() -> None:
     game = position("neuralplay", DEAL_B, dealer=3, actions=["call2 S", "pass", "pass", "pass"])
     view = view_to_act(game)
-    assert view.seat == 2 and view.decision.count == 2
-    given = decide(game)
+    assert view.seat == 2 and deciding(view).count == 2
+    given = cards_decided(game)
     assert all(is_trump(c, Trump.S) for c in given)
     assert "KS" in cards_str(given)
 
@@ -84,8 +99,8 @@ def test_declarer_going_alone_gives_away_its_losers() -> None:
     hands = {0: "JS JS JC JC AS AS KS KS QS QS 9H 9D"}
     game = position("hammerwalt", hands, dealer=3, actions=["alone", "S"])  # nothing outranks alone
     view = view_to_act(game)
-    assert view.seat == 0 and view.decision.count == 3
-    given = decide(game)
+    assert view.seat == 0 and deciding(view).count == 3
+    given = cards_decided(game)
     assert {"9H", "9D"} <= set(cards_str(given))
     assert not {"JS", "JC", "AS"} & set(cards_str(given))
 
@@ -112,11 +127,11 @@ def test_partners_bid_adds_to_the_count() -> None:
     # after partner opened 4 S (four tricks of its own), 6 S is there.
     hand = "JS JC AS KS AH AH QD KD"
     assert bid_of(hand, actions=("pass", "pass", "5 H")).is_pass
-    assert bid_of(hand, actions=("pass", "4 S", "5 H")) == Bid("level", 6, Trump.S)
+    assert bid_of(hand, actions=("pass", "4 S", "5 H")) == Bid(BidKind.LEVEL, 6, Trump.S)
 
 
 def test_moon_only_with_a_hand_that_cannot_lose_a_trick() -> None:
-    assert bid_of("JS JS JC JC AS AS KS KS") == Bid("moon", 0, Trump.S)
+    assert bid_of("JS JS JC JC AS AS KS KS") == Bid(BidKind.MOON, 0, Trump.S)
     strong = bid_of("JS JS JC AS AS KS AH QD")
     assert not strong.is_lone
 
@@ -124,8 +139,8 @@ def test_moon_only_with_a_hand_that_cannot_lose_a_trick() -> None:
 def test_stuck_dealer_bids_the_minimum_in_its_best_trump() -> None:
     game = position("neuralplay", {0: "JH JH JD AH KH QS QC KD"}, dealer=0, actions=["pass", "pass", "pass"])
     view = view_to_act(game)
-    assert view.seat == 0 and not any(b.is_pass for b in view.decision.options)
-    assert decide(game) == Bid("level", 1, Trump.H)
+    assert view.seat == 0 and not any(b.is_pass for b in deciding(view).bids)
+    assert decide(game) == Bid(BidKind.LEVEL, 1, Trump.H)
 
 
 def test_names_the_trump_it_is_strongest_in() -> None:
@@ -163,5 +178,5 @@ def test_little_pepper_over_a_five_only_with_every_trick() -> None:
     # Pepper (24 cards, six each): an opponent opened 5, the highest trick level; only the peppers are left.
     perfect = bid_of("JS JC AS KS QS TS", preset="pepper", actions=("5",))
     fair = bid_of("JS JC AS KS 9H 9D", preset="pepper", actions=("5",))
-    assert perfect == Bid("little-pepper")
+    assert perfect == Bid(BidKind.LITTLE_PEPPER)
     assert fair.is_pass

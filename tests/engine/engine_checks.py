@@ -96,7 +96,7 @@ class _Model:
     def check_play_decision(self, decision: Decision) -> None:
         assert self.contract is not None
         hand = self.hands[decision.seat]
-        options = decision.options
+        options = decision.cards
         assert options and len(set(options)) == len(options) and all(hand[c] > 0 for c in options)
         if self.trick:
             trump = self.contract.trump

@@ -20,14 +20,14 @@ from referee.engine.cards import Card, Trump, deck_cards, parse_cards
 from referee.engine.deal import deck_for_hands
 from referee.engine.events import Event, TrickEvent
 from referee.engine.game import DecisionKind, Game, Phase
-from referee.engine.rules import Rules
+from referee.engine.rules import Deck, NoTrump, Rules
 
 # A compact rule system for scenarios: 4 players, 24 cards, 6 each, one packet,
 # trump named with the bid, high no-trump, no special bids, no stuck dealer.
 SMALL = Rules(
-    deck="single-24",
+    deck=Deck.SINGLE_24,
     deal_packets=(6,),
-    notrump="high",
+    notrump=NoTrump.HIGH,
     min_bid=1,
     min_notrump_bid=1,
     special_bids=(),

@@ -17,7 +17,7 @@ from referee.engine.errors import IllegalActionError
 from referee.engine.events import BidEvent, ContractEvent, DealEvent, HandEndEvent
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import preset
-from referee.engine.rules import Rules
+from referee.engine.rules import DealerSteal, Rules
 
 NEURALPLAY = preset("neuralplay")
 INDIANA = preset("indiana")
@@ -224,7 +224,7 @@ def test_without_notrump_ranking_lower_a_suit_cannot_follow_notrump_at_the_same_
 
 
 def test_dealer_can_steal_any_bid_at_the_same_level() -> None:
-    rules = replace(NEURALPLAY, dealer_can_steal="any")
+    rules = replace(NEURALPLAY, dealer_can_steal=DealerSteal.ANY)
     game = new_game(rules)
     bids(game, "3 S")
     assert "3 H" not in legal(game)  # only the dealer may steal
@@ -236,7 +236,7 @@ def test_dealer_can_steal_any_bid_at_the_same_level() -> None:
 
 
 def test_dealer_can_steal_special_bids_only() -> None:
-    rules = replace(NEURALPLAY, dealer_can_steal="special")
+    rules = replace(NEURALPLAY, dealer_can_steal=DealerSteal.SPECIAL)
     game = new_game(rules)
     bids(game, "4 S, pass, pass")
     assert "4 H" not in legal(game)
@@ -249,7 +249,7 @@ def test_dealer_can_steal_special_bids_only() -> None:
 
 
 def test_a_top_bid_that_the_dealer_may_steal_does_not_end_the_auction() -> None:
-    rules = replace(NEURALPLAY, dealer_can_steal="special")
+    rules = replace(NEURALPLAY, dealer_can_steal=DealerSteal.SPECIAL)
     game = new_game(rules)
     bids(game, "moon S")
     assert game.phase is Phase.BID and legal(game) == {"pass"}
@@ -291,7 +291,7 @@ def test_trump_named_after_the_bid() -> None:
     bids(game, "3, pass, pass, pass")
     decision = game.decision()
     assert decision is not None and decision.kind is DecisionKind.TRUMP and decision.seat == 1
-    assert [t.text() for t in decision.options] == ["S", "H", "D", "C"]  # single-deck: suits only
+    assert [t.text() for t in decision.trumps] == ["S", "H", "D", "C"]  # single-deck: suits only
     with pytest.raises(IllegalActionError) as err:
         act(game, "high")
     assert err.value.rule == "trump-not-allowed"
@@ -325,7 +325,8 @@ def test_minimum_notrump_bid_with_trump_named_after(level: str, choices: list[st
     rules = replace(HAMMERWALT, min_bid=5, min_notrump_bid=6, stuck_dealer_min_bid=None)
     game = new_game(rules)
     bids(game, f"{level}, pass, pass, pass")
-    assert [t.text() for t in game.legal_actions()] == choices
+    decision = game.decision()
+    assert decision is not None and [t.text() for t in decision.trumps] == choices
     if "high" not in choices:
         with pytest.raises(IllegalActionError) as err:
             act(game, "high")

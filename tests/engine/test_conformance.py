@@ -30,7 +30,7 @@ RANDOM_HAND_LIMIT = 8
 def cautious_chooser(rng: random.Random) -> Chooser:
     def choose(_game: Game, decision: Decision) -> object:
         if decision.kind is DecisionKind.BID:
-            return short_bid(decision.options, rng)
+            return short_bid(decision.bids, rng)
         return random_action(decision, rng)
 
     return choose
@@ -38,8 +38,8 @@ def cautious_chooser(rng: random.Random) -> Chooser:
 
 def bold_chooser(rng: random.Random) -> Chooser:
     def choose(_game: Game, decision: Decision) -> object:
-        if decision.kind is DecisionKind.BID and decision.options[0].is_pass and rng.random() < 0.5:
-            return decision.options[0]
+        if decision.kind is DecisionKind.BID and decision.bids[0].is_pass and rng.random() < 0.5:
+            return decision.bids[0]
         return random_action(decision, rng)
 
     return choose

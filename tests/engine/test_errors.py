@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 from engine_helpers import ONE_SUIT_EACH, SMALL, bids, cards, new_game, parse_action, snapshot
 
-from referee.engine.bids import Bid
+from referee.engine.bids import Bid, BidKind
 from referee.engine.cards import Trump, deck_cards
 from referee.engine.errors import EngineError, IllegalActionError, InvalidActionError
 from referee.engine.game import Game
 from referee.engine.presets import preset
-from referee.engine.rules import Rules
+from referee.engine.rules import Rules, TrumpTiming
 
 
 def fresh(name: str, hands: dict[int, str] | None = None) -> Callable[[], Game]:
@@ -38,7 +38,9 @@ def won_at(rules: Rules, bid_text: str) -> Game:
 
 def small_play(*plays: str) -> Callable[[], Game]:
     def setup() -> Game:
-        game = new_game(replace(SMALL, trump_timing="with-bid"), {1: "AS KS QS JS TS 9H", 2: "9S TH JH QH KH AH"})
+        game = new_game(
+            replace(SMALL, trump_timing=TrumpTiming.WITH_BID), {1: "AS KS QS JS TS 9H", 2: "9S TH JH QH KH AH"}
+        )
         bids(game, "1 high, pass, pass, pass")
         for card in plays:
             game.apply(cards(card)[0])
@@ -94,9 +96,10 @@ def test_deal_errors() -> None:
         [str(c) for c in deck_cards("single-24")],
         [float(c) for c in deck_cards("single-24")],
     ]
+    deal: Callable[..., object] = game.deal  # called with decks of the wrong type too, on purpose
     for deck in bad_decks:
         with pytest.raises(InvalidActionError, match="not a single-24 deck"):
-            game.deal(deck)  # type: ignore[arg-type]
+            deal(deck)
         assert game.hand_number == 0 and game.events == []
     game.deal(list(deck_cards("single-24")))
     with pytest.raises(IllegalActionError) as err:
@@ -104,20 +107,27 @@ def test_deal_errors() -> None:
     assert err.value.rule == "deal-out-of-turn"
 
 
+# Bid called with values past its types, on purpose: a kind as text (Bid takes it for the member), or a wrong one
+bid_of_values: Callable[..., Bid] = Bid
 MALFORMED_BIDS = [
     "4 S",  # text, not a Bid
-    Bid("level", 0, Trump.S),
-    Bid("level", 4, 0),  # type: ignore[arg-type]  # an int, not a Trump
-    Bid("pass", 0, Trump.S),
-    Bid("moon", 3, Trump.S),
+    Bid(BidKind.LEVEL, 0, Trump.S),
+    bid_of_values("level", 4, 0),  # an int, not a Trump
+    Bid(BidKind.PASS, 0, Trump.S),
+    Bid(BidKind.MOON, 3, Trump.S),
     Trump.S,
     None,
 ]
 
 
+def test_a_bid_kind_given_as_text_is_its_member() -> None:
+    bid = bid_of_values("level", 4, Trump.S)
+    assert bid == Bid(BidKind.LEVEL, 4, Trump.S) and type(bid.kind) is BidKind
+
+
 def test_a_bid_of_no_known_kind_cannot_be_made() -> None:
     with pytest.raises(InvalidActionError, match="bad bid kind 'raise'"):
-        Bid("raise")  # type: ignore[arg-type]  # text that is no BidKind
+        bid_of_values("raise")  # text that is no BidKind
 
 
 @pytest.mark.parametrize("action", MALFORMED_BIDS, ids=repr)

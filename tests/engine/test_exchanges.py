@@ -13,7 +13,7 @@ from referee.engine.errors import IllegalActionError, InvalidActionError, RulesE
 from referee.engine.events import ContractEvent, ExchangeEvent, PlayEvent, TrickEvent, visible_to
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import preset
-from referee.engine.rules import Rules
+from referee.engine.rules import Deck, Rules, SpecialFamily
 
 
 def held(game: Game, seat: int) -> list[str]:
@@ -44,7 +44,8 @@ def test_call2_partner_gives_then_declarer_discards() -> None:
     (contract,) = of_type(game.events, ContractEvent)
     assert contract.alone and contract.active == (0, 1, 2)
     assert due(game) == (DecisionKind.GIVE, 3, 2, 1)
-    assert game.decision().options == tuple(sorted(game.hands[3]))  # type: ignore[union-attr]
+    decision = game.decision()
+    assert decision is not None and decision.cards == tuple(sorted(game.hands[3]))
     events = act(game, "JC JC")
     assert events == [ExchangeEvent(1, 3, 1, tuple(cards("JC JC")), 2)]
     assert len(game.hands[1]) == 10 and len(game.hands[3]) == 6
@@ -73,7 +74,9 @@ def test_call3_exchanges_three_in_triple_deck() -> None:
     game = new_game(preset("triple-deck"))
     bids(game, "call3 H, pass, pass, pass")
     assert due(game) == (DecisionKind.GIVE, 3, 3, 1)
-    given = game.decision().options[:3]  # type: ignore[union-attr]
+    decision = game.decision()
+    assert decision is not None
+    given = decision.cards[:3]
     act(game, " ".join(card_str(c) for c in given))
     assert due(game) == (DecisionKind.DISCARD, 1, 3, None)
     assert len(game.hands[1]) == 18
@@ -106,7 +109,8 @@ def test_best_with_two_partners_in_bloomington() -> None:
 def test_going_alone_three_for_three_in_hammerwalt() -> None:
     game = new_game(preset("hammerwalt"), {2: "9S 9S TS", 0: "JH JH JD JD AH AH 9C 9C TC TC JC QC"}, dealer=3)
     bids(game, "alone")
-    assert game.decision().kind is DecisionKind.TRUMP  # type: ignore[union-attr]
+    decision = game.decision()
+    assert decision is not None and decision.kind is DecisionKind.TRUMP
     act(game, "H")
     (contract,) = of_type(game.events, ContractEvent)
     assert contract.declarer == 0 and contract.alone and contract.active == (0, 1, 3)
@@ -155,9 +159,10 @@ def test_exchange_cards_are_hidden_from_the_seats_not_in_it() -> None:
     assert isinstance(give, ExchangeEvent) and isinstance(discard, ExchangeEvent)
     for seat in range(4):
         seen_give, seen_discard = visible_to(give, seat), visible_to(discard, seat)
-        assert seen_give.count == 1 and seen_discard.count == 1  # type: ignore[union-attr]
-        assert (seen_give.cards is not None) == (seat in (1, 3))  # type: ignore[union-attr]
-        assert (seen_discard.cards is not None) == (seat == 1)  # type: ignore[union-attr]
+        assert isinstance(seen_give, ExchangeEvent) and isinstance(seen_discard, ExchangeEvent)
+        assert seen_give.count == 1 and seen_discard.count == 1
+        assert (seen_give.cards is not None) == (seat in (1, 3))
+        assert (seen_discard.cards is not None) == (seat == 1)
 
 
 NEURAL_CALL2 = preset("neuralplay")
@@ -194,4 +199,4 @@ def test_malformed_exchange_is_an_invalid_action(action: object) -> None:
 
 def test_call_bids_need_teams_of_two() -> None:
     with pytest.raises(RulesError, match="teams of two"):
-        Rules(players=6, deck="double-48", deal_packets=(8,), special_bids=("call2",))
+        Rules(players=6, deck=Deck.DOUBLE_48, deal_packets=(8,), special_bids=(SpecialFamily.CALL2,))

@@ -30,7 +30,7 @@ from referee.engine.bids import PASS
 from referee.engine.errors import IllegalActionError
 from referee.engine.events import GameEndEvent, HandEndEvent
 from referee.engine.game import Game, Phase
-from referee.engine.rules import TIE_RULES, Rules
+from referee.engine.rules import TIE_RULES, Deck, GameOver, Rules, TieRule
 
 
 def four_two(rules: Rules, level: int) -> Game:
@@ -47,11 +47,12 @@ def end_of(game: Game) -> GameEndEvent | None:
 
 
 # The tie rules at a target of ``game_points``. Each scenario is one hand (see four_two):
-# (scenario id, rule changes, level bid, scores after the hand, {tie rule: winner, or "on" if the game goes on})
-TARGET_SCENARIOS = [
+# (scenario id, the rules (the tie rule aside), level bid, scores after the hand, {tie rule: winner, or "on" if the game
+# goes on})
+TARGET_SCENARIOS: list[tuple[str, Rules, int, tuple[int, int], dict[str, int | str | None]]] = [
     (
         "both reach, tied, the contract made",
-        {"overtricks": False, "game_points": 2},
+        replace(SMALL, overtricks=False, game_points=2),
         2,
         (2, 2),
         {
@@ -66,7 +67,7 @@ TARGET_SCENARIOS = [
     ),
     (
         "both reach, the defenders higher, the contract made",
-        {"overtricks": False, "game_points": 1},
+        replace(SMALL, overtricks=False, game_points=1),
         1,
         (2, 1),
         {
@@ -81,7 +82,7 @@ TARGET_SCENARIOS = [
     ),
     (
         "only the defenders reach, the contract set",
-        {"game_points": 2},
+        replace(SMALL, game_points=2),
         5,
         (2, -5),
         {
@@ -96,7 +97,7 @@ TARGET_SCENARIOS = [
     ),
     (
         "only the defenders reach, the contract made",
-        {"overtricks": False, "game_points": 2},
+        replace(SMALL, overtricks=False, game_points=2),
         1,
         (2, 1),
         {
@@ -111,7 +112,7 @@ TARGET_SCENARIOS = [
     ),
     (
         "nobody reaches",
-        {"game_points": 5},
+        replace(SMALL, game_points=5),
         3,
         (2, 4),
         {rule: "on" for rule in TIE_RULES},
@@ -120,14 +121,14 @@ TARGET_SCENARIOS = [
 
 
 @pytest.mark.parametrize(
-    ("changes", "level", "scores", "tie_rule", "winner"),
+    ("rules", "level", "scores", "tie_rule", "winner"),
     [(s[1], s[2], s[3], rule, s[4][rule]) for s in TARGET_SCENARIOS for rule in TIE_RULES],
     ids=[f"{s[0]}: {rule}" for s in TARGET_SCENARIOS for rule in TIE_RULES],
 )
 def test_target_score_and_tie_rules(
-    changes: dict[str, object], level: int, scores: tuple[int, int], tie_rule: str, winner: int | str | None
+    rules: Rules, level: int, scores: tuple[int, int], tie_rule: TieRule, winner: int | str | None
 ) -> None:
-    game = four_two(replace(SMALL, tie_rule=tie_rule, **changes), level)  # type: ignore[arg-type]
+    game = four_two(replace(rules, tie_rule=tie_rule), level)
     assert tuple(game.scores) == scores
     end = end_of(game)
     if winner == "on":
@@ -140,7 +141,7 @@ def test_target_score_and_tie_rules(
 
 def test_must_bid_defenders_past_the_target_win_by_making_a_contract() -> None:
     """Under must-bid a team past the target plays on until it makes a contract of its own."""
-    rules = replace(SMALL, tie_rule="must-bid", game_points=2)
+    rules = replace(SMALL, tie_rule=TieRule.MUST_BID, game_points=2)
     game = four_two(rules, 5)  # team 0 reaches 2 by setting team 1: the game goes on
     assert game.phase is Phase.DEAL
     deal_next(game, rotated(ONE_SUIT_EACH, 1))  # dealer 1; seat 2 (team 0) bids first and leads
@@ -152,7 +153,7 @@ def test_must_bid_defenders_past_the_target_win_by_making_a_contract() -> None:
 
 def two_hands_tied_after_a_set(tie_rule: str) -> Game:
     """Hands mode, two hands: team 1 makes hand 1 (+7), then is set in hand 2: 2 all."""
-    rules = replace(SMALL, game_over="hands", game_hands=2, made_bonus=1, tie_rule=tie_rule)
+    rules = replace(SMALL, game_over=GameOver.HANDS, game_hands=2, made_bonus=1, tie_rule=TieRule(tie_rule))
     game = new_game(rules, ONE_SUIT_EACH)
     bids(game, "1 high, pass, pass, pass")
     play_first_legal(game)
@@ -187,7 +188,7 @@ HANDS_MODE_AFTER_A_MADE = {rule: (None if rule == "draw" else 1) for rule in TIE
 
 @pytest.mark.parametrize(("tie_rule", "winner"), HANDS_MODE_AFTER_A_MADE.items())
 def test_hands_mode_tie_after_a_made_contract(tie_rule: str, winner: int | None) -> None:
-    rules = replace(SMALL, game_over="hands", game_hands=1, overtricks=False, tie_rule=tie_rule)
+    rules = replace(SMALL, game_over=GameOver.HANDS, game_hands=1, overtricks=False, tie_rule=TieRule(tie_rule))
     game = four_two(rules, 2)
     assert game.scores == [2, 2]
     end = end_of(game)
@@ -195,15 +196,15 @@ def test_hands_mode_tie_after_a_made_contract(tie_rule: str, winner: int | None)
 
 
 @pytest.mark.parametrize("tie_rule", TIE_RULES)
-def test_hands_mode_highest_score_wins_whatever_the_tie_rule(tie_rule: str) -> None:
-    rules = replace(SMALL, game_over="hands", game_hands=1, tie_rule=tie_rule, game_points=1)
+def test_hands_mode_highest_score_wins_whatever_the_tie_rule(tie_rule: TieRule) -> None:
+    rules = replace(SMALL, game_over=GameOver.HANDS, game_hands=1, tie_rule=tie_rule, game_points=1)
     game = four_two(rules, 3)
     end = end_of(game)
     assert end is not None and (end.winner, end.reason, end.scores) == (1, "hands", (2, 4))
 
 
 def test_hands_mode_ignores_the_target_and_counts_thrown_in_hands() -> None:
-    rules = replace(SMALL, game_over="hands", game_hands=3, game_points=1)
+    rules = replace(SMALL, game_over=GameOver.HANDS, game_hands=3, game_points=1)
     game = four_two(rules, 3)
     assert game.phase is Phase.DEAL  # 4 points is past the target, but the game is played by hands
     deal_next(game)
@@ -217,7 +218,7 @@ def test_hands_mode_ignores_the_target_and_counts_thrown_in_hands() -> None:
 
 
 def test_every_hand_thrown_in_is_a_draw_in_hands_mode() -> None:
-    game = new_game(replace(SMALL, game_over="hands", game_hands=1, tie_rule="last-made"))
+    game = new_game(replace(SMALL, game_over=GameOver.HANDS, game_hands=1, tie_rule=TieRule.LAST_MADE))
     bids(game, "pass, pass, pass, pass")
     end = end_of(game)
     assert end is not None and (end.winner, end.reason, end.scores) == (None, "hands", (0, 0))
@@ -281,7 +282,7 @@ def test_forfeit_ends_the_game_for_the_other_team() -> None:
 
 
 def test_forfeit_with_three_teams_goes_to_the_best_of_the_others() -> None:
-    rules = Rules(players=3, teams=3, deck="single-24", deal_packets=(8,), special_bids=())
+    rules = Rules(players=3, teams=3, deck=Deck.SINGLE_24, deal_packets=(8,), special_bids=())
     game = Game(rules)
     game.scores = [5, 3, 5]  # set up a standing score without playing hands
     assert game.forfeit(0, "crash").winner == 2

@@ -8,10 +8,16 @@ import zlib
 import pytest
 
 from referee.engine.events import HandEndEvent
-from referee.engine.game import Game, Phase
+from referee.engine.game import Decision, Game, Phase
 from referee.engine.playout import finish_game_hand, finish_tricks, quick_policy
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, shuffled_deck
+
+
+def _deciding(game: Game) -> Decision:
+    decision = game.decision()
+    assert decision is not None  # the game is neither over nor waiting for a deal
+    return decision
 
 
 def positions_in_play(preset: str, count: int, seed: int):
@@ -23,11 +29,11 @@ def positions_in_play(preset: str, count: int, seed: int):
         game = Game(rules, rng.randrange(rules.players))
         game.deal(shuffled_deck(rules, rng))
         while game.phase not in (Phase.PLAY, Phase.DEAL, Phase.OVER):
-            game.apply(random_action(game.decision(), rng))
+            game.apply(random_action(_deciding(game), rng))
         if game.phase is not Phase.PLAY:
             continue  # thrown in
         for _ in range(rng.randrange(rules.cards_each * len(game.active))):
-            game.apply(random_action(game.decision(), rng))
+            game.apply(random_action(_deciding(game), rng))
         found += 1
         yield game
 

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 
 import pytest
 
 from referee.engine.errors import RulesError
 from referee.engine.presets import PRESETS, preset, rules_for
-from referee.engine.rules import OPTION_NAMES, TIE_RULES, Rules, format_value, option_values, parse_value
+from referee.engine.rules import (
+    OPTION_NAMES,
+    TIE_RULES,
+    Deck,
+    Rules,
+    SpecialFamily,
+    TieRule,
+    format_value,
+    option_values,
+    parse_value,
+)
+
+# Rules called with values past its types, on purpose: a choice as its text (Rules takes it for the member),
+# or a value of the wrong type (refused)
+rules_of_values: Callable[..., Rules] = Rules
 
 FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
@@ -108,6 +123,14 @@ def test_bad_overrides_say_what_is_wrong(override: str, message: str) -> None:
     assert "\n" not in str(err.value)
 
 
+def test_a_choice_given_as_text_is_its_member() -> None:
+    rules = rules_of_values(deck="double-48", deal_packets=(4, 4, 4), special_bids=("moon",), tie_rule="last-made")
+    assert rules == Rules(
+        deck=Deck.DOUBLE_48, deal_packets=(4, 4, 4), special_bids=(SpecialFamily.MOON,), tie_rule=TieRule.LAST_MADE
+    )
+    assert type(rules.deck) is Deck and type(rules.special_bids[0]) is SpecialFamily
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
@@ -136,7 +159,7 @@ def test_bad_overrides_say_what_is_wrong(override: str, message: str) -> None:
 )
 def test_cross_field_checks(changes: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError) as err:
-        Rules(**changes)  # type: ignore[arg-type]
+        rules_of_values(**changes)
     assert message in str(err.value)
 
 
@@ -158,7 +181,7 @@ def test_the_same_checks_apply_to_overrides() -> None:
 )
 def test_values_of_the_wrong_type_are_refused(changes: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
-        Rules(**changes)  # type: ignore[arg-type]
+        rules_of_values(**changes)
 
 
 def test_from_dict_refuses_unknown_names() -> None:
@@ -238,6 +261,7 @@ def test_every_option_of_the_neuralplay_list_is_an_option() -> None:
 
 def test_rules_are_frozen_values() -> None:
     rules = Rules()
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        rules.min_bid = 3  # type: ignore[misc]
+    for name, value in (("min_bid", 3), ("deck", Deck.DOUBLE_48)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(rules, name, value)
     assert rules == Rules() and hash(rules) == hash(Rules())

@@ -28,10 +28,12 @@ from engine_helpers import (
 
 from referee.engine.events import HandEndEvent
 from referee.engine.presets import preset
-from referee.engine.rules import Rules
+from referee.engine.rules import Deck, Rules, SpecialFamily
 
 PEPPER = preset("pepper")
-LONE = replace(SMALL, special_bids=("call2", "moon", "alone"), alone_exchange_cards=0)
+LONE = replace(
+    SMALL, special_bids=(SpecialFamily.CALL2, SpecialFamily.MOON, SpecialFamily.ALONE), alone_exchange_cards=0
+)
 
 
 class Case(NamedTuple):
@@ -183,7 +185,7 @@ def test_hand_score(case: Case) -> None:
 
 
 def test_best_made_in_a_six_player_game() -> None:
-    rules = Rules(players=6, deck="single-24", deal_packets=(4,), special_bids=("best",), value_best=16)
+    rules = Rules(players=6, deck=Deck.SINGLE_24, deal_packets=(4,), special_bids=(SpecialFamily.BEST,), value_best=16)
     hands = {1: "AS KS QS JS", 3: "9S 9H TH JH", 5: "TS QH KH AH"}
     game = new_game(rules, hands, dealer=0)
     bids(game, "best high")

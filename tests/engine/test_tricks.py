@@ -23,6 +23,7 @@ from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import PlayEvent, TrickEvent
 from referee.engine.game import Game
 from referee.engine.presets import preset
+from referee.engine.rules import InitialLeader, SpecialFamily
 
 
 def legal_texts(game: Game) -> list[str]:
@@ -101,13 +102,13 @@ def test_the_declarer_leads_first() -> None:
 
 
 def test_left_of_dealer_leads_first_when_the_option_says_so() -> None:
-    game = new_game(replace(SMALL, initial_leader="left-of-dealer"), dealer=2)
+    game = new_game(replace(SMALL, initial_leader=InitialLeader.LEFT_OF_DEALER), dealer=2)
     bids(game, "pass, 2 S, pass, pass")
     assert game.to_act == 3
 
 
 def test_left_of_dealer_skips_a_partner_sitting_out() -> None:
-    rules = replace(SMALL, initial_leader="left-of-dealer", special_bids=("moon",))
+    rules = replace(SMALL, initial_leader=InitialLeader.LEFT_OF_DEALER, special_bids=(SpecialFamily.MOON,))
     game = new_game(rules, dealer=0)
     bids(game, "pass, pass, moon S")  # seat 3 declares; its partner, seat 1, sits out
     assert game.active == (0, 2, 3) and game.to_act == 2

@@ -7,7 +7,16 @@ from engine_helpers import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, act, bids, ca
 
 from referee.engine.bids import PASS, Bid
 from referee.engine.cards import Trump, card_str
-from referee.engine.events import BidEvent, ContractEvent, DealEvent, ExchangeEvent, HandEndEvent, PlayEvent, visible_to
+from referee.engine.events import (
+    BidEvent,
+    ContractEvent,
+    DealEvent,
+    Event,
+    ExchangeEvent,
+    HandEndEvent,
+    PlayEvent,
+    visible_to,
+)
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import preset
 from referee.engine.view import seat_view
@@ -69,7 +78,8 @@ def test_view_of_a_seat_sitting_out_and_of_an_exchange() -> None:
     (give_seen,) = view_out.exchanges
     (give_hidden,) = view_opponent.exchanges
     assert give_seen.cards is not None and give_hidden.cards is None and give_hidden.count == 1
-    assert seat_view(game, 1).decision is not None and seat_view(game, 1).decision.kind is DecisionKind.DISCARD  # type: ignore[union-attr]
+    decision = seat_view(game, 1).decision
+    assert decision is not None and decision.kind is DecisionKind.DISCARD
 
 
 def test_visible_to_hides_only_hidden_cards() -> None:
@@ -78,8 +88,9 @@ def test_visible_to_hides_only_hidden_cards() -> None:
     discard = ExchangeEvent(1, 2, None, tuple(cards("QS")), 1)
     assert visible_to(discard, 2) == discard and visible_to(discard, 0) == ExchangeEvent(1, 2, None, None, 1)
     give = ExchangeEvent(1, 2, 0, tuple(cards("QS")), 1)
-    assert visible_to(give, 0) == give and visible_to(give, 1).cards is None  # type: ignore[union-attr]
-    public = [
+    hidden = visible_to(give, 1)
+    assert visible_to(give, 0) == give and isinstance(hidden, ExchangeEvent) and hidden.cards is None
+    public: list[Event] = [
         BidEvent(1, 0, PASS),
         ContractEvent(1, 0, Bid.parse("moon S"), Trump.S, True, (0, 1, 2)),
         PlayEvent(1, 1, 0, cards("AS")[0]),

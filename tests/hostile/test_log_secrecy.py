@@ -26,7 +26,7 @@ from referee.engine.cards import Card, card_str
 from referee.engine.events import DealEvent, ExchangeEvent, PlayEvent
 from referee.engine.game import DecisionKind
 from referee.engine.view import SeatView
-from referee.match import FaultPolicy
+from referee.match import FaultPolicy, Match
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 
@@ -37,7 +37,7 @@ class Lines:
     def __init__(self) -> None:
         self.lines: list[dict[str, object]] = []
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         return iter(self.lines)
 
     def _keep(self, event: str, **fields: object) -> None:
@@ -113,8 +113,8 @@ def spy_match(tmp_path: Path, preset: str, rules: Sequence[str], *, cheat: bool 
     players = 6 if preset == "bloomington" else 4
     spies = iter([Spy(watch, cheat=cheat and seat == 0) for seat in range(players)])
 
-    def learn_log(match: object) -> None:
-        watch.log = match.log_path  # type: ignore[attr-defined]
+    def learn_log(match: Match) -> None:
+        watch.log = match.log_path
 
     result = run_match(
         tmp_path,

@@ -23,7 +23,7 @@ SHOWN = ["[/oops]", "[bold]x", "?[2J?]0;pwned?evil"]  # control characters becom
 
 def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
     serve, tokens, head = start_serve(tmp_path, "-r", "hand_limit=1", "--preset", "double-deck-3p", "-v")
-    bots = []
+    bots: list[subprocess.Popen[bytes]] = []
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
         for (address, token), name in zip(tokens, HOSTILE, strict=True):
@@ -50,7 +50,8 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
         (log,) = tmp_path.glob("*.jsonl")
         assert [s["bot"] for s in records(log)[0]["seats"]] == SHOWN
     finally:
-        for p in [serve, *bots]:
+        procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
+        for p in procs:
             if p.poll() is None:
                 p.kill()
 

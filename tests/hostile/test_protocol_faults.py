@@ -154,7 +154,7 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
     serve, tokens, _ = start_serve(tmp_path, "-r", "hand_limit=1", "--move-time", "300", "--on-fault", "default")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
     tag = tmp_path / "hostile-tag"
-    bots = []
+    bots: list[subprocess.Popen[bytes]] = []
     try:
         for seat, (address, token) in enumerate(tokens):
             # at its first answer: the deal is not seeded here, and a one-hand game may give a seat one decision
@@ -166,7 +166,8 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
         for b in bots:
             b.wait(timeout=30)
     finally:
-        for p in [serve, *bots]:
+        procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
+        for p in procs:
             if p.poll() is None:
                 p.kill()
     (log,) = tmp_path.glob("*.jsonl")

@@ -202,20 +202,20 @@ def check_one(screen: Screen, a: Asked) -> None:
         assert table == "", where
     else:
         on_table = [(str(s), card_str(c)) for s, c in view.current_trick]
-        parts = [part.split(" (")[0].split() for part in table.split(" · ")]
-        assert [(p[0], p[-1]) for p in parts if p != ["empty"]] == on_table, where
+        played = [part.split(" (")[0].split() for part in table.split(" · ")]
+        assert [(p[0], p[-1]) for p in played if p != ["empty"]] == on_table, where
         assert screen.line("Contract").startswith(f"{view.contract.declarer} "), where
         won = [int(n) for n in _numbers_after("team", screen.line("Tricks"))]
         assert won == list(view.tricks_won), where
     # only the legal choices
     if decision.kind is DecisionKind.BID:
-        assert [bid_text(c) for c in screen.choices] == [bid_text(b.text()) for b in decision.options], where
+        assert [bid_text(c) for c in screen.choices] == [bid_text(b.text()) for b in decision.bids], where
     elif decision.kind is DecisionKind.TRUMP:
-        assert [c.lower() for c in screen.choices] == [t.text().lower() for t in decision.options], where
+        assert [c.lower() for c in screen.choices] == [t.text().lower() for t in decision.trumps], where
     elif decision.kind is DecisionKind.PLAY:
-        assert sorted(screen.choices) == sorted({card_str(c) for c in decision.options}), where
+        assert sorted(screen.choices) == sorted({card_str(c) for c in decision.cards}), where
     else:
-        assert screen.choices == [card_str(c) for c in sort_hand(decision.options, view.trump)], where
+        assert screen.choices == [card_str(c) for c in sort_hand(decision.cards, view.trump)], where
     # never a card the seat could not know
     known = known_cards(view)
     for label in ("Your hand", "Table", "Last", "Exchange"):

@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from referee.engine.bids import PASS, Bid
+from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.cards import Trump, card_str, sort_hand
 from referee.engine.events import DealEvent, Event, GameEndEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game, Phase
@@ -225,7 +225,7 @@ def roundtrip_bids() -> int:
     n = 0
     for m in sample():
         if isinstance(m, Moment) and m.decision.kind is DecisionKind.BID:
-            for bid in m.decision.options:
+            for bid in m.decision.bids:
                 assert convert.bid_from_pb(convert.bid_to_pb(bid)) == bid
                 n += 1
     assert convert.bid_from_pb(convert.bid_to_pb(PASS)) == PASS
@@ -304,7 +304,7 @@ def test_bids_and_trumps_out_of_range() -> None:
     with pytest.raises(ProtocolError, match="special bid moon takes no level"):
         convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_MOON, level=3))
     assert convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_LEVEL, level=4, trump=pb.TRUMP_LOW)) == Bid(
-        "level", 4, Trump.LOW
+        BidKind.LEVEL, 4, Trump.LOW
     )
 
 

@@ -109,7 +109,7 @@ def test_the_default_bots_fill_every_preset() -> None:
 
 def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
     serve, tokens, _ = start_serve(tmp_path, "-r", "hand_limit=1", "--preset", "double-deck-3p")
-    bots = []
+    bots: list[subprocess.Popen[bytes]] = []
     try:
         assert len(tokens) == 3
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
@@ -126,7 +126,8 @@ def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
         assert [s["bot"] for s in records(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
         assert of_kind(records(log), "game_end")
     finally:
-        for p in [serve, *bots]:
+        procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
+        for p in procs:
             if p.poll() is None:
                 p.kill()
 

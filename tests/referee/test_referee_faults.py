@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from arena_helpers import faulty, in_process, of_kind, records, run_match
 
 from referee.bots import BotCommand
-from referee.match import FaultPolicy, Match, SeatBot
+from referee.match import FaultPolicy, Match, MatchResult, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 
@@ -73,7 +74,9 @@ def test_timeout_under_default_policy_plays_for_the_bot(tmp_path: Path, monkeypa
     verify_log(load_log(result.log_path))
 
 
-def test_crash_forfeits_and_the_bot_is_restarted_for_the_next_game(tmp_path: Path) -> None:
+def test_crash_forfeits_and_the_bot_is_restarted_for_the_next_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     marker = tmp_path / "crashed-once"
     bot = faulty("crash", 2, marker)
     seats = seats_with(bot)
@@ -83,12 +86,12 @@ def test_crash_forfeits_and_the_bot_is_restarted_for_the_next_game(tmp_path: Pat
         starts.append(0)
         original = match.play
 
-        async def play(*args, **kwargs):  # type: ignore[no-untyped-def]
+        async def play(*args: Any, **kwargs: Any) -> MatchResult:
             result = await original(*args, **kwargs)
             starts[0] = match.pool.starts(match.players[0])
             return result
 
-        match.play = play  # type: ignore[method-assign]
+        monkeypatch.setattr(match, "play", play)
 
     result = run_match(tmp_path, "neuralplay", seats, games=2, rules=["hand_limit=2"], during=count_starts)
     first, second = result.games

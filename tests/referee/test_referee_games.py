@@ -82,6 +82,7 @@ def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
             assert not unseen_cards(msg, game, seat), (seat, msg)
             stats["card observations"] += len(card_texts(msg))
             info = convert.decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
+            assert isinstance(info, convert.RequestInfo)
             for ev in info.events:
                 hand_events[seat] = [ev] if isinstance(ev, DealEvent) else [*hand_events[seat], ev]
                 if isinstance(ev, ExchangeEvent) and seat not in (ev.from_seat, ev.to_seat):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from arena_helpers import run_async
 
-from referee.engine.bids import PASS, Bid
+from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.game import Decision, DecisionKind
 from referee.engine.presets import rules_for
 from referee.match import SeatBot, default_action, play_game, seat_bots
@@ -22,8 +22,10 @@ def test_bots_fill_the_teams_in_order() -> None:
 
 
 def test_default_actions_are_legal_and_plain() -> None:
-    assert default_action(Decision(DecisionKind.BID, 0, (PASS, Bid("level", 3)))) == PASS
-    assert default_action(Decision(DecisionKind.BID, 0, (Bid("level", 6), Bid("level", 7)))) == Bid("level", 6)
+    assert default_action(Decision(DecisionKind.BID, 0, (PASS, Bid(BidKind.LEVEL, 3)))) == PASS
+    assert default_action(Decision(DecisionKind.BID, 0, (Bid(BidKind.LEVEL, 6), Bid(BidKind.LEVEL, 7)))) == Bid(
+        BidKind.LEVEL, 6
+    )
     assert default_action(Decision(DecisionKind.PLAY, 0, (5, 9))) == 5
     assert default_action(Decision(DecisionKind.DISCARD, 0, (1, 1, 4, 7), count=2)) == [1, 1]
     assert default_action(Decision(DecisionKind.GIVE, 0, (2, 3, 4), count=1, to=2)) == [2]

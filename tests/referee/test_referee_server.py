@@ -22,7 +22,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from referee.engine.game import DecisionKind
 from referee.match import Match
 from referee.protocol import convert
-from referee.protocol.convert import ErrorCode, ErrorInfo, WelcomeInfo
+from referee.protocol.convert import ActionMsg, ErrorCode, ErrorInfo, WelcomeInfo
 from referee.server import ArenaServer, Closed, Limits, Player
 
 
@@ -70,7 +70,7 @@ class Raw:
 # what the referee "asks" in these tests: any referee message will do for a raw client
 STAND_IN = convert.to_bytes(convert.welcome_to_pb("stand-in request", "0"))
 
-Scenario = Callable[[ArenaServer, list[tuple[str, str]]], Awaitable[None]]
+Scenario = Callable[[ArenaServer, list[tuple[str, str, str]]], Awaitable[None]]
 
 
 def serve(scenario: Scenario, limits: Limits | None = None) -> list[tuple[str, str, str]]:
@@ -79,7 +79,7 @@ def serve(scenario: Scenario, limits: Limits | None = None) -> list[tuple[str, s
 
     async def go() -> None:
         async with ArenaServer(limits=limits) as server:
-            await scenario(server, reports)  # type: ignore[arg-type]
+            await scenario(server, reports)
 
     run_async(go())
     return reports
@@ -291,11 +291,12 @@ def test_a_flooding_bot_is_disconnected() -> None:
                 await raw.action(1000 + k)
             except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 break
-        errors = []
+        errors: list[ErrorInfo] = []
         while True:
             msg = await raw.recv()
             if msg is grpc.aio.EOF:
                 break
+            assert isinstance(msg, ErrorInfo), msg
             errors.append(msg)
         assert len(errors) == 21 and errors[-1].fatal and "disconnected after 21 errors" in errors[-1].message
         await asyncio.sleep(0.1)
@@ -360,7 +361,7 @@ def test_binds_loopback_by_default_and_reports_a_busy_port() -> None:
     serve(scenario)
 
 
-def _stalled_ask(limits: Limits) -> object:
+def _stalled_ask(limits: Limits) -> ActionMsg | Closed:
     """A real bot process answers at once, while the referee's event loop is stalled past the deadline."""
     import random
     import subprocess
@@ -371,7 +372,7 @@ def _stalled_ask(limits: Limits) -> object:
     from referee.engine.presets import rules_for
     from referee.engine.simulate import shuffled_deck
 
-    async def go() -> object:
+    async def go() -> ActionMsg | Closed:
         async with ArenaServer(limits=limits) as server:
             player = server.add_player("p", "first")
             bot = subprocess.Popen(  # noqa: ASYNC220 - started once, before anything is timed

@@ -140,7 +140,7 @@ def make_log(tmp_path: Path) -> MakeLog:
     counter = iter(range(1_000_000))
 
     def make(preset: str, **options: object) -> Path:
-        return write_log(tmp_path / f"{preset}-{next(counter)}.jsonl", preset, **options)  # type: ignore[arg-type]
+        return write_log(tmp_path / f"{preset}-{next(counter)}.jsonl", preset, **options)
 
     return make
 

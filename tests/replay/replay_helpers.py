@@ -55,3 +55,9 @@ def one_line_error(code: int, out: str, err: str) -> str:
     assert len(lines) == 1, err
     assert lines[0].startswith("error: ")
     return lines[0]
+
+
+def text_of(text: str | None) -> str:
+    """A page's text (Playwright gives None only for a node with no text content at all, such as a document)."""
+    assert text is not None
+    return text

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page
-from replay_helpers import Record, revealed, run, write_records
+from replay_helpers import Record, revealed, run, text_of, write_records
 
 
 def open_page(browser: Browser, html: Path, width: int = 1400, height: int = 900) -> tuple[Page, list[str]]:
@@ -170,10 +170,10 @@ def test_one_seats_view_hides_the_others(make_log, tmp_path, browser) -> None:
 
     go_to(page, give)
     cards = " ".join(("10" if c[0] == "T" else c[0]) + SUITS[c[1]] for c in steps[give]["cards"])
-    assert page.text_content("#event").endswith("(cards hidden)")
-    assert "cards hidden" in page.text_content("#log li.now")
+    assert text_of(page.text_content("#event")).endswith("(cards hidden)")
+    assert "cards hidden" in text_of(page.text_content("#log li.now"))
     page.select_option("#view", str(giver))
-    assert not page.text_content("#event").endswith("(cards hidden)")
+    assert not text_of(page.text_content("#event")).endswith("(cards hidden)")
     page.select_option("#view", "all")
     assert page.text_content("#event") == f"Exchange: {giver} bot{giver} gives 1 to {taker} bot{taker}: {cards}"
     for seat in range(6):
@@ -198,7 +198,7 @@ def test_jump_to_a_hand_and_between_games(make_log, tmp_path, browser) -> None:
     assert dealer == [third["dealer"]]
     page.click("#prev")  # back across the hand boundary: the end of hand 2
     assert page.get_attribute("body", "data-hand") == "2"
-    assert page.text_content("#event").startswith(("Result:", "Everyone passed"))
+    assert text_of(page.text_content("#event")).startswith(("Result:", "Everyone passed"))
     page.click("#last")
     assert page.get_attribute("body", "data-hand") == "2"
     page.keyboard.press("PageDown")
@@ -230,7 +230,7 @@ def test_opening_at_a_hand_and_seat_and_a_cut_off_log(make_log, tmp_path, browse
     page.keyboard.press("PageDown")
     page.keyboard.press("End")
     assert page.get_attribute("body", "data-hand") == "3"
-    assert "The log is cut off here: the game stops in hand 3, trick 1." in page.text_content("#problem")
+    assert "The log is cut off here: the game stops in hand 3, trick 1." in text_of(page.text_content("#problem"))
     assert problems == []
 
 
@@ -242,6 +242,6 @@ def test_names_are_text_not_markup(make_log, tmp_path, browser) -> None:
         rec["seats"][2]["bot"] = hostile
     write_records(log, recs)
     page, problems = open_page(browser, write_page(log, tmp_path))
-    assert page.text_content('#seats .seat[data-seat="2"] .name').startswith(f"2 {hostile} · team 0")
+    assert text_of(page.text_content('#seats .seat[data-seat="2"] .name')).startswith(f"2 {hostile} · team 0")
     assert page.locator("img").count() == 0
     assert problems == []

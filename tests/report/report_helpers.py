@@ -58,3 +58,9 @@ def live_url(stdout_lines: list[str]) -> str | None:
         if found:
             return found.group(1)
     return None
+
+
+def text_of(text: str | None) -> str:
+    """A page's text (Playwright gives None only for a node with no text content at all, such as a document)."""
+    assert text is not None
+    return text

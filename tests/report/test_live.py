@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
-from report_helpers import live_url, open_page, slow
+from report_helpers import live_url, open_page, slow, text_of
 from tournament_helpers import ARENA, NETNS_PIDS, QUICK, children_of, in_netns, result_lines, wait_gone
 
 BOTS = [slow("a", 15), slow("b", 15), slow("c", 15)]
@@ -100,13 +100,13 @@ def test_pages_follow_the_games_and_the_standings(tmp_path: Path, browser: Brows
             "[...document.querySelectorAll('#standings tr[data-bot]')].some(tr => tr.children[2].textContent !== '0')",
             timeout=120_000,
         )
-        assert int(report.text_content("#games-count").split()[0]) >= 1
+        assert int(text_of(report.text_content("#games-count")).split()[0]) >= 1
         assert run.wait() == 0, run.err
         assert result_lines(run.folder) == 6
         # the pages are told the run is over; the report page has every game
         report.wait_for_function("document.getElementById('live-status').textContent === 'finished'", timeout=20_000)
         assert report.text_content("#games-count") == "6 of 6 games"
-        assert report.text_content("#meta").startswith("6 of 6 games played")
+        assert text_of(report.text_content("#meta")).startswith("6 of 6 games played")
         table.wait_for_function("document.getElementById('live-status').textContent === 'run over'", timeout=20_000)
         assert problems == [] and table_problems == []
         assert (run.folder / "report.html").exists()

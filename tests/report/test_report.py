@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from report_helpers import FAULTY_BOT, FIRST, RANDOM, RULES, open_page, page_data
+from report_helpers import FAULTY_BOT, FIRST, RANDOM, RULES, open_page, page_data, text_of
 from tournament_helpers import QUICK, arena, standings, tournament
 
 from referee.gamelog import read_records
@@ -102,15 +102,17 @@ def test_a_game_link_opens_its_replay_and_a_violation_its_decision(played: Path,
     page.check("#games-violations")
     game_id, line, record = violations_in(played)[0]
     link = page.locator(f'#games-table tr[data-game="{game_id}"] a[data-replay="violation"]').first
-    assert link.get_attribute("href").endswith(f"replays/{game_id}.html#line={line}")
+    assert text_of(link.get_attribute("href")).endswith(f"replays/{game_id}.html#line={line}")
     with page.context.expect_page() as opened:
         link.click()
     replay = opened.value
     replay.wait_for_load_state()
     replay.wait_for_function("document.body.dataset.step !== '0'")
-    notes = replay.text_content("#notes")
+    notes = text_of(replay.text_content("#notes"))
     assert "illegal" in notes and record["kind"] == "illegal"
-    shown_line = int(re.search(r"log line (\d+)", replay.text_content("#position")).group(1))
+    position = re.search(r"log line (\d+)", text_of(replay.text_content("#position")))
+    assert position is not None
+    shown_line = int(position.group(1))
     assert shown_line > line  # the default card played for the bot, right after the violation
     assert shown_line == next(n for n, r in read_records(played / "games" / f"{game_id}.jsonl") if n > line)
     assert problems == []
@@ -214,7 +216,7 @@ def test_an_sprt_folder_shows_the_llr_and_the_elo_as_the_run_went(tmp_path: Path
     assert llr["datasets"][2]["data"][0] == pytest.approx(result["lower_bound"], abs=1e-3)
     elo = page.evaluate("() => Chart.getChart(document.getElementById('sprt-elo-chart')).data.datasets[2].data")
     assert len(elo) == result["pairs"]
-    assert "-".join(map(str, result["pentanomial"])) in page.text_content("#sprt-summary").replace(" ", "")
+    assert "-".join(map(str, result["pentanomial"])) in text_of(page.text_content("#sprt-summary")).replace(" ", "")
     assert problems == []
 
 

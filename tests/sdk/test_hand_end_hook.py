@@ -29,7 +29,7 @@ class Ends(Bot):
         super().__init__()
         self.seen = []
 
-    def bid(self, view, legal):  # type: ignore[no-untyped-def]
+    def bid(self, view, legal):
         return next((b for b in legal if not b.is_pass), legal[0])
 
     def hand_end(self, view: SeatView) -> None:

@@ -10,9 +10,10 @@ import pytest
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.random_bot import RandomBot
 from example_bots.rules_bot import RulesBot
+from referee.engine.bids import BidKind
 from referee.engine.presets import PRESETS, rules_for
 from sdk import Bid, Bot, Card, SeatView
-from sdk.simulator import BotActionError, SimulationResult, simulate
+from sdk.simulator import BotActionError, BotFactory, SimulationResult, simulate
 
 # A few hands per game keeps the whole file fast; the games still end by the
 # engine's own rule (the hand limit), so results are complete games.
@@ -36,7 +37,7 @@ def check_totals(result: SimulationResult) -> None:
 def test_every_bot_kind_completes_every_preset(preset: str) -> None:
     rules = rules_for(preset, SHORT)
     quick_mc = partial(MonteCarloBot, max_worlds=2)
-    kinds = [RulesBot, quick_mc, RandomBot]
+    kinds: list[BotFactory] = [RulesBot, quick_mc, RandomBot]
     entrants = [kinds[i % len(kinds)] for i in range(rules.teams)]
     result = simulate(entrants, rules, deals=1, seed=3, duplicate=True)
     assert len(result.games) == rules.teams  # one game per seating
@@ -180,7 +181,7 @@ class BidsOffTheTable(Bot):
     name = "wild-bidder"
 
     def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
-        return Bid("level", 99)
+        return Bid(BidKind.LEVEL, 99)
 
 
 def test_an_illegal_card_names_the_bot_and_the_decision() -> None:

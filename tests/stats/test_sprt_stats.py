@@ -170,7 +170,8 @@ def run_sprt(test: Sprt, probs: list[float], rng: random.Random, max_pairs: int 
     counts = [0] * 5
     for _ in range(max_pairs):
         counts[rng.choices(range(5), probs)[0]] += 1
-        verdict = test.verdict(test.llr(Pentanomial(tuple(counts))))  # type: ignore[arg-type]
+        c0, c1, c2, c3, c4 = counts
+        verdict = test.verdict(test.llr(Pentanomial((c0, c1, c2, c3, c4))))
         if verdict is not Verdict.CONTINUE:
             return verdict
     return Verdict.CONTINUE

@@ -57,11 +57,11 @@ def run() -> None:
     cluster = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
     try:
         for _ in range(2):
-            cluster.add_node(**NODE)
+            cluster.add_node(wait=True, **NODE)
         cluster.wait_for_nodes()
         arena("tournament", *args, "-j", "3", "-v", "--ray", cluster.address, "--out", str(whole))
 
-        cluster.add_node(**NODE)  # room for a table in place of the one lost
+        cluster.add_node(wait=True, **NODE)  # room for a table in place of the one lost
         cluster.wait_for_nodes()
         nodes = [n.node_id for n in cluster.list_all_nodes()]
         killed: dict[str, str] = {}
@@ -69,7 +69,7 @@ def run() -> None:
         killer.start()
         arena("tournament", *args, "-j", "3", "-v", "--ray", cluster.address, "--out", str(lost))
         killer.join()
-        print(json.dumps({"nodes": nodes, "head": cluster.head_node.node_id, **killed}), flush=True)
+        print(json.dumps({"nodes": nodes, "head": cluster.list_all_nodes()[0].node_id, **killed}), flush=True)
     finally:
         ray.shutdown()
         cluster.shutdown()

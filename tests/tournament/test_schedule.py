@@ -8,6 +8,7 @@ from itertools import combinations, permutations
 
 import pytest
 
+from referee.engine.events import DealEvent
 from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
@@ -25,7 +26,9 @@ def first_deal(rules_name: str, seed: int) -> tuple[int, list[list[int]]]:
     game = Game(rules, dealer)
     deck = shuffled_deck(rules, rng)
     game.deal(deck)
-    return dealer, [list(h) for h in game.events[0].hands]
+    deal = game.events[0]
+    assert isinstance(deal, DealEvent)
+    return dealer, [list(h) for h in deal.hands if h is not None]  # the game's own events: no hand hidden
 
 
 def test_every_pair_meets_in_both_seatings_on_the_same_deals() -> None:
@@ -117,7 +120,7 @@ def test_impossible_schedules_say_why(
 def test_tables_keep_their_bots_and_spread_over_the_pairings() -> None:
     rules = rules_for("neuralplay")
     queue = _Queue(round_robin(BOTS, rules, games=2, seed=1))
-    seated = {1: frozenset(), 2: frozenset()}
+    seated: dict[int, frozenset[str]] = {1: frozenset(), 2: frozenset()}
 
     def take(table: int) -> tuple[str, ...]:
         game = queue.take(table, seated[table])

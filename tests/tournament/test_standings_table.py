@@ -38,12 +38,13 @@ def row(bot: str, k: int) -> Standing:
 def render(width: int) -> list[str]:
     from rich.console import Console
 
-    console = Console(width=width, file=io.StringIO(), color_system=None)
+    buffer = io.StringIO()
+    console = Console(width=width, file=buffer, color_system=None)
     table = standings_table(
         "weekly: neuralplay, 4800/4800 games, seed 1, duplicate", [row(n, k) for k, n in enumerate(NAMES)], console
     )
     console.print(table)
-    out = console.file.getvalue()
+    out = buffer.getvalue()
     assert isinstance(out, str)
     return out.splitlines()
 

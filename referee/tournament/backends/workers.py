@@ -116,7 +116,9 @@ class _Worker:
         finally:
             code = await self.proc.wait()
             self.gone = f"worker process {self.proc.pid} exited with code {code}"
-            for fut in [self._ready, *self._waiting.values()]:
+            unanswered: list[asyncio.Future[None] | asyncio.Future[dict[str, Any]]] = [self._ready]
+            unanswered += self._waiting.values()
+            for fut in unanswered:
                 if not fut.done():
                     fut.set_exception(TableLost(self.gone))
             self._waiting.clear()

@@ -23,7 +23,10 @@ import sys
 import time
 from pathlib import Path
 
+from structlog.typing import FilteringBoundLogger
+
 import sdk.runner
+from referee.engine.bids import BidKind
 from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from sdk import Bid, Bot, DecisionKind, SeatView
@@ -45,7 +48,7 @@ if MODE == "crash-then-hang" and MARKER is not None:
 _encode = convert.action_to_pb
 
 
-def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> object:
+def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
     if MODE == "wrong-id":
         return _encode(request_id + 1000, kind, action)
     if MODE == "stale-id":
@@ -61,26 +64,26 @@ def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> object
     return _encode(request_id, kind, action)
 
 
-convert.action_to_pb = _action_to_pb  # type: ignore[assignment]
+convert.action_to_pb = _action_to_pb
 
 
 class _ExitOnError:
     """Stands in for the SDK runner's logger: an Error from the referee ends the process."""
 
-    def __init__(self, inner: object) -> None:
+    def __init__(self, inner: FilteringBoundLogger) -> None:
         self.inner = inner
 
     def warning(self, event: str, **kw: object) -> None:
         if event == "referee error":
             os._exit(4)
-        self.inner.warning(event, **kw)  # type: ignore[attr-defined]
+        self.inner.warning(event, **kw)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
 
 if MODE == "error-crash":
-    sdk.runner.log = _ExitOnError(sdk.runner.log)  # type: ignore[assignment]
+    sdk.runner.log = _ExitOnError(sdk.runner.log)
 
 
 class Hostile(Bot):
@@ -98,7 +101,7 @@ class Hostile(Bot):
             if decision.kind is DecisionKind.PLAY:
                 return next(c for c in range(32) if c not in decision.options)
             if decision.kind is DecisionKind.BID:
-                return Bid("level", 99)
+                return Bid(BidKind.LEVEL, 99)
             if decision.kind in (DecisionKind.GIVE, DecisionKind.DISCARD):
                 return [c for c in range(32) if c not in view.hand][: decision.count]
         if MODE == "bad-exchange" and decision.kind in (DecisionKind.GIVE, DecisionKind.DISCARD):

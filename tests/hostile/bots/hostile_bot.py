@@ -45,11 +45,14 @@ class _Stream:
     async def write(self, data: bytes) -> None:
         self.writes += 1
         if self.writes == 1:  # the Hello
-            self.token = convert.decode_bot_message(data).token
+            hello = convert.decode_bot_message(data)
+            assert isinstance(hello, convert.HelloMsg)
+            self.token = hello.token
         elif self.writes == AT + 1:
-            data = await self._attack(data)
-            if data is None:
+            attack = await self._attack(data)
+            if attack is None:
                 return
+            data = attack
         await self._call.write(data)
 
     async def _attack(self, answer: bytes) -> bytes | None:
@@ -98,7 +101,7 @@ class _Channel:
 from referee.engine.game import DecisionKind
 
 _PLAY = DecisionKind.PLAY
-grpc.aio.insecure_channel = _Channel  # type: ignore[assignment]
+grpc.aio.insecure_channel = _Channel
 
 if __name__ == "__main__":
     sdk.runner.run(RandomBot(), [])

@@ -54,7 +54,7 @@ def kill_all() -> int:
 class Killer(RandomBot):
     done = False
 
-    def decide(self, view):  # type: ignore[no-untyped-def]
+    def decide(self, view):
         if not self.done:
             self.done = True
             print(f"sbx_killer: killed {kill_all()}", file=sys.stderr, flush=True)

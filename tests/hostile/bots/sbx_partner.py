@@ -119,11 +119,13 @@ def listen(seat: int) -> None:
             what, channel = key.data
             with contextlib.suppress(OSError):
                 if what == "accept":
-                    conn, _ = key.fileobj.accept()  # type: ignore[union-attr]
+                    assert isinstance(key.fileobj, socket.socket)
+                    conn, _ = key.fileobj.accept()
                     with conn:
                         conn.sendall(published.encode())
                 elif what == "datagram":
-                    received(channel, key.fileobj.recv(4096).decode(errors="replace"))  # type: ignore[union-attr]
+                    assert isinstance(key.fileobj, socket.socket)
+                    received(channel, key.fileobj.recv(4096).decode(errors="replace"))
                 else:
                     for line in os.read(key.fd, 65536).decode(errors="replace").splitlines():
                         received(channel, line)

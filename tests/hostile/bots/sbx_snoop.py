@@ -45,7 +45,7 @@ def snoop() -> list[str]:
 class Snoop(RandomBot):
     snooped = False
 
-    def decide(self, view):  # type: ignore[no-untyped-def]
+    def decide(self, view):
         if not self.snooped:
             self.snooped = True
             found = snoop()

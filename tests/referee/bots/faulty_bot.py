@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import sdk.runner
+from referee.engine.bids import BidKind
 from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from sdk import Bid, Bot, DecisionKind, SeatView
@@ -36,7 +37,7 @@ _MALFORMED = object()
 _encode = convert.action_to_pb
 
 
-def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> object:
+def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
     if action is _MALFORMED:
         msg = pb.BotMessage()
         msg.action.request_id = request_id
@@ -45,7 +46,7 @@ def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> object
     return _encode(request_id, kind, action)
 
 
-convert.action_to_pb = _action_to_pb  # type: ignore[assignment]
+convert.action_to_pb = _action_to_pb
 
 
 class Faulty(Bot):
@@ -72,7 +73,7 @@ class Faulty(Bot):
             if decision.kind is DecisionKind.PLAY:
                 return next(c for c in range(32) if c not in view.hand)
             if decision.kind is DecisionKind.BID:
-                return Bid("level", 99)
+                return Bid(BidKind.LEVEL, 99)
             return super().decide(view)
         raise SystemExit(f"unknown mode {MODE!r}")
 

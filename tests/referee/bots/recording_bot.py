@@ -20,13 +20,13 @@ _path = os.path.join(os.environ["RECORD_DIR"], f"{os.getpid()}-{uuid.uuid4().hex
 _decode = convert.decode_referee_message
 
 
-def _recording_decode(data: bytes, **kwargs: int) -> object:
+def _recording_decode(data: bytes, *, seat: int, players: int) -> convert.RefereeInfo:
     with open(_path, "a", encoding="ascii") as f:
         f.write(data.hex() + "\n")
-    return _decode(data, **kwargs)
+    return _decode(data, seat=seat, players=players)
 
 
-convert.decode_referee_message = _recording_decode  # type: ignore[assignment]
+convert.decode_referee_message = _recording_decode
 
 if __name__ == "__main__":
     sdk.runner.run(RandomBot())

@@ -17,8 +17,11 @@ import os
 import time
 import zlib
 from collections.abc import Sequence
+from typing import TypeVar
 
 from sdk import Bid, Bot, Card, SeatView, Trump, run
+
+_T = TypeVar("_T")
 
 
 class DigestBot(Bot):
@@ -30,7 +33,7 @@ class DigestBot(Bot):
         self.decisions = 0
         self.stall_at = int(os.environ.get("REPLAY_TEST_STALL", "0"))
 
-    def pick(self, view: SeatView, options: Sequence[object]) -> object:
+    def pick(self, view: SeatView, options: Sequence[_T]) -> _T:
         self.decisions += 1
         if self.decisions == self.stall_at:
             time.sleep(3 * self.time_limit_ms / 1000)
@@ -39,10 +42,10 @@ class DigestBot(Bot):
 
     def bid(self, view: SeatView, legal: Sequence[Bid]) -> Bid:
         lone = [b for b in legal if b.is_lone]  # legal bids come lowest first
-        return self.pick(view, lone[:1] or legal)  # type: ignore[return-value]
+        return self.pick(view, lone[:1] or legal)
 
     def trump(self, view: SeatView, legal: Sequence[Trump]) -> Trump:
-        return self.pick(view, legal)  # type: ignore[return-value]
+        return self.pick(view, legal)
 
     def give(self, view: SeatView, count: int, to: int) -> list[Card]:
         return self._some(view, count)
@@ -51,12 +54,12 @@ class DigestBot(Bot):
         return self._some(view, count)
 
     def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
-        return self.pick(view, legal)  # type: ignore[return-value]
+        return self.pick(view, legal)
 
     def _some(self, view: SeatView, count: int) -> list[Card]:
         hand = list(view.hand)
         start = self.pick(view, range(len(hand)))
-        return [hand[(start + k) % len(hand)] for k in range(count)]  # type: ignore[operator]
+        return [hand[(start + k) % len(hand)] for k in range(count)]
 
 
 if __name__ == "__main__":
