@@ -23,13 +23,12 @@ import sys
 import time
 from pathlib import Path
 
-from structlog.typing import FilteringBoundLogger
-
 import sdk.runner
 from referee.engine.bids import BidKind
 from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from sdk import Bid, Bot, DecisionKind, SeatView
+from sdk.log import EventLogger
 
 MODE = sys.argv[1]
 MARKER = Path(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -67,19 +66,16 @@ def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.Bot
 convert.action_to_pb = _action_to_pb
 
 
-class _ExitOnError:
+class _ExitOnError(EventLogger):
     """Stands in for the SDK runner's logger: an Error from the referee ends the process."""
 
-    def __init__(self, inner: FilteringBoundLogger) -> None:
-        self.inner = inner
+    def __init__(self, inner: EventLogger) -> None:
+        super().__init__(inner.logger)
 
     def warning(self, event: str, **kw: object) -> None:
         if event == "referee error":
             os._exit(4)
-        self.inner.warning(event, **kw)
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.inner, name)
+        super().warning(event, **kw)
 
 
 if MODE == "error-crash":
