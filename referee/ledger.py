@@ -50,10 +50,16 @@ class RequestLedger:
     def issue(self, request_id: int, owner: ViolationHook | None) -> None:
         """A request goes out, asked for by the game whose hook is ``owner``."""
         self.last_issued = request_id
-        self._owners[request_id] = owner
-        for old in [rid for rid in self._owners if rid <= request_id - REMEMBERED]:
-            self._owners.pop(old)
-            self._timed_out.discard(old)
+        owners = self._owners
+        owners[request_id] = owner
+        # ids rise, and a dict keeps them in the order they came: the ones to forget are at the front
+        oldest = request_id - REMEMBERED
+        while owners:
+            first = next(iter(owners))
+            if first > oldest:
+                break
+            del owners[first]
+            self._timed_out.discard(first)
 
     def time_out(self, request_id: int) -> None:
         self._timed_out.add(request_id)

@@ -191,6 +191,7 @@ class _GameRun:
             SeatChannel(seat, player, game_id, encoder, clocks[seat]) for seat, player in enumerate(self.players)
         ]
         self.logged = 0  # events of game.events already logged
+        self.think_unlogged: int | None = None  # the think time of the first event not logged yet
         self.secrets = HandSecrets(number)  # hidden cards reach the log when their hand is over
         self.gone = [False] * n  # crashed this game (default policy: play for it)
         self.violations: list[Violation] = []
@@ -234,8 +235,11 @@ class _GameRun:
                 decision = g.decision()
                 assert decision is not None
                 await self._turn(decision)
+            self._log_events()
             await self._game_over()
         finally:
+            if self.writer is None or not self.writer.closed:
+                self._log_events()
             self.over = True
             for player, hook in zip(self.players, hooks, strict=True):
                 if player.on_violation is hook:
@@ -287,7 +291,11 @@ class _GameRun:
             self.decisions += 1
             self.think[seat] = self.think[seat].add(outcome.think_ms)
         if fault is None:
-            self._log_events(outcome.think_ms)
+            # logged once the next request is on its way (the loop's next turn: the first await of the next
+            # ask, or of anything else), so that writing the log overlaps the next bot's thinking; whatever
+            # logs first (a violation, a deal, the game's end) logs these events first, think time included
+            self.think_unlogged = outcome.think_ms
+            asyncio.get_running_loop().call_soon(self._log_events)
             return
         why = self.absent.get(self.players[seat]) if outcome.request_id == 0 else None
         if why:  # it could not be started or connected: no game to play for it
@@ -385,9 +393,10 @@ class _GameRun:
         if self.writer is not None:
             self.writer.write(record)
 
-    def _log_events(self, think_ms: int | None = None) -> None:
-        """Log the events not logged yet; ``think_ms`` goes on the first (the record of a bot's answer)."""
+    def _log_events(self) -> None:
+        """Log the events not logged yet; ``think_unlogged`` goes on the first (the record of a bot's answer)."""
         events = self.game.events
+        think_ms, self.think_unlogged = self.think_unlogged, None
         if self.logged < len(events):
             records = self.secrets.records(events[self.logged :])
             if think_ms is not None:
