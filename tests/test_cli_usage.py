@@ -63,3 +63,19 @@ def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str
         assert "Usage: arena replay [OPTIONS] LOG" in result.stdout
     if command == "presets":
         assert "Usage: arena presets [OPTIONS] [NAME]" in result.stdout
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt", "analyze"])
+def test_help_says_how_to_install_ray_without_rich_eating_the_extra(command: str) -> None:
+    """``[ray]`` is rich markup unless escaped; the package is on no index, so the checkout's extra is named."""
+    result = subprocess.run(
+        [str(ARENA), command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.replace("│", " ").split())  # the boxes' borders and the wrapping gone
+    assert "Needs Ray: pip install -e '.[ray]' in the arena's checkout" in text, text
+    assert "'bideuchre-arena'" not in text

@@ -1,5 +1,8 @@
 """``arena analyze LOG|FOLDER``: what each decision cost, and the luck of the cards, per game and per bot.
 
+On a tournament's folder (one with ``settings.json``) the analysis is also saved there as ``analysis.json``,
+the record ``--json`` prints, for ``arena report`` to show.
+
 Bad input (a path that is no log or holds none, a log that is not a log or
 disagrees with the engine, an unknown seat or bot, a bad option) is one line
 and exit status 2. A log cut off inside a hand is analysed up to its last
@@ -10,9 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -33,8 +37,10 @@ from referee.gamelog import LogError
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog
+from referee.report.data import ANALYSIS_FILE
 from referee.tournament.backends.cluster import connect
 from referee.tournament.backends.local import cpu_count
+from referee.tournament.runner import SETTINGS_FILE
 from referee.tournament.settings import SettingsError
 
 # Per-game rows are printed up to this many games (all of them are in --json).
@@ -143,10 +149,14 @@ def _analyze(
         analysis = _run(planned, path, budget, seed, choice, runner, where)
     finally:
         release()
+    record = analysis.record(worst)
     if json_out:
-        print(json.dumps(analysis.record(worst), indent=1, ensure_ascii=False))
+        print(json.dumps(record, indent=1, ensure_ascii=False))
     else:
         print_analysis(console if console.is_terminal else Console(width=200, highlight=False), analysis, worst)
+    if path.is_dir() and (path / SETTINGS_FILE).is_file():
+        saved = _save_for_report(path, record)
+        (err_console if json_out else console).print(saved, highlight=False, soft_wrap=True)
     for line in analysis.cut_off:
         err_console.print(f"note: {escape(line)}", highlight=False, soft_wrap=True)
     if html is not None:
@@ -156,6 +166,19 @@ def _analyze(
             raise fail(f"--html {html}: {exc.strerror or exc}") from None
         for page in pages:
             (err_console if json_out else console).print(f"wrote {page}", highlight=False, soft_wrap=True)
+
+
+def _save_for_report(folder: Path, record: dict[str, Any]) -> str:
+    """Save the analysis of a tournament's folder in it (``analysis.json``, as ``--json`` prints it), where the
+    folder's report finds it; the line that says so (or why it could not)."""
+    path = folder / ANALYSIS_FILE
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        return f"note: could not save {escape(str(path))}: {escape(exc.strerror or str(exc))}"
+    return f"wrote {escape(str(path))} (arena report {escape(str(folder))} shows it)"
 
 
 def _runner(workers: int | None, ray: str | None, hands: int) -> tuple[Runner, str, Callable[[], None]]:

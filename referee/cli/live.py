@@ -58,7 +58,7 @@ async def watched(
         def game_over(record: GameRecord) -> None:
             if finished is not None:
                 finished(record)
-            live.game_over(record.to_json())
+            live.game_over(record)
 
         tournament.on_game = game_over
         tournament.on_records = live.table_records

@@ -48,6 +48,7 @@ from referee.replay.logfile import load_log
 from referee.report.data import Report
 from referee.report.page import REPLAYS_DIR, report_page, script_json
 from referee.report.replays import replay_name
+from referee.tournament.results import GameRecord
 
 log = structlog.get_logger("referee.live")
 
@@ -87,7 +88,7 @@ class LiveView:
 
     # ------------------------------------------------------------ the feed
 
-    def game_over(self, record: dict[str, Any]) -> None:
+    def game_over(self, record: GameRecord) -> None:
         """A game was recorded (its log is in the folder): the report takes it in, off the event loop."""
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._worker, self.report.add_from_folder, record)

@@ -27,6 +27,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from referee.faults import Penalty
 from referee.gamelog import LogError
 from referee.report.gamestats import KINDS, GameStats, read_game
 from referee.sprt.runner import SPRT_FILE, SUMMARY_FILE, PairTally, SprtPlan
@@ -76,7 +77,7 @@ def think_bin(ms: int) -> int:
 class _Game:
     """One finished game, as the report keeps it."""
 
-    record: dict[str, Any]
+    record: GameRecord
     outcome: Outcome
     violation_lines: list[int] | None  # None: no log to point into
     log_problem: str | None
@@ -108,13 +109,13 @@ class Report:
 
     # ------------------------------------------------------------------ input
 
-    def add(self, record: dict[str, Any], stats: GameStats | None, log_problem: str | None = None) -> None:
+    def add(self, record: GameRecord, stats: GameStats | None, log_problem: str | None = None) -> None:
         """One finished game: its results.jsonl record and its log's stats (None: the log could not be read,
         ``log_problem`` says why)."""
-        number = int(record["game"])
+        number = record.game
         if number in self.games:
             return
-        result = GameRecord.from_json(record).outcome()
+        result = record.outcome()
         self.games[number] = _Game(record, result, None if stats is None else stats.violation_lines, log_problem)
         self.order.append(number)
         teams = result.teams
@@ -123,9 +124,9 @@ class Report:
                 pair = self.pair_points[(self.index[a], self.index[b])]
                 pair[0] += result.scores[me]
                 pair[1] += result.hands
-        for v in record.get("violations", []):
-            if v.get("bot") in self.violations:
-                self.violations[v["bot"]][str(v.get("kind"))] += 1
+        for v in record.violations:
+            if v.bot in self.violations:
+                self.violations[v.bot][v.kind.value] += 1
         if stats is None:
             return
         for seat, kind, ms in stats.think:
@@ -136,15 +137,15 @@ class Report:
                 if team < len(points):
                     self.hand_points[bot][points[team]] += 1
 
-    def add_from_folder(self, record: dict[str, Any]) -> None:
+    def add_from_folder(self, record: GameRecord) -> None:
         """One finished game, its log read from the folder (a missing or bad log is noted, not fatal)."""
-        log = self.folder / str(record.get("log", ""))
+        log = self.folder / record.log
         try:
             stats: GameStats | None = read_game(log)
             problem = None
         except FileNotFoundError:
             stats, problem = None, "its log is missing"
-            self.missing_logs.append(str(record.get("log")))
+            self.missing_logs.append(record.log)
         except (OSError, LogError) as exc:
             stats, problem = None, str(exc)
             self.bad_logs.append(str(exc))
@@ -251,7 +252,7 @@ class Report:
         groups: dict[tuple[str, ...], dict[str, Any]] = {}
         for g in self.games.values():
             o = g.outcome
-            key = tuple(g.record.get("group") or sorted(o.teams))
+            key = self.schedule[o.number - 1].group  # the bots in the order they were given
             entry = groups.setdefault(
                 key,
                 {
@@ -305,9 +306,10 @@ class Report:
 
     def _analysis(self) -> dict[str, Any] | None:
         """``analysis.json`` as the page draws it: per bot, per phase, the mean loss per decision (and the
-        decisions it is the mean of). The file's form (docs/report.md)::
+        decisions it is the mean of). The file is what ``arena analyze --json`` prints, which ``arena analyze``
+        saves in a tournament's folder (docs/analyze.md); the report reads of it::
 
-            {"bots": {"NAME": {"phases": {"bid": {"decisions": 812, "mean_loss": 0.031}, ...}}}}
+            {"bots": {"NAME": {"phases": {"bid": {"mean": 0.031, "half_width": 0.012, "count": 812}, ...}}}}
         """
         if self.analysis is None:
             return None
@@ -321,13 +323,13 @@ class Report:
                     continue
                 row: dict[str, Any] = {"bot": str(name), "loss": {}, "decisions": {}}
                 for phase, figures in by_phase.items():
-                    loss = figures.get("mean_loss") if isinstance(figures, dict) else None
+                    loss = figures.get("mean") if isinstance(figures, dict) else None
                     if not isinstance(loss, int | float) or isinstance(loss, bool) or not math.isfinite(loss):
                         continue
                     if phase not in phases:
                         phases.append(str(phase))
                     row["loss"][phase] = loss
-                    row["decisions"][phase] = figures.get("decisions")
+                    row["decisions"][phase] = figures.get("count")
                 rows.append(row)
         return {"phases": phases, "bots": rows} if rows else None
 
@@ -337,31 +339,32 @@ class Report:
         r = g.record
         lines = g.violation_lines or []
         violations = []
-        for k, v in enumerate(r.get("violations", [])):
+        for k, v in enumerate(r.violations):
+            written = v.to_json()  # as the file has it (the detail of a bot that never started says so)
             violations.append(
                 [
-                    v.get("seat"),
-                    self.index.get(v.get("bot"), -1),
-                    v.get("kind"),
-                    v.get("penalty"),
-                    v.get("detail"),
+                    v.seat,
+                    self.index.get(v.bot, -1),
+                    written["kind"],
+                    written["penalty"],
+                    written["detail"],
                     lines[k] if k < len(lines) else None,
                 ]
             )
         detail = ""
-        if r.get("forfeit") is not None:
-            detail = next((v["detail"] for v in r.get("violations", []) if v.get("penalty") == "forfeit"), "")
+        if r.forfeit is not None:
+            detail = next((v.to_json()["detail"] for v in r.violations if v.penalty is Penalty.FORFEIT), "")
         return [
-            r["game"],
-            r.get("game_id", f"g{r['game']:04d}"),
-            [self.index[t] for t in r["teams"]],
-            r["scores"],
-            r["winner"],
-            r.get("reason"),
-            r.get("forfeit"),
-            r.get("hands"),
+            r.game,
+            r.game_id or f"g{r.game:04d}",
+            [self.index[t] for t in r.teams],
+            list(r.scores),
+            r.winner,
+            r.reason,
+            r.forfeit,
+            r.hands,
             violations,
-            None if g.log_problem else r.get("log"),
+            None if g.log_problem else r.log,
             detail or g.log_problem or "",
         ]
 
@@ -371,7 +374,7 @@ class Report:
         test = self.plan.test
         new = self.bots[0]
         tally = PairTally(new)
-        records = sorted((g.record for g in self.games.values()), key=lambda r: (int(r["deal"]), int(r["game"])))
+        records = sorted((g.record for g in self.games.values()), key=lambda r: (r.deal, r.game))
         penta_at: list[Pentanomial] = []
         for record in records:
             before = tally.penta.pairs
@@ -430,13 +433,13 @@ def read_settings(path: Path) -> tuple[TournamentSettings, SprtPlan | None]:
     return settings, plan
 
 
-def read_results(report: Report) -> list[dict[str, Any]]:
+def read_results(report: Report) -> list[GameRecord]:
     """The result records of the folder, each checked against the schedule; a line that is not one is left
     out and named in ``report.problems`` (as is a last line cut off mid-write)."""
     path = report.folder / RESULTS_FILE
     if not path.exists():
         return []  # no game has finished yet: the page says 0 games played
-    records: dict[int, dict[str, Any]] = {}
+    records: dict[int, GameRecord] = {}
     bad: list[str] = []
     try:
         with path.open("rb") as f:
@@ -452,10 +455,10 @@ def read_results(report: Report) -> list[dict[str, Any]]:
         if isinstance(problem, str):
             bad.append(f"line {number}: {problem}")
             continue
-        if problem["game"] in records:
-            bad.append(f"line {number}: game {problem['game']} is recorded twice")
+        if problem.game in records:
+            bad.append(f"line {number}: game {problem.game} is recorded twice")
             continue
-        records[problem["game"]] = problem
+        records[problem.game] = problem
     if cut:
         report.problems.append(
             f"{path}: the last line is cut off (a write stopped mid-line, as when the run was killed); the report "
@@ -467,7 +470,7 @@ def read_results(report: Report) -> list[dict[str, Any]]:
     return [records[n] for n in sorted(records)]
 
 
-def _check_result(raw: bytes, report: Report) -> dict[str, Any] | str:
+def _check_result(raw: bytes, report: Report) -> GameRecord | str:
     """The record on a line of results.jsonl, or what is wrong with it."""
     try:
         record = json.loads(raw)
@@ -475,17 +478,19 @@ def _check_result(raw: bytes, report: Report) -> dict[str, Any] | str:
         return f"not JSON ({exc})"
     if not isinstance(record, dict):
         return "not a JSON object"
+    if "game" not in record:
+        return "missing field 'game'"
+    number = record["game"]
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(report.schedule):
+        return f"game {number!r} is not in the schedule of {len(report.schedule)} games"
     try:
-        number = record["game"]
-        result = GameRecord.from_json(record).outcome()
+        result = GameRecord.from_json(record)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         return f"missing field {exc}" if isinstance(exc, KeyError) else f"bad result record: {exc}"
-    if not isinstance(number, int) or not 1 <= number <= len(report.schedule):
-        return f"game {number!r} is not in the schedule of {len(report.schedule)} games"
     game = report.schedule[number - 1]
     if result.teams != game.teams:
         return f"game {number} was {' vs '.join(result.teams)}; the schedule says {' vs '.join(game.teams)}"
-    return record
+    return result
 
 
 def read_extras(report: Report) -> None:

@@ -37,9 +37,7 @@ def write_report(
     replay_dir = folder / REPLAYS_DIR
     problems: list[str] = []
     if replays:
-        logs = [
-            (folder / g.record["log"], str(g.record["game_id"])) for g in report.games.values() if not g.log_problem
-        ]
+        logs = [(folder / g.record.log, g.record.game_id) for g in report.games.values() if not g.log_problem]
         problems += write_replays(logs, replay_dir, progress=progress)
     document = report.document()
     links = os.path.relpath(replay_dir, path.parent).replace(os.sep, "/") + "/" if replays else None

@@ -221,22 +221,23 @@ def test_an_sprt_folder_shows_the_llr_and_the_elo_as_the_run_went(tmp_path: Path
 
 
 def test_analysis_results_are_drawn_where_they_exist(played: Path, tmp_path: Path, browser: Browser) -> None:
+    """``arena analyze FOLDER`` saves what ``--json`` prints as the folder's analysis.json; the report shows it."""
     folder = tmp_path / "t"
     shutil.copytree(played, folder)
-    analysis = {
-        "bots": {
-            "random": {
-                "phases": {"bid": {"decisions": 40, "mean_loss": 0.25}, "play": {"decisions": 300, "mean_loss": 0.5}}
-            },
-            "first": {"phases": {"bid": {"decisions": 41, "mean_loss": 0.125}}},
-        }
-    }
-    (folder / "analysis.json").write_text(json.dumps(analysis))
+    run = arena("analyze", str(folder), "--bot", "random", "--game", "1", "--samples", "8", "--workers", "1", "--json")
+    assert run.returncode == 0, run.stderr
+    saved = json.loads((folder / "analysis.json").read_text(encoding="utf-8"))
+    assert saved["bots"] == json.loads(run.stdout)["bots"]
+    assert f"wrote {folder / 'analysis.json'}" in run.stderr
+    phases = {p: f for p, f in saved["bots"]["random"]["phases"].items() if f["mean"] is not None}
+    assert phases and set(saved["bots"]) == {"random"}
     run = arena("report", str(folder), "--no-replays")
     assert run.returncode == 0, run.stderr
+    assert "analysis.json" not in run.stderr  # read, not left out
     page, problems = open_page(browser, (folder / "report.html").as_uri())
     cells = page.eval_on_selector_all(
         "#analysis-table tr", "trs => trs.map(tr => [...tr.children].map(c => c.textContent))"
     )
-    assert cells == [["bot", "bid", "play"], ["random", "0.250 (40)", "0.500 (300)"], ["first", "0.125 (41)", ""]]
+    assert cells[0] == ["bot", *phases]
+    assert cells[1] == ["random", *(f"{f['mean']:.3f} ({f['count']})" for f in phases.values())]
     assert problems == []
