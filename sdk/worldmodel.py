@@ -69,8 +69,8 @@ class WorldModel:
         if kind is DecisionKind.BID:
             return self.bid(game, decision)
         if kind is DecisionKind.TRUMP:
-            strength = self.team_strength(game, decision.seat, decision.options)
-            return max(decision.options, key=strength.__getitem__)
+            strength = self.team_strength(game, decision.seat, decision.trumps)
+            return max(decision.trumps, key=strength.__getitem__)
         trump = game.contract.trump if game.contract is not None else Trump.HIGH
         hand = game.hands[decision.seat]
         if kind is DecisionKind.GIVE and game.contract is not None and decision.to == game.contract.declarer:
@@ -80,7 +80,7 @@ class WorldModel:
     def bid(self, game: Game, decision: Decision) -> Bid:
         rules = self.rules
         seat = decision.seat
-        legal = decision.options
+        legal = decision.bids
         stuck = PASS not in legal
         level_bids = [b for b in legal if b.kind == "level"]
         if not level_bids:
