@@ -13,7 +13,8 @@ Whichever is larger is given back, when above ``slack_s``, and the deadline
 moves on by it, at most one more limit in all. The bot's CPU times are first
 read ``probe_s`` after the request (2 ms), not at once: most answers come
 before that and cost no reading at all, and a wait that short is under the
-slack anyway. When the time is up it calls
+slack anyway. When the loop reads them late, kept busy or off a CPU itself, the
+bot's waits before the reading cannot be known: that lateness counts as a wait. When the time is up it calls
 ``on_time_up`` a loop turn later (an answer gRPC handed over in the same
 turn is still on its way). After an answer, ``charged`` is the time the bot
 is charged: from the request to the answer, less what was given back (and,
@@ -99,6 +100,7 @@ class Deadline:
         self._probe: asyncio.TimerHandle | None = None  # the first reading of the bot's CPU times, to come
         self._at_start: Sample | None = None  # the bot's CPU times at that first reading
         self._waited: Sample | None = None  # ... and at the last time given back
+        self._unseen = 0.0  # how late that first reading was: waits the readings cannot show
         self._done = False
 
     def start(self) -> None:
@@ -135,6 +137,7 @@ class Deadline:
         self._probe = None
         if self.clock is not None and not self._done:
             self._at_start = self._waited = self.clock.sample()
+            self._unseen = max(0.0, self._loop.time() - self._start - self.probe_s)
 
     def _fire(self, due: float, budget: float) -> None:
         if self._done:
@@ -144,6 +147,7 @@ class Deadline:
         starved = 0.0
         if self.clock is not None and self._waited is not None:
             starved, self._waited = self.clock.waited_since(self._waited)
+            starved, self._unseen = starved + self._unseen, 0.0
         owed = max(late, starved)
         if owed > self.slack_s and budget > 0:
             extra = min(owed, budget)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.analyze.evaluate import Budget, Worth, average_worth
@@ -20,7 +20,7 @@ from referee.analyze.plan import GamePlan, HandPlan, plan_game
 from referee.analyze.run import Runner
 from referee.analyze.summary import Analysis, GameAnalysis, plan_game_analysis
 from referee.engine.rules import Rules
-from referee.replay.logfile import MatchLog, load_log
+from referee.replay.logfile import LoggedGame, MatchLog, load_log
 
 
 class AnalyzeError(ValueError):
@@ -89,6 +89,7 @@ class Planned:
 
     games: list[tuple[GamePlan, GameAnalysis, Rules]]
     hands: list[tuple[int, HandPlan]]  # index into ``games``, the hand
+    cut_between: list[str] = field(default_factory=list)  # logs that stop between games, a line each
 
     @property
     def decisions(self) -> int:
@@ -109,7 +110,15 @@ def plan_logs(logs: Sequence[MatchLog], seats: dict[tuple[str, int], tuple[int, 
             analysed.cut_off = plan.cut_off
             planned.hands.extend((len(planned.games), hand) for hand in plan.hands)
             planned.games.append((plan, analysed, match.rules))
+        if match.cut_off and (not match.games or _ended(match.games[-1])):
+            # no game of it stops inside a hand, yet the match's end is missing: say where the log stops
+            where = f"after game {len(match.games)}" if match.games else "before its first game"
+            planned.cut_between.append(f"{match.path}: the log is cut off {where}: analysed up to there")
     return planned
+
+
+def _ended(logged: LoggedGame) -> bool:
+    return any(entry.record.get("event") == "game_end" for entry in logged.entries)
 
 
 def analyse(
@@ -125,7 +134,7 @@ def analyse(
 ) -> Analysis:
     """Run every planned hand and collect the analysis; ``on_hand(decisions)`` after each hand is done."""
     started = time.perf_counter()
-    analysis = Analysis(source, budget, seed, choice.describe(), where=where)
+    analysis = Analysis(source, budget, seed, choice.describe(), where=where, cut_between=list(planned.cut_between))
     averages: dict[Rules, tuple[Worth, ...]] = {}
     for _, game, rules in planned.games:
         if rules not in averages:

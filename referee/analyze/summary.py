@@ -276,6 +276,7 @@ class Analysis:
     averages: dict[str, tuple[Worth, ...]] = field(default_factory=dict)  # per preset: average_worth
     seconds: float = 0.0
     where: str = "in this process"
+    cut_between: list[str] = field(default_factory=list)  # a line per log that stops between its games
 
     def add(
         self, game: GameAnalysis, plan: GamePlan, hand: HandPlan, result: HandResult, average: tuple[Worth, ...]
@@ -327,8 +328,8 @@ class Analysis:
 
     @property
     def cut_off(self) -> list[str]:
-        """A line for each game whose log stops inside it."""
-        return [
+        """A line for each game whose log stops inside it, and for each log that stops between its games."""
+        return self.cut_between + [
             f"{g.log}: game {g.number} is cut off {g.cut_off}: analysed up to "
             + (f"hand {g.hands}" if g.hands else "its start (no complete hand)")
             for g in self.games

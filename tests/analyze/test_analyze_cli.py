@@ -177,6 +177,28 @@ def test_a_cut_off_log_is_analysed_up_to_its_last_complete_hand(real_logs: dict[
     assert data["games"][0]["cut_off"] == "after hand 1"
 
 
+def test_a_log_cut_off_between_its_games_says_so(real_logs: dict[str, Path], tmp_path: Path) -> None:
+    log = real_logs["neuralplay"]  # two games
+    lines = log.read_text().splitlines(keepends=True)
+    events = [json.loads(line)["event"] for line in lines]
+    # the match stopped after game 1's end, before game 2 began: every hand is complete, but the log is cut
+    cut = tmp_path / "between.jsonl"
+    cut.write_text("".join(lines[: events.index("game_end") + 1]))
+    data = analyze_json(cut, *QUICK)
+    assert [g["game"] for g in data["games"]] == [1]
+    assert data["games"][0]["cut_off"] is None
+    assert data["cut_off"] == [f"{cut}: the log is cut off after game 1: analysed up to there"]
+    # only the match_start: no game at all, still not a whole log
+    start = tmp_path / "start.jsonl"
+    start.write_text(lines[0])
+    run = arena("analyze", start, *QUICK)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip() == f"note: {start}: the log is cut off before its first game: analysed up to there"
+    # the whole log: no note
+    whole = arena("analyze", log, *QUICK, "--game", "1")
+    assert whole.returncode == 0 and whole.stderr == "", whole.stderr
+
+
 def bad_inputs(real_logs: dict[str, Path], tournament: Path, tmp_path: Path) -> list[tuple[list[str | Path], str]]:
     log = real_logs["neuralplay"]
     text = tmp_path / "notes.jsonl"

@@ -19,19 +19,26 @@ import pexpect
 from analyze_helpers import ARENA
 
 
-def workers_left() -> list[str]:
-    """The pool workers of this test's Python still running (multiprocessing's spawned children)."""
-    found = []
+def workers_of(parent: int) -> set[int]:
+    """The pool workers the arena process ``parent`` spawned (multiprocessing's children of this Python): only
+    its own, whatever else runs on the machine."""
+    found = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
+            ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
             continue
-        if cmdline.startswith(sys.executable) and "spawn_main" in cmdline:
-            found.append(cmdline)
+        if ppid == parent and cmdline.startswith(sys.executable) and "spawn_main" in cmdline:
+            found.add(int(entry))
     return found
+
+
+def running(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still alive (a worker left behind is re-parented, but keeps its pid)."""
+    return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
 
 
 def test_a_progress_bar_then_ctrl_c_stops_it_in_one_line(real_logs: dict[str, Path]) -> None:
@@ -46,9 +53,10 @@ def test_a_progress_bar_then_ctrl_c_stops_it_in_one_line(real_logs: dict[str, Pa
     )
     child.expect(r"analysing.* +\d+/\d+\S* decisions")  # rich's colour codes around the count
     deadline = time.monotonic() + 30
-    while len(workers_left()) < 2 and time.monotonic() < deadline:
+    while len(workers_of(child.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert len(workers_left()) == 2, "the analysis runs on two worker processes"
+    workers = workers_of(child.pid)
+    assert len(workers) == 2, "the analysis runs on two worker processes"
     time.sleep(1)  # into the work: a worker may be importing or analysing a hand
     child.sendintr()
     child.expect("interrupted: nothing was written")
@@ -57,9 +65,9 @@ def test_a_progress_bar_then_ctrl_c_stops_it_in_one_line(real_logs: dict[str, Pa
     child.close()
     assert child.exitstatus == 130
     deadline = time.monotonic() + 30
-    while workers_left() and time.monotonic() < deadline:
+    while running(workers) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert workers_left() == []
+    assert running(workers) == set()
 
 
 def test_no_progress_bar_off_a_terminal(real_logs: dict[str, Path]) -> None:
