@@ -324,21 +324,33 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 class LogWriter:
-    """Appends records to a JSONL file, one flushed line each."""
+    """Appends records to a JSONL file, one flushed line each.
+
+    ``write_last`` writes the log's last record (its match_end): from then on the
+    writer is ``closed`` to records, though the file may still be synced, so that
+    nothing (a bot's late answer) can follow that record.
+    """
 
     def __init__(self, path: Path, *, append: bool = False) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: TextIO = path.open("a" if append else "x", encoding="utf-8")
+        self._ended = False
 
     def write(self, record: dict[str, Any]) -> None:
-        self._file.write(dumps(record) + "\n")
-        self._file.flush()
+        self.write_many((record,))
 
     def write_many(self, records: Iterable[dict[str, Any]]) -> None:
         """Several records that happened at once (the events of one action): whole lines, one flush."""
+        if self._ended:
+            raise ValueError(f"{self.path}: the log's last record is written; nothing may follow it")
         self._file.write("".join([dumps(r) + "\n" for r in records]))
         self._file.flush()
+
+    def write_last(self, record: dict[str, Any]) -> None:
+        """The log's last record: no record is taken after it."""
+        self.write(record)
+        self._ended = True
 
     def sync(self) -> None:
         """Flush to disk (fsync), for records that must survive a power cut or kill -9."""
@@ -347,7 +359,8 @@ class LogWriter:
 
     @property
     def closed(self) -> bool:
-        return self._file.closed
+        """No record is taken any more (the last is written, or the file is closed)."""
+        return self._ended or self._file.closed
 
     def close(self) -> None:
         if not self._file.closed:

@@ -594,6 +594,6 @@ class Match:
             log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)
             if on_game is not None:
                 on_game(result)
-        writer.write(match_end_record(games=len(results), results=[r.record() for r in results]))
+        writer.write_last(match_end_record(games=len(results), results=[r.record() for r in results]))
         writer.close()  # the last line: a late answer from now on goes to the referee's own log only
         return MatchResult(self.log_path, cfg, results, names)

@@ -194,7 +194,7 @@ class TableHost:
                 on_hand=self.on_hand,
                 on_records=shown,
             )
-            writer.write(match_end_record(games=1, results=[result.record()]))
+            writer.write_last(match_end_record(games=1, results=[result.record()]))
             if not self.ship:
                 await asyncio.to_thread(writer.sync)
         finally:
