@@ -378,7 +378,7 @@ class Report:
         penta_at: list[Pentanomial] = []
         for record in records:
             before = tally.penta.pairs
-            tally.add(GameRecord.from_json(record))
+            tally.add(record)
             while before < tally.penta.pairs:  # pairs counted by this game (a late pair lets others in)
                 before += 1
                 penta_at.append(tally.penta)  # the counts after the last of them: close enough for a chart
