@@ -206,6 +206,7 @@ class _GameRun:
 
     async def play(self) -> GameResult:
         g = self.game
+        self.loop = asyncio.get_running_loop()
         start = game_start_record(
             game=self.number,
             game_id=self.game_id,
@@ -295,7 +296,7 @@ class _GameRun:
             # ask, or of anything else), so that writing the log overlaps the next bot's thinking; whatever
             # logs first (a violation, a deal, the game's end) logs these events first, think time included
             self.think_unlogged = outcome.think_ms
-            asyncio.get_running_loop().call_soon(self._log_events)
+            self.loop.call_soon(self._log_events)
             return
         why = self.absent.get(self.players[seat]) if outcome.request_id == 0 else None
         if why:  # it could not be started or connected: no game to play for it

@@ -324,7 +324,13 @@ def game_start_to_pb(
     return msg
 
 
+_SMALL_VARINTS = tuple(bytes((n,)) for n in range(128))
+
+
 def _varint(n: int) -> bytes:
+    """A non-negative integer in protobuf's varint form."""
+    if n < 128:
+        return _SMALL_VARINTS[n]
     out = bytearray()
     while n > 0x7F:
         out.append((n & 0x7F) | 0x80)
@@ -333,45 +339,79 @@ def _varint(n: int) -> bytes:
     return bytes(out)
 
 
+def _signed(n: int) -> bytes:
+    """An int32 as a varint (a negative one as its 64-bit two's complement, as protobuf writes it)."""
+    return _varint(n if n >= 0 else n + (1 << 64))
+
+
 def _field(number: int, payload: bytes) -> bytes:
-    """A length-delimited field (submessage) in wire form."""
+    """A length-delimited field (submessage, string or packed list) in wire form."""
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
 _REQ = pb.DecisionRequest.DESCRIPTOR.fields_by_name
-_EVENTS_FIELD = _REQ["events"].number
-_CONTRACT_FIELD = _REQ["contract"].number
-_LEGAL_BIDS_FIELD = _REQ["legal_bids"].number
 _DECISION_FIELD = pb.RefereeMessage.DESCRIPTOR.fields_by_name["decision"].number
 
+
+_F_EVENTS = _REQ["events"].number
+_F_SCORES = _REQ["scores"].number
+_F_CONTRACT = _REQ["contract"].number
+_F_CURRENT_TRICK = _REQ["current_trick"].number
+_F_TRICKS_WON = _REQ["tricks_won"].number
+_F_LEGAL_BIDS = _REQ["legal_bids"].number
+_F_LEGAL_TRUMPS = _REQ["legal_trumps"].number
+_F_GAME_ID = _REQ["game_id"].number
+
+
+def _tag(name: str) -> bytes:
+    """The key of a varint field of DecisionRequest."""
+    return _varint(_REQ[name].number << 3)
+
+
+_T_REQUEST_ID, _T_KIND, _T_SEAT = _tag("request_id"), _tag("kind"), _tag("seat")
+_T_HAND_NUMBER, _T_DEALER, _T_COUNT, _T_TO_SEAT = _tag("hand_number"), _tag("dealer"), _tag("count"), _tag("to_seat")
+_T_TIME_LIMIT, _T_TIME_BANK = _tag("time_limit_ms"), _tag("time_bank_ms")
+# per card code: the card as an entry of ``hand`` / of ``legal_cards``, in wire form
+_HAND_ENTRY = tuple(_field(_REQ["hand"].number, t.encode()) for t in CARD_TEXT)
+_LEGAL_CARD_ENTRY = tuple(_field(_REQ["legal_cards"].number, t.encode()) for t in CARD_TEXT)
+_PLAY_CARD = tuple(b"\x1a" + _varint(len(t)) + t.encode() for t in CARD_TEXT)  # a Play's card (field 3)
+_HAND_ORDER = tuple((c >> 3, -(c & 7)) for c in range(32))  # sort_hand's order, looked up
 # Bid -> its legal_bids entry in wire form (a small closed set: encoded once per process).
 _LEGAL_BID_BYTES: dict[Bid, bytes] = {}
 
 
+def _uint(tag: bytes, n: int) -> bytes:
+    """A scalar field, left out at 0 as proto3 does."""
+    return tag + _varint(n) if n else b""
+
+
 class RequestEncoder:
-    """Builds the bytes of DecisionRequests, the referee's hot path.
+    """Builds the bytes of DecisionRequests, the referee's hot path, without building a message.
 
     Protobuf allows a message's fields in any order and repeated fields in
-    pieces, so the parts that repeat are encoded once and appended as bytes:
-    each event, the contract snapshot, and each legal bid. Events are cached
-    by identity, not by value (hashing and comparing the engine's dataclasses
+    pieces, so a request is written straight in wire form from parts, most of
+    them encoded once: each card as a hand or legal-card entry, each legal
+    bid, the contract snapshot and each event. Events are cached by
+    identity, not by value (hashing and comparing the engine's dataclasses
     cost more than the lookup saves): a public event is the same object for
     every seat (``visible_to`` hands it on as it is), so it is encoded once;
     the copy a seat gets of a private one (a deal, an exchange it did not
     see) is a new object, encoded for that seat. The cache keeps each event
     it holds alive, so an id is never reused while it is a key. One encoder
-    serves one game.
+    serves one game. ``decision_to_pb`` builds the same message field by
+    field through the protobuf library, and the tests hold the two equal.
     """
 
     def __init__(self) -> None:
         self._events: dict[int, tuple[Event, bytes]] = {}
         self._contracts: dict[Contract, bytes] = {}
+        self._game_ids: dict[str, bytes] = {}
 
     def event(self, event: Event) -> bytes:
         hit = self._events.get(id(event))
         if hit is not None and hit[0] is event:
             return hit[1]
-        data = _field(_EVENTS_FIELD, event_to_pb(event, pb.Event()).SerializeToString())
+        data = _field(_F_EVENTS, event_to_pb(event, pb.Event()).SerializeToString())
         self._events[id(event)] = (event, data)
         return data
 
@@ -387,49 +427,55 @@ class RequestEncoder:
         time_bank_ms: int = 0,
     ) -> bytes:
         """The RefereeMessage for ``decision``; ``events`` are the seat's untold events, already filtered."""
-        req = pb.DecisionRequest()
         seat = decision.seat
-        req.request_id = request_id
-        req.game_id = game_id
-        req.kind = _DECISION_TO_PB[decision.kind]
-        req.seat = seat
-        req.hand_number = game.hand_number
-        req.dealer = game.dealer
-        req.scores.extend(game.scores)
-        req.hand.extend([CARD_TEXT[c] for c in sort_hand(game.hands[seat])])
-        parts = [b"", *[self.event(ev) for ev in events]]
+        gid = self._game_ids.get(game_id)
+        if gid is None:
+            gid = self._game_ids[game_id] = _field(_F_GAME_ID, game_id.encode()) if game_id else b""
+        parts = [
+            _uint(_T_REQUEST_ID, request_id),
+            gid,
+            _uint(_T_KIND, _DECISION_TO_PB[decision.kind]),
+            _uint(_T_SEAT, seat),
+            *[self.event(ev) for ev in events],
+            _uint(_T_HAND_NUMBER, game.hand_number),
+            _uint(_T_DEALER, game.dealer),
+        ]
+        if game.scores:
+            parts.append(_field(_F_SCORES, b"".join([_signed(x) for x in game.scores])))
+        parts.extend([_HAND_ENTRY[c] for c in sorted(game.hands[seat], key=_HAND_ORDER.__getitem__)])
         contract = game.contract
         if contract is not None:
             data = self._contracts.get(contract)
             if data is None:
                 data = self._contracts[contract] = _field(
-                    _CONTRACT_FIELD, contract_to_pb(contract, pb.Contract()).SerializeToString()
+                    _F_CONTRACT, contract_to_pb(contract, pb.Contract()).SerializeToString()
                 )
             parts.append(data)
-            trick = game.trick_number
-            add = req.current_trick.add
+            trick = _uint(b"\x08", game.trick_number)  # Play: trick = 1, seat = 2, card = 3
             for s, c in zip(game.trick_seats, game.trick_cards, strict=True):
-                add(trick=trick, seat=s, card=CARD_TEXT[c])
-            req.tricks_won.extend(game.tricks_won)
+                parts.append(_field(_F_CURRENT_TRICK, trick + _uint(b"\x10", s) + _PLAY_CARD[c]))
+            if game.tricks_won:
+                parts.append(_field(_F_TRICKS_WON, b"".join([_varint(t) for t in game.tricks_won])))
         kind = decision.kind
         if kind is DecisionKind.PLAY:
-            req.legal_cards.extend([CARD_TEXT[c] for c in decision.cards])
+            parts.extend([_LEGAL_CARD_ENTRY[c] for c in decision.cards])
         elif kind is DecisionKind.BID:
             cache = _LEGAL_BID_BYTES
             for bid in decision.bids:
                 data = cache.get(bid)
                 if data is None:
-                    data = cache[bid] = _field(_LEGAL_BIDS_FIELD, bid_to_pb(bid).SerializeToString())
+                    data = cache[bid] = _field(_F_LEGAL_BIDS, bid_to_pb(bid).SerializeToString())
                 parts.append(data)
         elif kind is DecisionKind.TRUMP:
-            req.legal_trumps.extend([_TRUMP_TO_PB[t] for t in decision.trumps])
+            if decision.trumps:
+                legal = b"".join([_varint(_TRUMP_TO_PB[t]) for t in decision.trumps])
+                parts.append(_field(_F_LEGAL_TRUMPS, legal))
         else:
-            req.count = decision.count
+            parts.append(_uint(_T_COUNT, decision.count))
             if decision.to is not None:
-                req.to_seat = decision.to
-        req.time_limit_ms = time_limit_ms
-        req.time_bank_ms = time_bank_ms
-        parts[0] = req.SerializeToString()
+                parts.append(_uint(_T_TO_SEAT, decision.to))
+        parts.append(_uint(_T_TIME_LIMIT, time_limit_ms))
+        parts.append(_uint(_T_TIME_BANK, time_bank_ms))
         inner = b"".join(parts)
         return _varint(_DECISION_FIELD << 3 | 2) + _varint(len(inner)) + inner
 
@@ -442,12 +488,46 @@ def decision_to_pb(
     game_id: str,
     events: Iterable[Event],
     time_limit_ms: int,
+    time_bank_ms: int = 0,
 ) -> pb.RefereeMessage:
-    """The DecisionRequest message (as ``RequestEncoder.decision`` builds it), for tools and tests."""
-    data = RequestEncoder().decision(
-        game, decision, request_id=request_id, game_id=game_id, events=events, time_limit_ms=time_limit_ms
-    )
-    return pb.RefereeMessage.FromString(data)
+    """The DecisionRequest message built field by field through the protobuf library: the reference that
+    ``RequestEncoder.decision`` (which writes the bytes itself) is tested against, and a tool's way to
+    build one."""
+    msg = pb.RefereeMessage()
+    req = msg.decision
+    seat = decision.seat
+    req.request_id = request_id
+    req.game_id = game_id
+    req.kind = _DECISION_TO_PB[decision.kind]
+    req.seat = seat
+    add_event = req.events.add
+    for ev in events:
+        event_to_pb(ev, add_event())
+    req.hand_number = game.hand_number
+    req.dealer = game.dealer
+    req.scores.extend(game.scores)
+    req.hand.extend([CARD_TEXT[c] for c in sort_hand(game.hands[seat])])
+    contract = game.contract
+    if contract is not None:
+        contract_to_pb(contract, req.contract)
+        for s, c in zip(game.trick_seats, game.trick_cards, strict=True):
+            req.current_trick.add(trick=game.trick_number, seat=s, card=CARD_TEXT[c])
+        req.tricks_won.extend(game.tricks_won)
+    kind = decision.kind
+    if kind is DecisionKind.PLAY:
+        req.legal_cards.extend([CARD_TEXT[c] for c in decision.cards])
+    elif kind is DecisionKind.BID:
+        for bid in decision.bids:
+            bid_to_pb(bid, req.legal_bids.add())
+    elif kind is DecisionKind.TRUMP:
+        req.legal_trumps.extend([_TRUMP_TO_PB[t] for t in decision.trumps])
+    else:
+        req.count = decision.count
+        if decision.to is not None:
+            req.to_seat = decision.to
+    req.time_limit_ms = time_limit_ms
+    req.time_bank_ms = time_bank_ms
+    return msg
 
 
 def game_over_to_pb(game_id: str, end: GameEndEvent, events: Iterable[Event]) -> pb.RefereeMessage:
