@@ -6,7 +6,9 @@ the pace, so any cost of the live view shows) on quick games (double-deck, hand 
 referee (``--workers 1``), on two worker processes (``--workers 2``) and, with ``--ray``, on a local Ray (in
 a network namespace of its own, loopback only: this script runs itself again in one). Games per minute are
 counted once the pages are open and the first games are done, to the last game (start-ups left out). The
-browser runs on the same machine: what it costs to draw the pages is in the figures.
+browser runs on the same machine: what it costs to draw the pages is in the figures. So a fourth way opens
+the same three event streams with plain HTTP readers that take everything the server sends and draw
+nothing: the server's own cost.
 
     python bench/live.py [--games-per-pair 40] [--ray] [--repeat 1]
 """
@@ -42,7 +44,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 WARMUP = 6  # games left out at the start: the bots start, the pages open
 
 
-def one_run(where: list[str], per_pair: int, live: bool, pages: int) -> tuple[float, int]:
+def one_run(where: list[str], per_pair: int, live: bool, pages: int, browser: bool = True) -> tuple[float, int]:
     """(games per minute, games counted) of one tournament: counted from the moment the pages are open and
     ``WARMUP`` games are done, to the last game."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-live-") as scratch:
@@ -68,7 +70,8 @@ def one_run(where: list[str], per_pair: int, live: bool, pages: int) -> tuple[fl
         threading.Thread(target=lambda: lines.extend(iter(out.readline, "")), daemon=True).start()
         opened = threading.Event()
         if live and pages:
-            threading.Thread(target=watch, args=(lines, pages, proc, opened), daemon=True).start()
+            target = watch if browser else read_streams
+            threading.Thread(target=target, args=(lines, pages, proc, opened), daemon=True).start()
         else:
             opened.set()
         results = folder / "results.jsonl"
@@ -93,14 +96,54 @@ def one_run(where: list[str], per_pair: int, live: bool, pages: int) -> tuple[fl
         return 60 * (last - first) / (until - since), last - first
 
 
+def live_url(lines: list[str], proc: subprocess.Popen[str]) -> str | None:
+    """The live view's address, once the run has printed it."""
+    while proc.poll() is None:
+        url = next((m.group(1) for line in lines if (m := re.search(r"live view: (\S+)", line))), None)
+        if url is not None:
+            return url
+        time.sleep(0.02)
+    return None
+
+
+def read_streams(lines: list[str], pages: int, proc: subprocess.Popen[str], opened: threading.Event) -> None:
+    """The event streams of the report and tables 1, 2 ... read to the end by plain HTTP readers (no drawing);
+    ``opened`` once every stream answers."""
+    import http.client
+    import urllib.error
+    import urllib.request
+
+    url = live_url(lines, proc)
+    streams = [f"{url}events", *(f"{url}tables/{t}/events" for t in range(1, pages))]
+    readers = []
+
+    def drain(response: http.client.HTTPResponse) -> None:
+        try:
+            while response.read(65536):
+                pass
+        except OSError:
+            pass
+
+    try:
+        for stream in streams if url is not None else []:
+            while proc.poll() is None:
+                try:
+                    response = urllib.request.urlopen(stream, timeout=60)
+                except (urllib.error.URLError, OSError):
+                    time.sleep(0.1)  # the table has no game yet
+                    continue
+                readers.append(threading.Thread(target=drain, args=(response,), daemon=True))
+                readers[-1].start()
+                break
+    finally:
+        opened.set()
+
+
 def watch(lines: list[str], pages: int, proc: subprocess.Popen[str], opened: threading.Event) -> None:
     """Open the report and tables 1, 2 ... in Chromium for as long as the run lasts; ``opened`` once they are."""
     from playwright.sync_api import Error, sync_playwright
 
-    url = None
-    while url is None and proc.poll() is None:
-        url = next((m.group(1) for line in lines if (m := re.search(r"live view: (\S+)", line))), None)
-        time.sleep(0.02)
+    url = live_url(lines, proc)
     if url is None:
         return
     with sync_playwright() as pw:
@@ -137,13 +180,14 @@ def main() -> None:
     else:
         print(describe())
     for name, where in places.items():
-        for label, live, pages in (
-            ("no live view", False, 0),
-            ("--live, no page", True, 0),
-            ("--live, 3 pages", True, 3),
+        for label, live, pages, browser in (
+            ("no live view", False, 0, False),
+            ("--live, no page", True, 0, False),
+            ("--live, 3 readers", True, 3, False),
+            ("--live, 3 pages", True, 3, True),
         ):
             for _ in range(args.repeat):
-                rate, games = one_run(where, args.games_per_pair, live, pages)
+                rate, games = one_run(where, args.games_per_pair, live, pages, browser)
                 print(
                     json.dumps({"where": name, "how": label, "games": games, "games_per_minute": round(rate, 1)})
                     if args.only_ray
