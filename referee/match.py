@@ -236,7 +236,6 @@ class _GameRun:
                 decision = g.decision()
                 assert decision is not None
                 await self._turn(decision)
-            self._log_events()
             await self._game_over()
         finally:
             if self.writer is None or not self.writer.closed:

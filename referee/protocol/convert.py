@@ -375,7 +375,6 @@ _T_TIME_LIMIT, _T_TIME_BANK = _tag("time_limit_ms"), _tag("time_bank_ms")
 _HAND_ENTRY = tuple(_field(_REQ["hand"].number, t.encode()) for t in CARD_TEXT)
 _LEGAL_CARD_ENTRY = tuple(_field(_REQ["legal_cards"].number, t.encode()) for t in CARD_TEXT)
 _PLAY_CARD = tuple(b"\x1a" + _varint(len(t)) + t.encode() for t in CARD_TEXT)  # a Play's card (field 3)
-_HAND_ORDER = tuple((c >> 3, -(c & 7)) for c in range(32))  # sort_hand's order, looked up
 # Bid -> its legal_bids entry in wire form (a small closed set: encoded once per process).
 _LEGAL_BID_BYTES: dict[Bid, bytes] = {}
 
@@ -442,7 +441,7 @@ class RequestEncoder:
         ]
         if game.scores:
             parts.append(_field(_F_SCORES, b"".join([_signed(x) for x in game.scores])))
-        parts.extend([_HAND_ENTRY[c] for c in sorted(game.hands[seat], key=_HAND_ORDER.__getitem__)])
+        parts.extend([_HAND_ENTRY[c] for c in sort_hand(game.hands[seat])])
         contract = game.contract
         if contract is not None:
             data = self._contracts.get(contract)
