@@ -102,6 +102,8 @@ def test_the_page_shows_each_decision_s_loss_and_best_choice(
     )
     assert point is not None
     page.mouse.click(point["x"], point["y"])
+    # Chart.js handles canvas events on the next animation frame, not within the click: wait for the move
+    page.wait_for_function(f"document.body.dataset.step !== '{deal}'", timeout=10_000)
     assert step_index(page) == step_at[target["line"]]
     assert page.get_attribute("#analysis-note", "data-line") == str(target["line"])
 
