@@ -47,6 +47,20 @@ def test_no_arguments_prints_help() -> None:
     assert "Usage" in result.stdout and result.stderr == ""
 
 
+def test_the_list_of_commands_gives_each_a_sentence_that_runs_on() -> None:
+    """At 300 columns every command's summary fits on its line: none is broken where its docstring's source
+    line ends (``analyze``'s and ``check-bot``'s run over two source lines)."""
+    result = subprocess.run(
+        [str(ARENA), "--help"], capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "300"}
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [line.strip("│ ").split(maxsplit=1) for line in result.stdout.splitlines() if line.startswith("│ ")]
+    summaries = {row[0]: row[1] for row in rows if len(row) == 2 and not row[0].startswith("-")}
+    assert {"analyze", "check-bot", "match", "tournament"} <= summaries.keys(), result.stdout
+    assert summaries["analyze"].rstrip(" │").endswith("with the worst decisions.")
+    assert summaries["check-bot"].rstrip(" │").endswith("2 on bad options.")
+
+
 @pytest.mark.parametrize("command", ["match", "tournament", "replay", "serve", "presets"])
 def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str) -> None:
     result = subprocess.run(

@@ -50,6 +50,10 @@ class ArenaGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             plain_help(command, ctx)
+            if command.short_help is None and command.help:
+                # the list of commands shows a docstring's first paragraph as one line, not broken where the
+                # source line ends
+                command.short_help = " ".join(command.help.split("\n\n")[0].split())
         return command
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
