@@ -12,8 +12,10 @@ import pytest
 ARENA = Path(sys.executable).parent / "arena"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(ARENA), *args], capture_output=True, text=True, timeout=60)
+def run(*args: str, columns: int | None = None) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS``; ``columns``: the terminal width rich lays help out for."""
+    env = None if columns is None else {**os.environ, "COLUMNS": str(columns)}
+    return subprocess.run([str(ARENA), *args], capture_output=True, text=True, timeout=60, env=env)
 
 
 @pytest.mark.parametrize(
@@ -50,9 +52,7 @@ def test_no_arguments_prints_help() -> None:
 def test_the_list_of_commands_gives_each_a_sentence_that_runs_on() -> None:
     """At 300 columns every command's summary fits on its line: none is broken where its docstring's source
     line ends (``analyze``'s and ``check-bot``'s run over two source lines)."""
-    result = subprocess.run(
-        [str(ARENA), "--help"], capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "300"}
-    )
+    result = run("--help", columns=300)
     assert result.returncode == 0, result.stderr
     rows = [line.strip("│ ").split(maxsplit=1) for line in result.stdout.splitlines() if line.startswith("│ ")]
     summaries = {row[0]: row[1] for row in rows if len(row) == 2 and not row[0].startswith("-")}
@@ -63,13 +63,7 @@ def test_the_list_of_commands_gives_each_a_sentence_that_runs_on() -> None:
 
 @pytest.mark.parametrize("command", ["match", "tournament", "replay", "serve", "presets"])
 def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str) -> None:
-    result = subprocess.run(
-        [str(ARENA), command, "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    result = run(command, "--help", columns=200)
     assert result.returncode == 0, result.stderr
     assert "<bool>" not in result.stdout and "list[str]" not in result.stdout
     assert "{" not in result.stdout, result.stdout
@@ -82,13 +76,7 @@ def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str
 @pytest.mark.parametrize("command", ["tournament", "sprt", "analyze"])
 def test_help_says_how_to_install_ray_without_rich_eating_the_extra(command: str) -> None:
     """``[ray]`` is rich markup unless escaped; the package is on no index, so the checkout's extra is named."""
-    result = subprocess.run(
-        [str(ARENA), command, "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "COLUMNS": "100"},
-    )
+    result = run(command, "--help", columns=100)
     assert result.returncode == 0, result.stderr
     text = " ".join(result.stdout.replace("│", " ").split())  # the boxes' borders and the wrapping gone
     assert "Needs Ray: pip install -e '.[ray]' in the arena's checkout" in text, text
