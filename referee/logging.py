@@ -11,14 +11,17 @@ binds its context (match, game, seat).
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import MutableMapping
 from typing import Any, TextIO, cast
 
 import structlog
 
-FORMAT_VARIABLE = "ARENA_LOG_FORMAT"
+# the choice of format is the SDK runner's too (sdk.log writes the same lines without structlog)
+from sdk.log import FORMAT_VARIABLE, wants_json
+
+__all__ = ["FORMAT_VARIABLE", "configure", "wants_json"]
+
 _LEVEL_STYLE = {"warning": "\x1b[33m", "error": "\x1b[31m", "critical": "\x1b[31m"}
 
 
@@ -34,15 +37,6 @@ def _for_a_person(colour: bool) -> structlog.typing.Processor:
         return f"{head} {event}" + (f": {details}" if details else "")
 
     return render
-
-
-def wants_json(stream: Any = None) -> bool:
-    """JSON unless the stream (stderr) is a terminal; ARENA_LOG_FORMAT=json|text overrides."""
-    chosen = os.environ.get(FORMAT_VARIABLE, "").strip().lower()
-    if chosen in ("json", "text"):
-        return chosen == "json"
-    stream = sys.stderr if stream is None else stream
-    return not (hasattr(stream, "isatty") and stream.isatty())
 
 
 class _Stderr:
