@@ -17,11 +17,12 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from browser_helpers import browser as browser  # the fixture: headless Chromium
 from replay_helpers import DIGEST_BOT
 
 from referee.engine.bids import PASS, Bid
@@ -223,35 +224,3 @@ def real_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             (log,) = folder.glob("*.jsonl")
             logs[name] = log
     return logs
-
-
-# ---------------------------------------------------------------- the browser
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """Headless Chromium (Debian's, installed by ``make test``) under Playwright.
-
-    Module scope: Playwright's sync API runs an event loop in the main thread
-    while it is open, which would break every later test that calls
-    ``asyncio.run``; closing it with the module ends that loop.
-    """
-    from playwright.sync_api import sync_playwright
-
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
