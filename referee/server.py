@@ -196,8 +196,7 @@ class Connection:
         self._pending_id = 0
         self._ledger = RequestLedger()
         self._flood = FloodGuard(limits.flood_errors, limits.flood_window_s)
-        self._writing = False  # ask() is handing a request to gRPC
-        self._writer: asyncio.Task[object] | None = None  # the task doing it
+        self._writer: asyncio.Task[object] | None = None  # the task of ask() while it hands a request to gRPC
         self._write_cut = False  # _time_up cancelled that write
         # the time the last answer is charged: from the request to the answer, less the time given back
         self.think_s = 0.0
@@ -250,7 +249,6 @@ class Connection:
         )
         deadline.start()
         try:
-            self._writing = True
             self._writer = asyncio.current_task(loop)
             async with self._write_lock:
                 await self._context.write(data)
@@ -269,7 +267,7 @@ class Connection:
             if not fut.done():
                 fut.set_result(Closed.DISCONNECTED)
         finally:
-            self._writing = False
+            self._writer = None
         try:
             answer = await fut
         except asyncio.CancelledError:
@@ -286,7 +284,7 @@ class Connection:
             return
         fut.set_result(Closed.TIMEOUT)
         self._ledger.time_out(self._pending_id)
-        if self._writing and self._writer is not None:
+        if self._writer is not None:
             # the request is still not taken: the bot stopped reading its stream
             self.player.report(
                 ViolationKind.PROTOCOL, "stopped reading its stream (a request could not be delivered in time)"
