@@ -65,7 +65,7 @@ public final class Bot {
     String address = System.getenv("ARENA_ADDRESS");
     String token = System.getenv("ARENA_TOKEN");
     if (address == null || address.isEmpty() || token == null || token.isEmpty()) {
-      say("set ARENA_ADDRESS (the referee's gRPC target, host:port) and ARENA_TOKEN (the seat token);"
+      say("set ARENA_ADDRESS (the referee's gRPC target: host:port) and ARENA_TOKEN (the seat token);"
           + " `arena serve` prints both");
       return 2;
     }
