@@ -531,7 +531,8 @@ class Match:
     async def __aenter__(self) -> Self:
         await self.server.start()
         for seat, bot in enumerate(self.config.seats):
-            # a bot started by hand is "seat<S>" until its Hello names it; a launched one "seat<S>-<NAME>"
+            # the slot of a bot started by hand is "seat<S>" (the bot names itself in its Hello); of a launched
+            # one, "seat<S>-<NAME>"
             player_id = f"seat{seat}" if bot.command is None else f"seat{seat}-{bot.name}"
             self.players.append(self.pool.add(player_id, bot.command, bot.name))
         return self
