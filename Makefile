@@ -8,8 +8,12 @@ JS_BOT   := example_bots/js
 JS_STAMP := $(JS_BOT)/node_modules/.installed
 CPP_BOT  := example_bots/cpp
 CPP_BIN  := $(CPP_BOT)/build/bot
+GO_BOT   := example_bots/go
+GO_BIN   := $(GO_BOT)/build/bot
+JAVA_BOT := example_bots/java
+JAVA_BIN := $(JAVA_BOT)/build/bot
 
-.PHONY: demo test bench proto cpp-bot sdk-wheel clean
+.PHONY: demo test bench proto cpp-bot go-bot java-bot sdk-wheel clean
 
 PROTO_SRC := proto/bideuchre/v1/arena.proto
 
@@ -53,7 +57,7 @@ CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
 
 # The checks first (ruff, mypy: pinned in the dev extra that $(STAMP) installs), then the suite.
-test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN)
+test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -78,25 +82,57 @@ $(JS_STAMP): $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	cd $(JS_BOT) && npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
-# The C++ example bot (example_bots/cpp): its protocol code is generated from
-# proto/ by protoc and grpc_cpp_plugin into $(CPP_BOT)/build/ (not committed),
-# then compiled against Debian's gRPC (packages libgrpc++-dev,
-# protobuf-compiler-grpc, pkg-config, g++), installed as above when missing.
-CPP_GEN := $(CPP_BOT)/build/gen
+# The compiled example bots (example_bots/cpp, go and java) each build with their own Makefile, from
+# proto/ into their build/ folder (not committed); here, the Debian packages each needs are installed as
+# above when a tool or library is missing, then its Makefile runs.
+
+# C++: Debian's gRPC (libgrpc++-dev, protobuf-compiler-grpc), pkg-config and g++.
+CPP_PACKAGES := g++ pkg-config libgrpc++-dev protobuf-compiler-grpc
 CPP_HAS_TOOLS := command -v protoc >/dev/null && command -v grpc_cpp_plugin >/dev/null \
 	&& command -v g++ >/dev/null && pkg-config --exists grpc++ protobuf 2>/dev/null
 
 cpp-bot: $(CPP_BIN)
 
-$(CPP_BIN): $(CPP_BOT)/bot.cc $(PROTO_SRC)
+$(CPP_BIN): $(CPP_BOT)/bot.cc $(CPP_BOT)/Makefile $(PROTO_SRC)
 	@if ! { $(CPP_HAS_TOOLS); }; then \
-	  $(call apt_install,the C++ bot,g++ pkg-config libgrpc++-dev protobuf-compiler-grpc); \
+	  $(call apt_install,the C++ bot,$(CPP_PACKAGES)); \
 	fi
-	@mkdir -p $(CPP_GEN)
-	protoc -Iproto --cpp_out=$(CPP_GEN) --grpc_out=$(CPP_GEN) --plugin=protoc-gen-grpc=$$(command -v grpc_cpp_plugin) $(PROTO_SRC)
-	g++ -std=c++17 -O2 -I$(CPP_GEN) -o $@ $(CPP_BOT)/bot.cc \
-	    $(CPP_GEN)/bideuchre/v1/arena.pb.cc $(CPP_GEN)/bideuchre/v1/arena.grpc.pb.cc \
-	    $$(pkg-config --cflags --libs grpc++ protobuf)
+	$(MAKE) --no-print-directory -C $(CPP_BOT)
+
+# Go: Debian's Go 1.19 and its packaged libraries in /usr/share/gocode, built in GOPATH mode (no module
+# download). grpc-go's package alone brings the 1.3 line of github.com/golang/protobuf, which panics at the
+# first Send (nil pointer in makeOneOfMarshaler): the 1.5 line is named, and checked for.
+GOCODE := /usr/share/gocode/src
+GO_PACKAGES := golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev \
+	golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev
+GO_HAS_TOOLS := command -v go >/dev/null && command -v protoc >/dev/null && command -v protoc-gen-go >/dev/null \
+	&& command -v protoc-gen-go-grpc >/dev/null && test -d $(GOCODE)/google.golang.org/grpc \
+	&& grep -qs google.golang.org/protobuf $(GOCODE)/github.com/golang/protobuf/go.mod
+
+go-bot: $(GO_BIN)
+
+$(GO_BIN): $(wildcard $(GO_BOT)/*.go) $(GO_BOT)/Makefile $(PROTO_SRC)
+	@if ! { $(GO_HAS_TOOLS); }; then \
+	  $(call apt_install,the Go bot,$(GO_PACKAGES)); \
+	fi
+	$(MAKE) --no-print-directory -C $(GO_BOT)
+
+# Java: the JDK, Debian's grpc-java with the jars it runs on (Netty, Guava, perfmark), and the
+# javax.annotation.Generated the generated stubs carry (not in JDK 17).
+JAVA_JARS := grpc-api grpc-core grpc-netty grpc-protobuf grpc-stub protobuf guava perfmark-api netty-codec-http2 \
+	geronimo-annotation-1.3-spec
+JAVA_PACKAGES := default-jdk protobuf-compiler protobuf-compiler-grpc-java-plugin libgrpc-java libprotobuf-java \
+	libnetty-java libguava-java libperfmark-java libgeronimo-annotation-1.3-spec-java
+JAVA_HAS_TOOLS := command -v javac >/dev/null && command -v java >/dev/null && command -v protoc >/dev/null \
+	&& command -v grpc_java_plugin >/dev/null && $(foreach j,$(JAVA_JARS),test -f /usr/share/java/$(j).jar &&) true
+
+java-bot: $(JAVA_BIN)
+
+$(JAVA_BIN): $(wildcard $(JAVA_BOT)/*.java) $(JAVA_BOT)/Makefile $(PROTO_SRC)
+	@if ! { $(JAVA_HAS_TOOLS); }; then \
+	  $(call apt_install,the Java bot,$(JAVA_PACKAGES)); \
+	fi
+	$(MAKE) --no-print-directory -C $(JAVA_BOT)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
@@ -119,4 +155,4 @@ sdk-wheel: $(STAMP)
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist ./sdk-dist
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info $(JS_BOT)/node_modules $(CPP_BOT)/build
+	rm -rf $(VENV) build dist *.egg-info $(JS_BOT)/node_modules $(CPP_BOT)/build $(GO_BOT)/build $(JAVA_BOT)/build

@@ -13,7 +13,15 @@
 Prints decisions per second for each, the ratio of (b) to (a) on the same
 transport, the CPU time per decision on either side, and the machine.
 
-    python bench/referee.py [--decisions N] [--preset P]
+``--kits`` adds (d): the same referee with the bots of each language's kit
+(the Python SDK's instant bot, the JavaScript, C++, Go and Java example bots,
+each built as `make test` builds it), after one game to warm up; for each,
+decisions per second and the bots' CPU time per decision (their whole process
+trees: the sandbox's wrapper, and for the Java bot, which runs with --tcp, the
+relay; the Go bot is measured through the relay too, to tell the relay's share),
+and that CPU time against the Python SDK's.
+
+    python bench/referee.py [--decisions N] [--preset P] [--relay] [--kits]
 """
 
 from __future__ import annotations
@@ -146,7 +154,20 @@ async def bench_bare(decisions: int, transport: str) -> Figures:
 # ------------------------------------------------------------------ referee
 
 
-async def bench_referee(decisions: int, preset: str, relay: bool = False) -> tuple[Figures, int]:
+# (d) the kits: NAME=COMMAND from the repository's root, and whether it runs with --tcp
+KITS = (
+    ("Python SDK", f"first={sys.executable} -m example_bots.first_bot", False),
+    ("JavaScript", "js=node example_bots/js/bot.js", False),
+    ("C++", "cpp=example_bots/cpp/build/bot", False),
+    ("Go", "go=example_bots/go/build/bot", False),
+    ("Java", "java=example_bots/java/build/bot", True),
+    ("Go", "go=example_bots/go/build/bot", True),  # the relay's share of the Java figure, by difference
+)
+
+
+async def bench_referee(
+    decisions: int, preset: str, relay: bool = False, bot_spec: str | None = None, warmup: int = 0
+) -> tuple[Figures, int]:
     from referee.bots import BotCommand
     from referee.engine.presets import rules_for
     from referee.gamelog import LogWriter
@@ -154,10 +175,10 @@ async def bench_referee(decisions: int, preset: str, relay: bool = False) -> tup
     from referee.seeding import derive_seed
 
     rules = rules_for(preset)
-    bot = BotCommand.parse(f"first={sys.executable} -m example_bots.first_bot").with_tcp(relay)
+    bot = BotCommand.parse(bot_spec or f"first={sys.executable} -m example_bots.first_bot").with_tcp(relay)
     with tempfile.TemporaryDirectory() as tmp:
         config = MatchConfig(
-            preset=preset, rules=rules, seats=seat_bots(rules, [SeatBot("first", bot)]), log_dir=Path(tmp)
+            preset=preset, rules=rules, seats=seat_bots(rules, [SeatBot(bot.name, bot)]), log_dir=Path(tmp)
         )
         async with Match(config) as match:
             absent = await match.pool.ready(match.players)
@@ -165,6 +186,12 @@ async def bench_referee(decisions: int, preset: str, relay: bool = False) -> tup
                 raise SystemExit(f"bots did not start: {absent}")
             done, games = 0, 0
             with LogWriter(Path(tmp) / "bench.jsonl") as writer:
+                for number in range(warmup):  # untimed: a JIT compiles, caches fill
+                    seed = derive_seed(2, "warm-up", number)
+                    game_id = f"w{number:04d}"
+                    await play_game(
+                        match.players, rules=rules, preset=preset, game=number, game_id=game_id, seed=seed, log=writer
+                    )
                 pids = [p.pid for p in (match.pool.process(pl) for pl in match.players) if p is not None]
                 start, cpu, ccpu = time.perf_counter(), cpu_seconds(), _children_cpu(pids)
                 while done < decisions:
@@ -183,6 +210,25 @@ async def bench_referee(decisions: int, preset: str, relay: bool = False) -> tup
     return Figures(done / elapsed, cpu / done, ccpu / done), games
 
 
+def bench_kits(decisions: int, preset: str) -> None:
+    """(d): each kit's bots in the referee, their CPU per decision against the Python SDK's."""
+    python_cpu = None
+    for language, spec, tcp in KITS:
+        program = spec.split("=", 1)[1].split()[0]
+        if not (ROOT / program).exists() and shutil.which(program) is None:
+            print(f"(d) {language}: not built ({program}; `make test` builds every kit)")
+            continue
+        os.chdir(ROOT)  # the commands are relative to the repository's root
+        figures, games = asyncio.run(bench_referee(decisions, preset, relay=tcp, bot_spec=spec, warmup=1))
+        python_cpu = python_cpu or figures.clients_cpu_s
+        print(
+            f"(d) referee with {CLIENTS} {language} bots{' (--tcp: through the relay)' if tcp else ''}, {preset} "
+            f"({games} games): {figures.per_second:8.0f} decisions/s (CPU per decision: referee "
+            f"{figures.server_cpu_s * 1e6:.0f} us, bots {figures.clients_cpu_s * 1e6:.0f} us, "
+            f"{figures.clients_cpu_s / python_cpu:.2f} x the Python SDK's)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--decisions", type=int, default=10000, help="decisions per measurement")
@@ -192,6 +238,11 @@ def main() -> None:
         "--relay",
         action="store_true",
         help="also (c): the bots dial 127.0.0.1 through the relay in their sandbox (--tcp)",
+    )
+    parser.add_argument(
+        "--kits",
+        action="store_true",
+        help="also (d): the bots of each language's kit (Python SDK, JavaScript, C++, Go, Java), one round each",
     )
     parser.add_argument("--bare-client", metavar="ADDRESS", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -232,6 +283,8 @@ def main() -> None:
             f"{relay.clients_cpu_s * 1e6:.0f} us; "
             f"{(1 / relay.per_second - 1 / ref.per_second) * 1e6:+.0f} us a decision)"
         )
+    if args.kits:
+        bench_kits(args.decisions, args.preset)
     shown = {name: [round(f.per_second) for f in figures] for name, figures in rounds.items()}
     print(f"    each round: {shown}")
     print(

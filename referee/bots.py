@@ -466,7 +466,9 @@ class BotPool:
         members = list(self._members.values()) if players is None else [self._members.pop(p) for p in players]
         await asyncio.gather(*(m.player.connection.send(bye) for m in members if m.player.connection is not None))
         procs = [m.process for m in members if m.process is not None]
-        await asyncio.gather(*(p.wait_exit(2.0) for p in procs))
+        # a bot started by hand has no process to wait for: its stream ends when it half-closes (status OK)
+        by_hand = [m.player.connection for m in members if m.process is None and m.player.connection is not None]
+        await asyncio.gather(*(p.wait_exit(2.0) for p in procs), *(c.wait_ended(2.0) for c in by_hand))
         for p in procs:
             await p.stop(grace_s=1.0)
         for m in members:

@@ -531,7 +531,10 @@ class Match:
     async def __aenter__(self) -> Self:
         await self.server.start()
         for seat, bot in enumerate(self.config.seats):
-            self.players.append(self.pool.add(f"seat{seat}-{bot.name}", bot.command, bot.name))
+            # the slot of a bot started by hand is "seat<S>" (the bot names itself in its Hello); of a launched
+            # one, "seat<S>-<NAME>"
+            player_id = f"seat{seat}" if bot.command is None else f"seat{seat}-{bot.name}"
+            self.players.append(self.pool.add(player_id, bot.command, bot.name))
         return self
 
     async def __aexit__(self, *exc: object) -> None:

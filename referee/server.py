@@ -196,6 +196,7 @@ class Connection:
         self._pending_id = 0
         self._ledger = RequestLedger()
         self._flood = FloodGuard(limits.flood_errors, limits.flood_window_s)
+        self._ended = asyncio.Event()  # the bot's side of the stream has ended (read_loop returned)
         self._writer: asyncio.Task[object] | None = None  # the task of ask() while it hands a request to gRPC
         self._write_cut = False  # _time_up cancelled that write
         # the time the last answer is charged: from the request to the answer, less the time given back
@@ -293,6 +294,14 @@ class Connection:
             self._writer.cancel()
             self.close()
 
+    async def wait_ended(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for the bot to end its side of the stream (a half-close after Shutdown);
+        True when it did. The stream then ends with status OK, not cut by ``close``."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s):
+                await self._ended.wait()
+        return self._ended.is_set()
+
     def close(self) -> None:
         """Drop the stream now (the bot sees it cancelled)."""
         if not self.closed and self._task is not None and self._task is not asyncio.current_task():
@@ -343,6 +352,7 @@ class Connection:
                     return
         finally:
             self.closed = True
+            self._ended.set()
             if self._pending is not None and not self._pending.done():
                 self._pending.set_result(Closed.DISCONNECTED)
 

@@ -19,8 +19,11 @@ REPO = Path(__file__).resolve().parents[1]
 MAKE = shutil.which("make")
 
 
-def make_chromium(tmp_path: Path, tools: list[str], *overrides: str) -> subprocess.CompletedProcess[str]:
-    """`make CHROMIUM=<missing>` with only ``tools`` on the PATH."""
+def make_chromium(
+    tmp_path: Path, tools: list[str], *overrides: str, variable: str = "CHROMIUM"
+) -> subprocess.CompletedProcess[str]:
+    """`make CHROMIUM=<missing>` (or another ``variable`` naming what a rule makes) with only ``tools`` on the
+    PATH."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in tools:
@@ -30,7 +33,7 @@ def make_chromium(tmp_path: Path, tools: list[str], *overrides: str) -> subproce
     missing = tmp_path / "no-chromium"
     assert MAKE is not None, "make is not on PATH (`make test` runs these tests through it)"
     return subprocess.run(
-        [MAKE, "--no-print-directory", f"CHROMIUM={missing}", *overrides, str(missing)],
+        [MAKE, "--no-print-directory", f"{variable}={missing}", *overrides, str(missing)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -65,10 +68,43 @@ def test_make_test_installs_every_system_package_the_suite_needs() -> None:
     $(BWRAP) before defining it, so bubblewrap was never installed and the suite ran on the weaker
     sandbox). The rule as make reads it must list bubblewrap and Chromium."""
     assert MAKE is not None
-    db = subprocess.run([MAKE, "-pn", "test"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    # MAKE=true: the kits' own Makefiles, which make runs even under -n, print no database of their own
+    db = subprocess.run([MAKE, "-pn", "MAKE=true", "test"], cwd=REPO, capture_output=True, text=True, timeout=120)
     (rule,) = [line for line in db.stdout.splitlines() if line.startswith("test:")]
     prerequisites = rule.split(":", 1)[1].split()
     assert "/usr/bin/bwrap" in prerequisites and "/usr/bin/chromium" in prerequisites, rule
+    # and the compiled example bots (issue 30): each rule installs its toolchain from Debian when missing
+    kits = ["example_bots/cpp/build/bot", "example_bots/go/build/bot", "example_bots/java/build/bot"]
+    assert all(kit in prerequisites for kit in kits), rule
+
+
+@pytest.mark.parametrize(
+    ("variable", "what", "packages"),
+    [
+        (
+            "GO_BIN",
+            "the Go bot",
+            "golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev "
+            "golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev",
+        ),
+        (
+            "JAVA_BIN",
+            "the Java bot",
+            "default-jdk protobuf-compiler protobuf-compiler-grpc-java-plugin libgrpc-java libprotobuf-java "
+            "libnetty-java libguava-java libperfmark-java libgeronimo-annotation-1.3-spec-java",
+        ),
+    ],
+)
+def test_a_kit_without_its_toolchain_names_the_debian_packages(
+    tmp_path: Path, variable: str, what: str, packages: str
+) -> None:
+    """The Go and Java bots' rules, on a machine without Go or Java (a PATH without them) and without apt-get:
+    one line naming every package to install."""
+    run = make_chromium(tmp_path, ["id"], variable=variable)
+    assert run.returncode != 0
+    assert run.stdout.strip().splitlines() == [
+        f"missing for {what}: the Debian packages {packages}; install them, then run make again"
+    ]
 
 
 def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:

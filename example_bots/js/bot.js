@@ -17,6 +17,7 @@
  * Shutdown is exit 1. The choices themselves are in strategy.js.
  */
 
+const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const grpc = require('@grpc/grpc-js');
@@ -26,7 +27,8 @@ const { decide, seededRandom } = require('./strategy');
 const BOT_NAME = 'js';
 const BOT_VERSION = require('./package.json').version;
 const PROTOCOL_VERSION = 1;
-const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
+// proto/ beside this file (a bot started with `arena new`), else the repository's
+const PROTO_ROOT = [path.join(__dirname, 'proto'), path.resolve(__dirname, '..', '..', 'proto')].find((dir) => fs.existsSync(dir));
 const PROTO_FILE = 'bideuchre/v1/arena.proto';
 
 /** The bideuchre.v1 package, built from the .proto file at run time. */

@@ -11,6 +11,7 @@ from referee.cli import (  # noqa: F401  (registers the commands)
     analyze,
     checkbot,
     match,
+    new,
     play,
     presets,
     replay,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -10,11 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+import grpc
 import pytest
 from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records, start_serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 
@@ -130,6 +133,66 @@ def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
         for p in procs:
             if p.poll() is None:
                 p.kill()
+
+
+def first_legal(request: pb.DecisionRequest) -> pb.BotMessage:
+    """The first legal answer to ``request``, as a bot written from the .proto alone gives it."""
+    action = pb.Action(request_id=request.request_id)
+    if request.kind == pb.DECISION_KIND_BID:
+        action.bid.CopyFrom(request.legal_bids[0])
+    elif request.kind == pb.DECISION_KIND_TRUMP:
+        action.trump = request.legal_trumps[0]
+    elif request.kind in (pb.DECISION_KIND_GIVE, pb.DECISION_KIND_DISCARD):
+        action.cards.cards.extend(request.hand[: request.count])
+    else:
+        action.card = request.legal_cards[0]
+    return pb.BotMessage(action=action)
+
+
+async def session_by_hand(address: str, token: str, linger_s: float) -> tuple[str, str, str]:
+    """One bot by hand on a raw gRPC stream: plays until Shutdown, waits ``linger_s``, half-closes, then reads
+    the stream's end. Returns (Welcome's player, the stream's status code, its details)."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        play = channel.stream_stream(
+            "/bideuchre.v1.Arena/Play",
+            request_serializer=pb.BotMessage.SerializeToString,
+            response_deserializer=pb.RefereeMessage.FromString,
+        )
+        call = play()
+        await call.write(pb.BotMessage(hello=pb.Hello(token=token, bot_name="raw", protocol_version=1)))
+        player = ""
+        async for msg in call:
+            kind = msg.WhichOneof("message")
+            if kind == "welcome":
+                player = msg.welcome.player
+            elif kind == "decision":
+                await call.write(first_legal(msg.decision))
+            elif kind == "shutdown":
+                await asyncio.sleep(linger_s)  # a bot busy for a moment (saving, logging) before it half-closes
+                await call.done_writing()
+                break
+        return player, (await call.code()).name, await call.details()
+
+
+def test_serve_welcomes_each_seat_by_its_number_and_ends_each_stream_ok(tmp_path: Path) -> None:
+    """Issue 30, items 3 and 4: under ``arena serve`` Welcome's player is "seat<S>" (it was "seat2-seat2"), and
+    each stream ends with status OK once the bot half-closes after Shutdown (the referee cut one stream in
+    four with "UNAVAILABLE: Cancelling all calls"; a bot that took a moment to half-close, every stream)."""
+    serve, tokens, _ = start_serve(tmp_path, "-r", "hand_limit=1", "--preset", "neuralplay")
+    try:
+
+        async def all_seats() -> list[tuple[str, str, str]]:
+            lingers = (0.0, 0.3, 0.0, 0.3)
+            return await asyncio.gather(*(session_by_hand(a, t, s) for (a, t), s in zip(tokens, lingers, strict=True)))
+
+        ends = asyncio.run(all_seats())
+        assert ends == [(f"seat{s}", "OK", "") for s in range(4)]
+        _, err = serve.communicate(timeout=60)
+        assert serve.returncode == 0, err
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
 
 
 def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]:

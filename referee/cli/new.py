@@ -1,0 +1,30 @@
+"""``arena new``: a folder with a starter bot in one of the kits' languages, ready to build and check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.app import app, console, user_errors
+from referee.kits import Language, plan, write
+
+BAD_USAGE = 2  # a folder that exists, a name that is not a bot's, a missing toolchain: nothing is written
+
+
+@app.command("new")
+def new_command(
+    folder: Annotated[Path, typer.Argument(help="The new bot's folder; its name is the bot's NAME.")],
+    lang: Annotated[Language, typer.Option("--lang", "-l", help="The bot's language.")],
+) -> None:
+    """Start a bot in a new folder: a working starter in Python, JavaScript, C++, Go or Java, its build file,
+    a README and a first test (arena check-bot); prints the commands to build it and to play a first match."""
+    with user_errors(code=BAD_USAGE):
+        starter = plan(folder, lang)
+    with user_errors(OSError):
+        written = write(starter)
+    console.print(f"wrote {folder}/ ({len(written)} files): a {lang.value} bot named {starter.name}", highlight=False)
+    console.print("build it, then play a first match:", highlight=False)
+    console.print(f"  {starter.build_command}", highlight=False, soft_wrap=True)
+    console.print(f"  {starter.match_command}", highlight=False, soft_wrap=True)
