@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 import pexpect
-from analyze_helpers import ARENA
+
+from tests.support.arena import ARENA
 
 
 def workers_of(parent: int) -> set[int]:

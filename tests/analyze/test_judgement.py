@@ -21,12 +21,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from analyze_helpers import ARENA, RULES, analyze_json
 
 from referee.analyze.calibration import calibrate, correlation
 from referee.analyze.evaluate import Budget
 from referee.engine.game import DecisionKind
 from referee.replay.logfile import load_log
+from tests.support.analyze import analyze_json
+from tests.support.arena import ARENA, RULES
 
 SHAKY_HALF = "shaky=python -m example_bots.shaky_bot --random-share 0.5"
 

@@ -14,13 +14,13 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from engine_checks import Chooser, play_checked
-from engine_helpers import short_bid
 
 from referee.engine.events import ContractEvent, ExchangeEvent
 from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, random_chooser
+from tests.support.engine import short_bid
+from tests.support.engine_checks import Chooser, play_checked
 
 CAUTIOUS_GAMES = 6
 RANDOM_GAMES = 6

@@ -8,12 +8,12 @@ import time
 from dataclasses import replace
 
 import pytest
-from engine_checks import play_checked, replay
-from engine_helpers import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, bids, new_game, play_tricks, snapshot
 
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import play_game, random_action, random_chooser
+from tests.support.engine import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, bids, new_game, play_tricks, snapshot
+from tests.support.engine_checks import play_checked, replay
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from engine_helpers import (
+
+from referee.engine.bids import PASS
+from referee.engine.errors import IllegalActionError
+from referee.engine.events import GameEndEvent, HandEndEvent
+from referee.engine.game import Game, Phase
+from referee.engine.rules import TIE_RULES, Deck, GameOver, Rules, TieRule
+from tests.support.engine import (
     FOUR_TWO_HANDS,
     FOUR_TWO_TRICKS,
     ONE_SUIT_EACH,
@@ -25,12 +31,6 @@ from engine_helpers import (
     rotated,
     rotated_tricks,
 )
-
-from referee.engine.bids import PASS
-from referee.engine.errors import IllegalActionError
-from referee.engine.events import GameEndEvent, HandEndEvent
-from referee.engine.game import Game, Phase
-from referee.engine.rules import TIE_RULES, Deck, GameOver, Rules, TieRule
 
 
 def four_two(rules: Rules, level: int) -> Game:

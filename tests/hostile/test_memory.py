@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from trust_helpers import ARENA
+
+from tests.support.arena import ARENA
 
 
 def rss_kib(pid: int) -> int:

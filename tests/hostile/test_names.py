@@ -15,7 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from trust_helpers import ARENA, BOTS, records, start_serve
+
+from tests.support.arena import ARENA, start_serve
+from tests.support.logs import revealed
+from tests.support.sandbox import BOTS
 
 HOSTILE = ["[/oops]", "[bold]x", "\x1b[2J\x1b]0;pwned\x07evil"]
 SHOWN = ["[/oops]", "[bold]x", "?[2J?]0;pwned?evil"]  # control characters become '?'
@@ -48,7 +51,7 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
         for name in SHOWN:  # the result table has one row per team (one seat each)
             assert name in out
         (log,) = tmp_path.glob("*.jsonl")
-        assert [s["bot"] for s in records(log)[0]["seats"]] == SHOWN
+        assert [s["bot"] for s in revealed(log)[0]["seats"]] == SHOWN
     finally:
         procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
         for p in procs:

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from play_helpers import ARENA, CARD, FIRST_BOT, Chooser, Screen, Session, asked_of, bid_text, check_one, plain, play
 
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
 from referee.replay.logfile import revealed_records
+from tests.support.arena import ARENA, FIRST
+from tests.support.play import CARD, Chooser, Screen, Session, asked_of, bid_text, check_one, plain, play
 
 
 def bidder(first_hand: str) -> Chooser:
@@ -96,7 +97,7 @@ def test_a_whole_game_by_keystrokes(
     tmp_path: Path, preset: str, seat: int, first_bid: str, exchange_kind: DecisionKind
 ) -> None:
     args = [
-        "--preset", preset, "--seat", str(seat), "--bot", FIRST_BOT, "--seed", "5",
+        "--preset", preset, "--seat", str(seat), "--bot", FIRST, "--seed", "5",
         "-r", "game_over=hands", "-r", "game_hands=2", "--log-dir", str(tmp_path),
     ]  # fmt: skip
     # the person thinks far longer than the bots' time per decision, and mistypes once
@@ -118,7 +119,7 @@ def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:
     """Ctrl-D at the first question: the client leaves, the match stops with a one-line error, status 1."""
     child = pexpect.spawn(
         ARENA,
-        ["play", "--preset", "pagat", "--bot", FIRST_BOT, "--log-dir", str(tmp_path)],
+        ["play", "--preset", "pagat", "--bot", FIRST, "--log-dir", str(tmp_path)],
         encoding="utf-8",
         dimensions=(60, 200),
         timeout=60,

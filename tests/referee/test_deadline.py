@@ -14,10 +14,10 @@ import asyncio
 import time
 
 import pytest
-from arena_helpers import run_async
 
 from referee.deadline import Deadline, TimeControl
 from referee.runqueue import Sample
+from tests.support.aio import run_async
 
 
 class FakeClock:

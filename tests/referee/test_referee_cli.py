@@ -11,12 +11,15 @@ import time
 from pathlib import Path
 
 import pytest
-from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records, start_serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import start_serve
+from tests.support.logs import of_kind, revealed
+from tests.support.processes import alive, all_gone, children_of
+from tests.support.referee import BOTS
 
 ARENA = [str(Path(sys.executable).parent / "arena")]
 SLEEPER = f"sleeper={sys.executable} {BOTS / 'faulty_bot.py'} sleep 1"
@@ -72,7 +75,7 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     (log,) = tmp_path.glob("*.jsonl")
     assert f"log: {log}" in run.stdout.replace("\n", "")
     assert "game 1:" in run.stdout and "game 2:" in run.stdout
-    recs = records(log)
+    recs = revealed(log)
     assert recs[0]["event"] == "match_start" and recs[-1]["event"] == "match_end"
     assert recs[0]["seed"] == 3 and recs[0]["rules"]["hand_limit"] == 2
     assert [s["bot"] for s in recs[0]["seats"]] == ["random"] * 4
@@ -92,7 +95,7 @@ def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str]
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
-    names = [s["bot"] for s in records(log)[0]["seats"]]
+    names = [s["bot"] for s in revealed(log)[0]["seats"]]
     assert names[: len(teams)] == teams
 
 
@@ -123,8 +126,8 @@ def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
         assert serve.returncode == 0, err
         assert [b.wait(timeout=30) for b in bots] == [0, 0, 0]  # Shutdown: a clean exit
         (log,) = tmp_path.glob("*.jsonl")
-        assert [s["bot"] for s in records(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
-        assert of_kind(records(log), "game_end")
+        assert [s["bot"] for s in revealed(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
+        assert of_kind(revealed(log), "game_end")
     finally:
         procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
         for p in procs:
@@ -163,7 +166,7 @@ def test_interrupting_the_referee_stops_every_bot(sig: signal.Signals, tmp_path:
     assert "interrupted" in err
     assert all_gone(bots)
     (log,) = tmp_path.glob("*.jsonl")
-    records(log)  # complete lines only, still readable
+    revealed(log)  # complete lines only, still readable
 
 
 def test_kill_9_of_the_referee_takes_the_bots_down(tmp_path: Path) -> None:

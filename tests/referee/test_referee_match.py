@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from arena_helpers import run_async
 
 from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.game import Decision, DecisionKind
 from referee.engine.presets import rules_for
 from referee.match import SeatBot, default_action, play_game, seat_bots
 from referee.server import Player
+from tests.support.aio import run_async
 
 
 def test_bots_fill_the_teams_in_order() -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-from arena_helpers import in_process, of_kind, records, run_async, run_match
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -24,6 +23,9 @@ from referee.match import Match
 from referee.protocol import convert
 from referee.protocol.convert import ActionMsg, ErrorCode, ErrorInfo, WelcomeInfo
 from referee.server import ArenaServer, Closed, Limits, Player
+from tests.support.aio import run_async
+from tests.support.logs import of_kind, revealed
+from tests.support.referee import in_process, run_match
 
 
 class Raw:
@@ -327,7 +329,7 @@ def test_an_intruder_in_a_game_is_refused_and_charges_no_seat(tmp_path: Path) ->
         tmp_path, "neuralplay", [in_process() for _ in range(4)], rules=["hand_limit=6"], during=sabotage
     )
     assert [e.code for e in refused] == [ErrorCode.SEAT_TAKEN]
-    assert of_kind(records(result.log_path), "violation") == []
+    assert of_kind(revealed(result.log_path), "violation") == []
     assert result.games[0].reason == "hand-limit" and result.games[0].violations == ()
 
 

@@ -13,17 +13,12 @@ itself writes. ``browser`` is Debian's Chromium driven by Playwright.
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from browser_helpers import browser as browser  # the fixture: headless Chromium
-from replay_helpers import DIGEST_BOT
 
 from referee.engine.bids import PASS, Bid
 from referee.engine.game import DecisionKind, Game, Phase
@@ -37,6 +32,9 @@ from referee.gamelog import (
     match_start_record,
     violation_record,
 )
+from tests.support.arena import bot, run_matches, script_bot
+from tests.support.browser import browser as browser
+from tests.support.replay import DIGEST_BOT
 
 MakeLog = Callable[..., Path]
 
@@ -148,8 +146,8 @@ def make_log(tmp_path: Path) -> MakeLog:
 
 # ---------------------------------------------------------------- real matches
 
-DIGEST = f"d=python {DIGEST_BOT}"
-RANDOM = "r=python -m example_bots.random_bot"
+DIGEST = script_bot("d", DIGEST_BOT)
+R = bot("r")  # the random bot, named r
 
 
 @dataclass(frozen=True)
@@ -163,13 +161,11 @@ class RealMatch:
 
 REAL_MATCHES = {
     # lone bids with exchanges (call2 / call1: partner gives, declarer discards), two games
-    "neuralplay": RealMatch(
-        "neuralplay", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=4", "-n", "2", "--seed", "11")
-    ),
+    "neuralplay": RealMatch("neuralplay", ("-b", DIGEST, "-b", R, "-r", "hand_limit=4", "-n", "2", "--seed", "11")),
     # two bidding rounds, trump named after the auction, going alone (3 cards each way)
-    "hammerwalt": RealMatch("hammerwalt", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=3", "--seed", "12")),
+    "hammerwalt": RealMatch("hammerwalt", ("-b", DIGEST, "-b", R, "-r", "hand_limit=3", "--seed", "12")),
     # six players in two teams of three, best bids (both partners give one card)
-    "bloomington": RealMatch("bloomington", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=3", "--seed", "13")),
+    "bloomington": RealMatch("bloomington", ("-b", DIGEST, "-b", R, "-r", "hand_limit=3", "--seed", "13")),
     # three players, each alone
     "double-deck-3p": RealMatch("double-deck-3p", ("-b", DIGEST, "-r", "hand_limit=3", "--seed", "14")),
     # timeouts under the default-action policy (each digest process stalls at its 5th decision)
@@ -179,7 +175,7 @@ REAL_MATCHES = {
             "-b",
             DIGEST,
             "-b",
-            RANDOM,
+            R,
             "-r",
             "hand_limit=2",
             "--seed",
@@ -194,7 +190,7 @@ REAL_MATCHES = {
     # a timeout under the forfeit policy
     "single-deck-forfeit": RealMatch(
         "single-deck",
-        ("-b", DIGEST, "-b", RANDOM, "--seed", "16", "--on-fault", "forfeit", "--move-time", "200"),
+        ("-b", DIGEST, "-b", R, "--seed", "16", "--on-fault", "forfeit", "--move-time", "200"),
         (("REPLAY_TEST_STALL", "3"),),
     ),
 }
@@ -203,24 +199,6 @@ REAL_MATCHES = {
 @pytest.fixture(scope="session")
 def real_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Run every match of ``REAL_MATCHES`` (two at a time) and return each log's path."""
-    arena = Path(sys.executable).with_name("arena")
-    root = tmp_path_factory.mktemp("real-logs")
-    logs: dict[str, Path] = {}
-    names = list(REAL_MATCHES)
-    for batch in (names[k : k + 2] for k in range(0, len(names), 2)):
-        running = {}
-        for name in batch:
-            m = REAL_MATCHES[name]
-            folder = root / name
-            env = {**os.environ, **dict(m.env)}
-            argv = [str(arena), "match", "--preset", m.preset, *m.args, "--log-dir", str(folder)]
-            running[name] = (
-                folder,
-                subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
-            )
-        for name, (folder, proc) in running.items():
-            out, err = proc.communicate(timeout=120)
-            assert proc.returncode == 0, f"arena match for {name} failed: {err or out}"
-            (log,) = folder.glob("*.jsonl")
-            logs[name] = log
-    return logs
+    matches = {name: ("--preset", m.preset, *m.args) for name, m in REAL_MATCHES.items()}
+    env = {name: dict(m.env) for name, m in REAL_MATCHES.items()}
+    return run_matches(tmp_path_factory.mktemp("real-logs"), matches, env, timeout=120)

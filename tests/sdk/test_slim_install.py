@@ -22,11 +22,10 @@ import pytest
 
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import ARENA, REPO
 
-REPO = Path(__file__).resolve().parents[2]
 SDK_DIST = REPO / "sdk-dist"
 CHECK = REPO / "tools" / "check_sdk_imports.py"
-ARENA = Path(sys.executable).parent / "arena"
 HEAVY = ("typer", "click", "rich", "structlog", "aiohttp", "grpc_health", "grpc_reflection", "grpc_tools", "ray")
 
 

@@ -1,6 +1,6 @@
 """Run by test_ray.py in namespaces of its own (loopback only, its own process ids): Ctrl-C on a local Ray.
 
-    python ray_local.py FOLDER AFTER -- TOURNAMENT ARGS...
+    python -m tests.tournament.ray_local FOLDER AFTER -- TOURNAMENT ARGS...   (from the repository's root)
 
 Starts ``arena tournament --ray`` into FOLDER, sends SIGINT to its whole
 process group (as a terminal's Ctrl-C does) once AFTER games are recorded,
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-ARENA = str(Path(sys.executable).parent / "arena")
+from tests.support.arena import ARENA
 
 
 def left() -> list[str]:

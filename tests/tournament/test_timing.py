@@ -16,10 +16,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tournament_helpers import children_of, results, run_async, script_bot, tournament
-
 from referee.deadline import Deadline
 from referee.runqueue import WaitClock
+from tests.support.aio import run_async
+from tests.support.logs import results
+from tests.support.processes import children_of
+from tests.support.tournament import tournament, tournament_bot
 
 SPIN = [sys.executable, "-c", "while True: pass"]
 # a bot's process holds its stream, a socket: only such a process has its waits given back
@@ -108,7 +110,7 @@ def test_a_deadline_gives_back_the_time_the_bot_had_no_cpu() -> None:
 
 
 def busy(name: str, share: str, mode: str) -> str:
-    return script_bot(name, "busy_bot.py", share, mode)
+    return tournament_bot(name, "busy_bot.py", share, mode)
 
 
 def busy_tournament(folder: Path, *bots: str, move_time: int, args: tuple[str, ...] = ()) -> list[dict[str, object]]:
@@ -150,7 +152,7 @@ def test_a_bot_that_is_late_by_itself_still_loses_on_time_on_a_shared_cpu(tmp_pa
 
 def test_monte_carlo_bots_searching_most_of_their_time_on_two_tables_of_a_loaded_machine(tmp_path: Path) -> None:
     folder = tmp_path / "mc"
-    bots = (script_bot("mc1", "mc_bot.py", "0.9"), script_bot("mc2", "mc_bot.py", "0.9"))
+    bots = (tournament_bot("mc1", "mc_bot.py", "0.9"), tournament_bot("mc2", "mc_bot.py", "0.9"))
     settings = ("--rule", "hand_limit=2", "--move-time", "100", "--on-fault", "default", "-n", "2", "-j", "2")
     with processes(*[SPIN] * len(os.sched_getaffinity(0))):  # as many other busy processes as CPUs
         run = tournament(folder, *settings, bots=bots, quick=False)

@@ -10,12 +10,15 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ARENA, SCALE_ARGS, arena, children_of, result_lines, results, same_games, wait_gone
 
 from referee.cli.scale import bare_ray
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from referee.tournament.settings import SettingsError, read_toml
+from tests.support.arena import ARENA, arena
+from tests.support.logs import result_lines, results, same_games
+from tests.support.processes import children_of, wait_gone
+from tests.support.tournament import SCALE_ARGS
 
 ARGS = SCALE_ARGS
 TOTAL = 3 * 4
