@@ -203,13 +203,14 @@ def test_passed_out_hand(make_log) -> None:
 
 
 def test_violations_are_shown_where_they_happened(make_log) -> None:
-    log = make_log("neuralplay", seed=28, fault_at=9, on_fault="default-action")
+    log = make_log("neuralplay", seed=28, fault_at=9, on_fault="default")
     fault = next(r for r in revealed(log) if r["event"] == "violation")
     code, out, _ = invoke("replay", log, "--hand", fault["hand"])
     assert code == 0
     seat = fault["seat"]
-    assert f"! {seat} bot{seat} timeout: no answer within 1000 ms (the referee played for it)" in hand_block(
-        out, fault["hand"]
+    assert (
+        f"! {seat} bot{seat} timeout: no answer within 1000 ms (+100 ms grace) (the referee played for it)"
+        in hand_block(out, fault["hand"])
     )
 
 
@@ -220,7 +221,7 @@ def test_a_forfeit_ends_the_game(make_log) -> None:
     code, out, _ = invoke("replay", log)
     assert code == 0
     seat = fault["seat"]
-    assert f"! {seat} bot{seat} timeout: no answer within 1000 ms (the team forfeits)" in out
+    assert f"! {seat} bot{seat} timeout: no answer within 1000 ms (+100 ms grace) (the team forfeits)" in out
     assert f"Game over (forfeit ({end['detail']})): team {end['winner']} wins" in out
 
 

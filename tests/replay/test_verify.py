@@ -49,7 +49,7 @@ def _trump_decisions(log: Path) -> int:
     ],
 )
 def test_lone_hands_verify(make_log, preset: str, kind: str) -> None:
-    log = make_log(preset, seed=3, lone=0.5, overrides=("hand_limit=12",))
+    log = make_log(preset, seed=1, lone=0.5, overrides=("hand_limit=12",))
     lone = [r for r in records(log) if r["event"] == "contract" and r["alone"]]
     assert any(r["bid"].split()[0] == kind for r in lone), "the log should hold the lone bid under test"
     assert all(len(r["active"]) < PRESETS[preset].players for r in lone)
@@ -123,7 +123,7 @@ def test_wrong_game_result_is_named(make_log) -> None:
 
 
 def test_match_end_must_repeat_the_results(make_log) -> None:
-    log = make_log("pagat", seed=6, games=2)
+    log = make_log("pagat", seed=7, games=2)
     recs = records(log)
     recs[-1]["results"][1]["scores"] = [999, 0]
     write_records(log, recs)
@@ -229,7 +229,7 @@ def test_a_bool_is_not_a_number(make_log) -> None:
 
 
 def test_default_action_violations_pass_and_are_counted(make_log) -> None:
-    log = make_log("neuralplay", seed=15, fault_at=6, on_fault="default-action")
+    log = make_log("neuralplay", seed=15, fault_at=6, on_fault="default")
     assert any(r["event"] == "violation" for r in records(log))
     code, out, _ = invoke("replay", log, "--verify")
     assert code == 0

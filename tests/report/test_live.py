@@ -44,8 +44,12 @@ class Run:
         self.folder = folder
         self.out: list[str] = []
         self.err: list[str] = []
-        for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
-            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True).start()
+        self.readers = [
+            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True)
+            for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))
+        ]
+        for reader in self.readers:
+            reader.start()
 
     def url(self, within_s: float = 60) -> str:
         deadline = time.monotonic() + within_s
@@ -55,8 +59,11 @@ class Run:
         return url
 
     def wait(self, timeout: float = 240) -> int:
+        """The exit status, once the run has ended and every line it wrote has been read (its pipes closed)."""
         code = self.proc.wait(timeout)
-        time.sleep(0.2)  # the reader threads take the last lines
+        for reader in self.readers:
+            reader.join(30)
+            assert not reader.is_alive(), "the run's output stayed open after it ended"
         return code
 
     def kill(self) -> None:
