@@ -1,6 +1,6 @@
 """Positions with a known best choice: the analysis must find it, and rate it as losing nothing.
 
-Each position is built through the engine (``bot_positions.position``: the
+Each position is built through the engine (``tests.support.positions.position``: the
 hands dealt, the actions applied), on several presets, one or more for every
 kind of decision:
 

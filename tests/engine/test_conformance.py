@@ -1,4 +1,4 @@
-"""Random play under every preset keeps every invariant of engine_checks.play_checked.
+"""Random play under every preset keeps every invariant of tests.support.engine_checks.play_checked.
 
 Two kinds of random players: one that bids like a cautious player (mostly
 passes, low bids), so games run to their own end (target, hands, mercy); and

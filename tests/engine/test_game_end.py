@@ -1,6 +1,6 @@
 """The end of a game: target score and every tie rule, a number of hands, mercy rules, the hand limit, forfeit.
 
-The hands are the scripted ones of engine_helpers: with FOUR_TWO, seat 1
+The hands are the scripted ones of tests.support.engine: with FOUR_TWO, seat 1
 declares and its team (1) takes 4 tricks to team 0's 2; with ONE_SUIT_EACH
 the declarer takes all 6. The rule options then place those results around a
 small target.

@@ -31,7 +31,7 @@ from referee.gamelog import read_json_lines
 from referee.match import FaultPolicy, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
-from tests.support.arena import start_serve
+from tests.support.arena import FIRST, RANDOM, start_serve
 from tests.support.logs import results, revealed
 from tests.support.processes import alive, children_of, with_marker_in_cmdline
 from tests.support.referee import faulty, in_process, run_match
@@ -107,8 +107,8 @@ def test_hostile_bots_in_a_tournament_charge_only_themselves(policy: FaultPolicy
     tag = tmp_path / "hostile-tag"
     bad = ("flood", "garbage", "big")
     bots = [
-        f"random={sys.executable} -m example_bots.random_bot",
-        f"first={sys.executable} -m example_bots.first_bot",
+        RANDOM,
+        FIRST,
         *(f"{m}={' '.join(hostile(m, tag).argv)}" for m in bad),
     ]
     folder = tmp_path / "t"

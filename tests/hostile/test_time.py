@@ -24,7 +24,7 @@ from referee.match import FaultPolicy, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from referee.runqueue import Sample, WaitClock
-from tests.support.arena import ARENA
+from tests.support.arena import arena
 from tests.support.logs import results, revealed, standings
 from tests.support.processes import children_of, wait_marker_gone
 from tests.support.referee import RANDOM_BOT, run_match
@@ -237,18 +237,13 @@ def test_replay_ask_rebuilds_the_time_bank_a_request_told(tmp_path: Path, monkey
     assert len(points) == last
     rec = points[-1]
     address = f"{rec['hand']}.{rec['trick']}.0" if rec["event"] == "play" else f"{rec['hand']}.bid.0"
-    ask = subprocess.run(
-        [
-            ARENA,
-            "replay",
-            str(result.log_path),
-            "--ask",
-            f"{sys.executable} -m example_bots.random_bot",
-            "--at",
-            address,
-        ],
-        capture_output=True,
-        text=True,
+    ask = arena(
+        "replay",
+        str(result.log_path),
+        "--ask",
+        f"{sys.executable} -m example_bots.random_bot",
+        "--at",
+        address,
         timeout=120,
     )
     assert ask.returncode == 0, ask.stderr

@@ -161,14 +161,7 @@ def test_ray_without_ray_installed_says_how_to_install_it(tmp_path: Path) -> Non
     hide.mkdir(parents=True)
     (hide / "__init__.py").write_text("raise ImportError('No module named ray')\n")
     env = {**os.environ, "PYTHONPATH": str(hide.parent)}
-    run = subprocess.run(
-        [str(ARENA), "tournament", *ARGS, "--ray", "--out", str(tmp_path / "t")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    run = arena("tournament", *ARGS, "--ray", "--out", str(tmp_path / "t"), env=env, timeout=120)
     assert run.returncode == 1, run.stderr
     assert run.stderr.strip() == (
         "error: --ray needs Ray, an optional extra of the arena: pip install -e '.[ray]' in the arena's checkout"
