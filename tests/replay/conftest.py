@@ -16,7 +16,7 @@ itself writes over the wire. ``browser`` is Debian's Chromium driven by Playwrig
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -28,7 +28,7 @@ from referee.engine.game import Action, Decision, DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import random_action
 from referee.gamelog import LogWriter
-from referee.match import FaultPolicy, MatchConfig, SeatBot, play_games
+from referee.match import Asker, FaultPolicy, MatchConfig, SeatBot, play_games
 from referee.seat import Outcome, timed_out
 from referee.server import Player
 from tests.support.aio import run_async
@@ -54,7 +54,7 @@ class RandomSeats:
     fault_at: int | None = None
     asked: int = 0
 
-    def askers(self) -> list[Callable[[Game, Decision], Awaitable[Outcome]]]:
+    def askers(self) -> list[Asker]:
         return [self.ask] * len(self.players)
 
     async def ask(self, game: Game, decision: Decision) -> Outcome:

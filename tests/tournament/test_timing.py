@@ -48,11 +48,14 @@ def test_the_wait_clock_counts_time_without_a_cpu() -> None:
     # two spinning processes on one CPU: each waits about half the time
     with processes(SPIN_ANSWERING, SPIN, cpus=ONE_CPU) as (spinner, _):
         clock = WaitClock(spinner.pid)
+        start = time.monotonic()
         before = clock.sample()
         time.sleep(0.6)
         waited, _ = clock.waited_since(before)
+        took = time.monotonic() - start  # at least 0.6 s; more where this process itself waited for a CPU
         clock.close()
-    assert 0.15 < waited < 0.7
+    # half the time or more (a busier machine makes it wait longer), and never more than the time itself
+    assert 0.15 < waited < took + 0.01, (waited, took)
     # a sleeping process is not waiting for a CPU
     with processes(["sleep", "5"]) as (sleeper,):
         clock = WaitClock(sleeper.pid)
@@ -101,9 +104,9 @@ def deadline_outcome(pid: int, limit_s: float) -> tuple[Deadline, list[float]]:
     """A deadline of ``limit_s`` on the real run-queue clock of ``pid``, run until time is up: the deadline,
     and what the clock reported at each look.
 
-    What is given back is at least what the clock reported at the first look, up to one more limit. The
-    test's own loop may be late on a busy machine, and that lateness is given back too: so the checks look
-    at what the clock said and what was given back, not at when time was up."""
+    What is given back is at least what the clock reported, up to one more limit. The test's own loop may
+    be late on a busy machine, and that lateness is given back too (a late first look counts as a wait): so
+    the checks look at what the clock said and what was given back, not at when time was up."""
 
     async def go() -> tuple[Deadline, list[float]]:
         loop = asyncio.get_running_loop()
@@ -124,9 +127,11 @@ def deadline_outcome(pid: int, limit_s: float) -> tuple[Deadline, list[float]]:
 def test_a_deadline_gives_back_the_time_the_bot_had_no_cpu() -> None:
     with processes(SPIN_ANSWERING, SPIN, cpus=ONE_CPU) as (starved, _):
         deadline, reported = deadline_outcome(starved.pid, 0.4)
-    # the bot waited for the CPU (about half the limit): that is given back, at most one more limit
-    assert reported[0] > deadline.slack_s, reported
-    assert min(reported[0], 0.4) <= deadline.credited <= 0.4
+    # the bot waited for the CPU (about half the limit): what the clock saw before time was up is given back,
+    # at most one more limit (a look that gives back nothing, its wait within the slack or the limit given
+    # back already, ends the deadline)
+    assert sum(reported) > deadline.slack_s, reported
+    assert min(sum(reported[:-1]), 0.4) <= deadline.credited + 1e-9 and deadline.credited <= 0.4 + 1e-9, reported
     with processes(["sleep", "5"]) as (idle,):
         deadline, reported = deadline_outcome(idle.pid, 0.4)
     assert all(wait < deadline.slack_s for wait in reported), reported  # nothing to give back
