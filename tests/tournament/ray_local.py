@@ -20,26 +20,7 @@ import time
 from pathlib import Path
 
 from tests.support.arena import ARENA
-
-
-def left() -> list[str]:
-    """Every other process in this namespace: there should be none once the arena has exited."""
-    mine = {os.getpid()}
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) not in mine and int(entry) != 1:
-            try:
-                out.append(Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120])
-            except OSError:
-                continue
-    return [c for c in out if c.strip()]
-
-
-def settle() -> list[str]:
-    deadline = time.monotonic() + 20
-    while (rest := left()) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return rest
+from tests.support.netns import left_after
 
 
 def run() -> None:
@@ -61,7 +42,7 @@ def run() -> None:
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     recorded = results.read_bytes().count(b"\n")
-    left_interrupted = settle()
+    left_interrupted = left_after()
     resumed = subprocess.run(
         [ARENA, "tournament", "--resume", "--ray", "--out", str(folder)], capture_output=True, text=True, check=False
     )
@@ -73,7 +54,7 @@ def run() -> None:
         "resumed": resumed.returncode,
         "resumed_out": resumed.stdout.splitlines()[:1],
         "resumed_err": resumed.stderr[-2000:] if resumed.returncode else "",
-        "left_resumed": settle(),
+        "left_resumed": left_after(),
     }
     print(json.dumps(summary), flush=True)
 
