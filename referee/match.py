@@ -17,8 +17,13 @@ events that seat has not been told (filtered by ``visible_to``), GameOver to
 every seat. The log gets every event, each violation, and the game_end; hidden
 cards only once their hand is over (``gamelog.HandSecrets``).
 
-``Match`` runs ``arena match`` and ``arena serve``: one server, one pool, a
-process per seat, N games, one JSONL log.
+A seat is asked through its ``SeatChannel`` (the wire); ``askers`` puts
+something else in its place, such as a chooser in this process (the replay
+tests make their logs so: the games and their logs are this driver's).
+
+``play_games`` plays the games of a match into one log, from match_start to
+match_end. ``Match`` runs ``arena match`` and ``arena serve`` with it: one
+server, one pool, a process per seat, N games, one JSONL log.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import asyncio
 import functools
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -57,7 +62,7 @@ from referee.gamelog import (
 from referee.protocol import convert
 from referee.protocol.convert import ErrorCode
 from referee.sandbox import Sandbox, default_sandbox
-from referee.seat import SeatChannel
+from referee.seat import Outcome, SeatChannel
 from referee.seeding import derive_seed
 from referee.server import ArenaServer, Limits, Player
 from referee.thinktime import ThinkTime
@@ -69,6 +74,8 @@ OnHand = Callable[[str, int, tuple[int, ...]], None]
 # Called with the game's records as they happen, every card shown (the organiser's view, for the live view:
 # never sent to a bot): game_start, each engine event with its think time, each violation in full.
 OnRecords = Callable[[list[dict[str, Any]]], None]
+# Asks the bot at a seat for a decision and applies its answer to the game: what came of it (``SeatChannel.ask``).
+Asker = Callable[[Game, Decision], Awaitable[Outcome]]
 
 
 class FaultPolicy(StrEnum):
@@ -138,6 +145,7 @@ async def play_game(
     seat_clocks: Mapping[int, TimeControl] | None = None,
     on_hand: OnHand | None = None,
     on_records: OnRecords | None = None,
+    askers: Sequence[Asker] | None = None,
 ) -> GameResult:
     """Play one game; ``seed`` decides the first dealer and every shuffle (same seed, same deals).
 
@@ -145,6 +153,7 @@ async def play_game(
     ``BotPool.ready``); they are treated as crashed at their first decision.
     ``seat_clocks`` gives some seats a time control of their own (``clock``
     for the others). ``on_hand(game_id, hand, scores)`` is called as each hand is dealt.
+    ``askers`` (one per seat) ask the seats instead of their channels.
     """
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
@@ -156,6 +165,10 @@ async def play_game(
     run = _GameRun(players, rules, preset, game, game_id, seed, clocks, policy, log, absent or {})
     run.on_hand = on_hand
     run.on_records = on_records
+    if askers is not None:
+        if len(askers) != rules.players:
+            raise ValueError(f"{len(askers)} askers for a {rules.players}-player game")
+        run.askers = list(askers)
     return await run.play()
 
 
@@ -190,6 +203,7 @@ class _GameRun:
         self.channels = [
             SeatChannel(seat, player, game_id, encoder, clocks[seat]) for seat, player in enumerate(self.players)
         ]
+        self.askers: list[Asker] = [channel.ask for channel in self.channels]
         self.logged = 0  # events of game.events already logged
         self.think_unlogged: int | None = None  # the think time of the first event not logged yet
         self.secrets = HandSecrets(number)  # hidden cards reach the log when their hand is over
@@ -285,7 +299,7 @@ class _GameRun:
         if self.gone[seat]:
             self._apply_default(decision)
             return
-        outcome = await self.channels[seat].ask(self.game, decision)
+        outcome = await self.askers[seat](self.game, decision)
         fault = outcome.fault
         if outcome.think_ms is not None:
             self.decisions += 1
@@ -563,40 +577,70 @@ class Match:
             raise BotStartError(f"bot {player.bot_name!r} (seat {seat}) {why}")
         names = [p.bot_name for p in self.players]
         self._writer = writer = LogWriter(self.log_path)
-        writer.write(
-            match_start_record(
-                preset=cfg.preset,
-                rules=cfg.rules,
-                bot_names=names,
-                seed=cfg.seed,
-                games=cfg.games,
-                move_time_ms=cfg.clock.move_time_ms,
-                time_bank_ms=cfg.clock.time_bank_ms,
-                on_fault=cfg.policy.value,
-            )
+        results = await play_games(
+            self.players,
+            cfg,
+            writer,
+            absent=absent,
+            ready=functools.partial(self.pool.ready, self.players),
+            on_game=on_game,
+            on_hand=on_hand,
         )
-        results: list[GameResult] = []
-        for number in range(1, cfg.games + 1):
-            if number > 1:  # restart what crashed in the last game
-                absent = await self.pool.ready(self.players)
-            result = await play_game(
-                self.players,
-                rules=cfg.rules,
-                preset=cfg.preset,
-                game=number,
-                game_id=f"g{number:04d}",
-                seed=derive_seed(cfg.seed, "game", number),
-                clock=cfg.clock,
-                policy=cfg.policy,
-                log=writer,
-                absent=absent,
-                seat_clocks={s: b.clock for s, b in enumerate(cfg.seats) if b.clock is not None},
-                on_hand=on_hand,
-            )
-            results.append(result)
-            log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)
-            if on_game is not None:
-                on_game(result)
-        writer.write_last(match_end_record(games=len(results), results=[r.record() for r in results]))
         writer.close()  # the last line: a late answer from now on goes to the referee's own log only
         return MatchResult(self.log_path, cfg, results, names)
+
+
+async def play_games(
+    players: Sequence[Player],
+    config: MatchConfig,
+    writer: LogWriter,
+    *,
+    absent: Mapping[Player, str] | None = None,
+    ready: Callable[[], Awaitable[Mapping[Player, str]]] | None = None,
+    askers: Sequence[Asker] | None = None,
+    on_game: Callable[[GameResult], None] | None = None,
+    on_hand: OnHand | None = None,
+) -> list[GameResult]:
+    """Play the games of a match between ``players`` (one per seat) and log them to ``writer``, from its
+    match_start to its match_end (written last: the writer takes no record after it).
+
+    ``absent`` names the players not connected for the first game (``play_game``); before each later game
+    ``ready()`` says it again, having restarted what crashed. ``askers``: as ``play_game``'s.
+    """
+    writer.write(
+        match_start_record(
+            preset=config.preset,
+            rules=config.rules,
+            bot_names=[p.bot_name for p in players],
+            seed=config.seed,
+            games=config.games,
+            move_time_ms=config.clock.move_time_ms,
+            time_bank_ms=config.clock.time_bank_ms,
+            on_fault=config.policy.value,
+        )
+    )
+    results: list[GameResult] = []
+    for number in range(1, config.games + 1):
+        if number > 1 and ready is not None:  # restart what crashed in the last game
+            absent = await ready()
+        result = await play_game(
+            players,
+            rules=config.rules,
+            preset=config.preset,
+            game=number,
+            game_id=f"g{number:04d}",
+            seed=derive_seed(config.seed, "game", number),
+            clock=config.clock,
+            policy=config.policy,
+            log=writer,
+            absent=absent,
+            seat_clocks={s: b.clock for s, b in enumerate(config.seats) if b.clock is not None},
+            on_hand=on_hand,
+            askers=askers,
+        )
+        results.append(result)
+        log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)
+        if on_game is not None:
+            on_game(result)
+    writer.write_last(match_end_record(games=len(results), results=[r.record() for r in results]))
+    return results

@@ -112,14 +112,19 @@ class SeatChannel:
         answer = await conn.ask(data, request_id, clock.limit_s(bank), free_s=free_s)
         if answer is Closed.TIMEOUT:
             self.bank_ms = 0
-            detail = f"no answer within {clock.describe(bank)}"
-            return Outcome(request_id, None, Fault(ViolationKind.TIMEOUT, detail, ErrorCode.TIMEOUT), None)
+            return timed_out(request_id, clock, bank)
         if answer is Closed.DISCONNECTED:
             return Outcome(request_id, None, Fault(ViolationKind.CRASH, "the bot's connection closed", None), None)
         think_ms = round(conn.think_s * 1000)
         self.bank_ms = max(0, bank - max(0, think_ms - clock.move_time_ms))
         action, fault = settle(answer, game, decision)
         return Outcome(request_id, action, fault, think_ms)
+
+
+def timed_out(request_id: int, clock: TimeControl, bank_ms: int) -> Outcome:
+    """What came of a request that got no answer within its time (``bank_ms`` left in the seat's bank)."""
+    detail = f"no answer within {clock.describe(bank_ms)}"
+    return Outcome(request_id, None, Fault(ViolationKind.TIMEOUT, detail, ErrorCode.TIMEOUT), None)
 
 
 def settle(answer: ActionMsg, game: Game, decision: Decision) -> tuple[Action | None, Fault | None]:

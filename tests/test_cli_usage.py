@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ARENA = Path(sys.executable).parent / "arena"
-
-
-def run(*args: str, columns: int | None = None) -> subprocess.CompletedProcess[str]:
-    """``arena ARGS``; ``columns``: the terminal width rich lays help out for."""
-    env = None if columns is None else {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run([str(ARENA), *args], capture_output=True, text=True, timeout=60, env=env)
+from tests.support.arena import arena
 
 
 @pytest.mark.parametrize(
@@ -28,7 +17,7 @@ def run(*args: str, columns: int | None = None) -> subprocess.CompletedProcess[s
     ],
 )
 def test_usage_error_is_one_line(args: list[str], needle: str) -> None:
-    result = run(*args)
+    result = arena(*args)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
@@ -37,14 +26,14 @@ def test_usage_error_is_one_line(args: list[str], needle: str) -> None:
 
 
 def test_domain_error_is_one_line_exit_1() -> None:
-    result = run("presets", "no-such-preset")
+    result = arena("presets", "no-such-preset")
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert "unknown preset 'no-such-preset'" in result.stderr
 
 
 def test_no_arguments_prints_help() -> None:
-    result = run()
+    result = arena()
     assert result.returncode == 0
     assert "Usage" in result.stdout and result.stderr == ""
 
@@ -52,7 +41,7 @@ def test_no_arguments_prints_help() -> None:
 def test_the_list_of_commands_gives_each_a_sentence_that_runs_on() -> None:
     """At 300 columns every command's summary fits on its line: none is broken where its docstring's source
     line ends (``analyze``'s and ``check-bot``'s run over two source lines)."""
-    result = run("--help", columns=300)
+    result = arena("--help", columns=300)
     assert result.returncode == 0, result.stderr
     rows = [line.strip("│ ").split(maxsplit=1) for line in result.stdout.splitlines() if line.startswith("│ ")]
     summaries = {row[0]: row[1] for row in rows if len(row) == 2 and not row[0].startswith("-")}
@@ -63,7 +52,7 @@ def test_the_list_of_commands_gives_each_a_sentence_that_runs_on() -> None:
 
 @pytest.mark.parametrize("command", ["match", "tournament", "replay", "serve", "presets"])
 def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str) -> None:
-    result = run(command, "--help", columns=200)
+    result = arena(command, "--help", columns=200)
     assert result.returncode == 0, result.stderr
     assert "<bool>" not in result.stdout and "list[str]" not in result.stdout
     assert "{" not in result.stdout, result.stdout
@@ -76,7 +65,7 @@ def test_help_names_arguments_in_capitals_and_puts_no_type_on_flags(command: str
 @pytest.mark.parametrize("command", ["tournament", "sprt", "analyze"])
 def test_help_says_how_to_install_ray_without_rich_eating_the_extra(command: str) -> None:
     """``[ray]`` is rich markup unless escaped; the package is on no index, so the checkout's extra is named."""
-    result = run(command, "--help", columns=100)
+    result = arena(command, "--help", columns=100)
     assert result.returncode == 0, result.stderr
     text = " ".join(result.stdout.replace("│", " ").split())  # the boxes' borders and the wrapping gone
     assert "Needs Ray: pip install -e '.[ray]' in the arena's checkout" in text, text

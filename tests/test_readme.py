@@ -26,8 +26,8 @@ import typer
 from typer.core import TyperGroup
 
 from referee.cli.app import app
+from tests.support.arena import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 VENV_BIN = Path(sys.executable).parent
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from analyze_helpers import analyze_json, arena
 
 from referee.analyze.grades import THRESHOLDS, grade
 from referee.replay.ask import Address
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay
+from tests.support.analyze import analyze_json
+from tests.support.arena import arena
 
 QUICK = ("--samples", "8", "--workers", "1")
 

@@ -12,7 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from analyze_helpers import ARENA, analyze_json
+
+from tests.support.analyze import analyze_json
+from tests.support.arena import ARENA
 
 pytestmark = pytest.mark.slow
 

@@ -10,13 +10,13 @@ written and exits with status 130; no worker is left behind.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pexpect
-from analyze_helpers import ARENA
+
+from tests.support.arena import ARENA, arena
 
 
 def workers_of(parent: int) -> set[int]:
@@ -71,12 +71,6 @@ def test_a_progress_bar_then_ctrl_c_stops_it_in_one_line(real_logs: dict[str, Pa
 
 
 def test_no_progress_bar_off_a_terminal(real_logs: dict[str, Path]) -> None:
-    run = subprocess.run(
-        [str(ARENA), "analyze", str(real_logs["double-deck-3p"]), "--samples", "8", "--workers", "1", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = arena("analyze", str(real_logs["double-deck-3p"]), "--samples", "8", "--workers", "1", "--json", timeout=300)
     assert run.returncode == 0 and run.stderr == ""
     assert run.stdout.startswith("{")

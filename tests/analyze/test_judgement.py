@@ -17,16 +17,16 @@ mistakes among good cards.
 from __future__ import annotations
 
 import statistics
-import subprocess
 from pathlib import Path
 
 import pytest
-from analyze_helpers import ARENA, RULES, analyze_json
 
 from referee.analyze.calibration import calibrate, correlation
 from referee.analyze.evaluate import Budget
 from referee.engine.game import DecisionKind
 from referee.replay.logfile import load_log
+from tests.support.analyze import analyze_json
+from tests.support.arena import RULES, arena
 
 SHAKY_HALF = "shaky=python -m example_bots.shaky_bot --random-share 0.5"
 
@@ -35,13 +35,7 @@ SHAKY_HALF = "shaky=python -m example_bots.shaky_bot --random-share 0.5"
 def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("mistakes")
     args = ["match", "--preset", "neuralplay", "-b", RULES, "-b", SHAKY_HALF, "-n", "4", "-r", "hand_limit=8"]
-    run = subprocess.run(
-        [str(ARENA), *args, "--seed", "41", "--log-dir", str(folder)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = arena(*args, "--seed", "41", "--log-dir", str(folder), timeout=600)
     assert run.returncode == 0, run.stderr
     (log,) = folder.glob("*.jsonl")
     return log

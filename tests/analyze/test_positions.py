@@ -1,6 +1,6 @@
 """Positions with a known best choice: the analysis must find it, and rate it as losing nothing.
 
-Each position is built through the engine (``bot_positions.position``: the
+Each position is built through the engine (``tests.support.positions.position``: the
 hands dealt, the actions applied), on several presets, one or more for every
 kind of decision:
 
@@ -26,12 +26,12 @@ import random
 from collections.abc import Callable
 
 import pytest
-from bot_positions import position, view_to_act
 
 from referee.analyze.evaluate import Budget, action_key, judge
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, parse_card, parse_cards
 from referee.engine.game import DecisionKind, Game
+from tests.support.positions import position, view_to_act
 
 
 def action(kind: DecisionKind, text: str) -> object:

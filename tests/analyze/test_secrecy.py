@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from analyze_helpers import analyze_json
 
 from referee.analyze import run as run_module
 from referee.analyze.calibration import true_worth
@@ -42,6 +41,7 @@ from referee.engine.view import SeatView
 from referee.gamelog import HandSecrets, LogWriter, read_records
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay, Step
+from tests.support.analyze import analyze_json
 
 
 @dataclass

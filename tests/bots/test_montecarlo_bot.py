@@ -7,7 +7,6 @@ import random
 from collections import Counter
 
 import pytest
-from bot_positions import DEAL_B, DEAL_H, TickingClock, check_world, deciding, position, to_decide, view_to_act
 
 from example_bots import montecarlo_bot
 from example_bots.montecarlo_bot import MonteCarloBot
@@ -21,6 +20,16 @@ from referee.engine.view import SeatView, seat_view
 from sdk.inference import BID_SHOWS, Evidence, auction_evidence, auction_likelihood
 from sdk.knowledge import knowledge_of
 from sdk.worlds import Determinizer, World
+from tests.support.positions import (
+    DEAL_B,
+    DEAL_H,
+    TickingClock,
+    check_world,
+    deciding,
+    position,
+    to_decide,
+    view_to_act,
+)
 
 
 def test_worlds_keep_shown_voids_and_the_cards_played() -> None:

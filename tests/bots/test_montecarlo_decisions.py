@@ -8,7 +8,6 @@ import time
 import zlib
 
 import pytest
-from bot_positions import DEAL_B, check_world, deciding, position, to_decide, view_to_act
 
 from example_bots.montecarlo_bot import LEVELS, MonteCarloBot, bid_candidates
 from example_bots.rules_bot import RulesBot
@@ -20,6 +19,7 @@ from referee.engine.simulate import random_action, shuffled_deck
 from referee.engine.view import seat_view
 from sdk.worldmodel import WorldModel, finish_hand
 from sdk.worlds import Determinizer
+from tests.support.positions import DEAL_B, check_world, deciding, position, to_decide, view_to_act
 
 # The decision kinds each preset can ask for (GIVE/DISCARD only with a lone special bid).
 KINDS = {

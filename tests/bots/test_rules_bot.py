@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from bot_positions import DEAL_B, DEAL_H, deciding, position, view_to_act
 
 from example_bots.rules_bot import RulesBot, estimate_tricks, losers
 from referee.engine.bids import BidKind, bid_rank
@@ -11,6 +10,7 @@ from referee.engine.cards import Card, Trump, card_str, cards_str, is_trump, par
 from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from sdk import Bid
+from tests.support.positions import DEAL_B, DEAL_H, deciding, position, view_to_act
 
 AUCTION_B = ["4 S", "pass", "pass", "pass"]
 AUCTION_H = ["4 H", "pass", "pass", "pass"]

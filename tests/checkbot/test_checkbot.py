@@ -13,14 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.bots import BotCommand
 from referee.checkbot.positions import check_rules, find_position, positions, situations
 from referee.checkbot.session import Report, check_bot
-from referee.cli.app import app
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
+from tests.support.arena import invoke
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "bots" / "protocol_breaker_bot.py"
@@ -197,23 +196,21 @@ def test_a_bot_that_never_connects_fails_hello_and_stops_there(tmp_path):
 
 # ------------------------------------------------------------------ CLI
 
-
-def arena(*args: str) -> tuple[int, str, str]:
-    """``arena ARGS`` in this process: exit status, stdout, stderr."""
-    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
-    return result.exit_code, result.stdout, result.stderr
+WIDE = 200  # columns, so that rich does not fold the table
 
 
 def test_cli_table_json_and_exit_status(tmp_path):
     log_dir = ["--log-dir", str(tmp_path)]
-    code, out, err = arena("check-bot", "rules=python -m example_bots.rules_bot", "-p", "indiana", *log_dir)
+    code, out, err = invoke(
+        "check-bot", "rules=python -m example_bots.rules_bot", "-p", "indiana", *log_dir, columns=WIDE
+    )
     assert code == 0, err
     assert "every check passed" in out
     assert "play: partner of the declarer" in out and "median" in out
     (output,) = tmp_path.glob("check-rules-*.checked.stderr")  # the bot ran in the sandbox, as in a match
     assert output.read_text().splitlines()[0].endswith("(in a bwrap sandbox)")
-    code, out, err = arena(
-        "check-bot", f"hostile={sys.executable} {HOSTILE} illegal", "-p", "indiana", "--json", *log_dir
+    code, out, err = invoke(
+        "check-bot", f"hostile={sys.executable} {HOSTILE} illegal", "-p", "indiana", "--json", *log_dir, columns=WIDE
     )
     assert code == 1, err
     report = json.loads(out)
@@ -221,7 +218,7 @@ def test_cli_table_json_and_exit_status(tmp_path):
     assert {c["rule"] for c in report["checks"] if not c["passed"]} == {"legal"}
     assert set(report["think_ms"]) == {"median", "p99", "max"}
     assert json.loads(Path(report["report"]).read_text()) == report  # also saved beside the bot's output
-    code, _, err = arena("check-bot", "nobot")
+    code, _, err = invoke("check-bot", "nobot", columns=WIDE)
     assert code == 2 and "expected NAME=COMMAND" in err  # a usage mistake: 1 would say a check failed
 
 
@@ -230,9 +227,9 @@ ECHO = HERE / "bots" / "rules_echo_bot.py"
 
 def test_rule_overrides_reach_the_bot_on_every_preset_checked(tmp_path):
     bot = f"echo={sys.executable} {ECHO}"
-    code, out, err = arena(
+    code, out, err = invoke(
         "check-bot", bot, "-p", "pagat", "-p", "indiana", "--rule", "min_bid=4", "--rule", "value_alone=10",
-        "--json", "--log-dir", str(tmp_path),
+        "--json", "--log-dir", str(tmp_path), columns=WIDE,
     )  # fmt: skip
     assert code == 0, err
     report = json.loads(out)
@@ -258,8 +255,16 @@ def test_rule_overrides_reach_the_bot_on_every_preset_checked(tmp_path):
 )
 def test_a_bad_rule_override_is_a_one_line_usage_error(tmp_path, rule, message):
     logs = tmp_path / "logs"
-    code, out, err = arena(
-        "check-bot", f"echo={sys.executable} {ECHO}", "-p", "pagat", "--rule", rule, "--log-dir", str(logs)
+    code, out, err = invoke(
+        "check-bot",
+        f"echo={sys.executable} {ECHO}",
+        "-p",
+        "pagat",
+        "--rule",
+        rule,
+        "--log-dir",
+        str(logs),
+        columns=WIDE,
     )
     assert code == 2, out
     lines = err.strip().splitlines()

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from referee.gamelog import read_records
+from tests.support.arena import RANDOM, REPO
+from tests.support.arena import arena_in_repo as arena
 
-REPO = Path(__file__).resolve().parents[2]
-ARENA = str(Path(sys.executable).parent / "arena")
 CPP_BIN = REPO / "example_bots" / "cpp" / "build" / "bot"
 CPP = "cpp=example_bots/cpp/build/bot"
-RANDOM = "random=python -m example_bots.random_bot"
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +34,6 @@ def cpp_bot() -> Path:
     assert build.returncode == 0, build.stdout + build.stderr
     assert CPP_BIN.is_file()
     return CPP_BIN
-
-
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([ARENA, *args], cwd=REPO, capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize(("preset", "players"), [("double-deck", 4), ("bloomington", 6)])

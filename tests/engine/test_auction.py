@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from engine_helpers import act, bids, deal_next, new_game, of_type
 
 from referee.engine.bids import Bid
 from referee.engine.errors import IllegalActionError
@@ -18,6 +17,7 @@ from referee.engine.events import BidEvent, ContractEvent, DealEvent, HandEndEve
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import preset
 from referee.engine.rules import DealerSteal, Rules
+from tests.support.engine import act, bids, deal_next, new_game, of_type
 
 NEURALPLAY = preset("neuralplay")
 INDIANA = preset("indiana")

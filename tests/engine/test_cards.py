@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import cards
 
 from referee.engine.cards import (
     DECKS,
@@ -19,6 +18,7 @@ from referee.engine.cards import (
     winning_index,
 )
 from referee.engine.errors import InvalidActionError
+from tests.support.engine import cards
 
 
 @pytest.mark.parametrize(

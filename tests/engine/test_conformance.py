@@ -1,4 +1,4 @@
-"""Random play under every preset keeps every invariant of engine_checks.play_checked.
+"""Random play under every preset keeps every invariant of tests.support.engine_checks.play_checked.
 
 Two kinds of random players: one that bids like a cautious player (mostly
 passes, low bids), so games run to their own end (target, hands, mercy); and
@@ -14,13 +14,13 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from engine_checks import Chooser, play_checked
-from engine_helpers import short_bid
 
 from referee.engine.events import ContractEvent, ExchangeEvent
 from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, random_chooser
+from tests.support.engine import short_bid
+from tests.support.engine_checks import Chooser, play_checked
 
 CAUTIOUS_GAMES = 6
 RANDOM_GAMES = 6

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from engine_helpers import ONE_SUIT_EACH, SMALL, bids, cards, new_game, parse_action, snapshot
 
 from referee.engine.bids import Bid, BidKind
 from referee.engine.cards import Trump, deck_cards
@@ -15,6 +14,7 @@ from referee.engine.errors import EngineError, IllegalActionError, InvalidAction
 from referee.engine.game import Game
 from referee.engine.presets import preset
 from referee.engine.rules import Rules, TrumpTiming
+from tests.support.engine import ONE_SUIT_EACH, SMALL, bids, cards, new_game, parse_action, snapshot
 
 
 def fresh(name: str, hands: dict[int, str] | None = None) -> Callable[[], Game]:

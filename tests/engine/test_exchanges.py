@@ -6,7 +6,6 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from engine_helpers import act, bids, cards, new_game, of_type, play_first_legal
 
 from referee.engine.cards import card_str
 from referee.engine.errors import IllegalActionError, InvalidActionError, RulesError
@@ -14,6 +13,7 @@ from referee.engine.events import ContractEvent, ExchangeEvent, PlayEvent, Trick
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.presets import preset
 from referee.engine.rules import Deck, Rules, SpecialFamily
+from tests.support.engine import act, bids, cards, new_game, of_type, play_first_legal
 
 
 def held(game: Game, seat: int) -> list[str]:

@@ -1,6 +1,6 @@
 """The end of a game: target score and every tie rule, a number of hands, mercy rules, the hand limit, forfeit.
 
-The hands are the scripted ones of engine_helpers: with FOUR_TWO, seat 1
+The hands are the scripted ones of tests.support.engine: with FOUR_TWO, seat 1
 declares and its team (1) takes 4 tricks to team 0's 2; with ONE_SUIT_EACH
 the declarer takes all 6. The rule options then place those results around a
 small target.
@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from engine_helpers import (
+
+from referee.engine.bids import PASS
+from referee.engine.errors import IllegalActionError
+from referee.engine.events import GameEndEvent, HandEndEvent
+from referee.engine.game import Game, Phase
+from referee.engine.rules import TIE_RULES, Deck, GameOver, Rules, TieRule
+from tests.support.engine import (
     FOUR_TWO_HANDS,
     FOUR_TWO_TRICKS,
     ONE_SUIT_EACH,
@@ -25,12 +31,6 @@ from engine_helpers import (
     rotated,
     rotated_tricks,
 )
-
-from referee.engine.bids import PASS
-from referee.engine.errors import IllegalActionError
-from referee.engine.events import GameEndEvent, HandEndEvent
-from referee.engine.game import Game, Phase
-from referee.engine.rules import TIE_RULES, Deck, GameOver, Rules, TieRule
 
 
 def four_two(rules: Rules, level: int) -> Game:

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from engine_checks import play_checked, replay
-from engine_helpers import snapshot
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +20,8 @@ from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules, format_value, parse_value
 from referee.engine.simulate import random_action, random_chooser, shuffled_deck
+from tests.support.engine import snapshot
+from tests.support.engine_checks import play_checked, replay
 
 GAMES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

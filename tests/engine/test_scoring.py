@@ -11,7 +11,11 @@ from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
-from engine_helpers import (
+
+from referee.engine.events import HandEndEvent
+from referee.engine.presets import preset
+from referee.engine.rules import Deck, Rules, SpecialFamily
+from tests.support.engine import (
     FOUR_TWO_ALONE_TRICKS,
     FOUR_TWO_HANDS,
     FOUR_TWO_TRICKS,
@@ -25,10 +29,6 @@ from engine_helpers import (
     play_first_legal,
     play_tricks,
 )
-
-from referee.engine.events import HandEndEvent
-from referee.engine.presets import preset
-from referee.engine.rules import Deck, Rules, SpecialFamily
 
 PEPPER = preset("pepper")
 LONE = replace(

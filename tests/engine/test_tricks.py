@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from engine_helpers import (
+
+from referee.engine.cards import card_str
+from referee.engine.errors import IllegalActionError, InvalidActionError
+from referee.engine.events import PlayEvent, TrickEvent
+from referee.engine.game import Game
+from referee.engine.presets import preset
+from referee.engine.rules import InitialLeader, SpecialFamily
+from tests.support.engine import (
     FOUR_TWO_HANDS,
     FOUR_TWO_TRICKS,
     ONE_SUIT_EACH,
@@ -17,13 +24,6 @@ from engine_helpers import (
     play_tricks,
     trick_winners,
 )
-
-from referee.engine.cards import card_str
-from referee.engine.errors import IllegalActionError, InvalidActionError
-from referee.engine.events import PlayEvent, TrickEvent
-from referee.engine.game import Game
-from referee.engine.presets import preset
-from referee.engine.rules import InitialLeader, SpecialFamily
 
 
 def legal_texts(game: Game) -> list[str]:

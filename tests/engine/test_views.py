@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, act, bids, cards, new_game, play_tricks
 
 from referee.engine.bids import PASS, Bid
 from referee.engine.cards import Trump, card_str
@@ -20,6 +19,7 @@ from referee.engine.events import (
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import preset
 from referee.engine.view import seat_view
+from tests.support.engine import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, act, bids, cards, new_game, play_tricks
 
 
 def texts(cs: tuple[int, ...] | list[int]) -> list[str]:

@@ -18,11 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
-
-# Runnable as a plain script from a checkout.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from example_bots.first_bot import FirstBot
 from example_bots.rules_bot import RulesBot
@@ -35,7 +31,7 @@ from sdk.bot import Bot
 
 HERE = Path(__file__).resolve().parent
 SEED = 13
-REGENERATE = "python tests/golden/golden.py"
+REGENERATE = ".venv/bin/python tests/golden/golden.py"
 # Shorter games: a low target, or few hands where the game ends after a number of hands.
 SHORTEN = {"game_points": "12", "game_hands": "3", "hand_limit": "6"}
 

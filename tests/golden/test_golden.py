@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from golden import REGENERATE, golden_path, playthrough
 
 from referee.engine.presets import PRESETS
+from tests.golden.golden import REGENERATE, golden_path, playthrough
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

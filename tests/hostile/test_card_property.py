@@ -14,9 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from trust_helpers import RECORDING, run_match
 
 from referee.engine.presets import PRESETS
+from tests.support.referee import RECORDING, check_wire, run_match
 
 OBSERVATIONS = 10_000
 
@@ -26,7 +26,6 @@ OBSERVATIONS = 10_000
 def test_no_seat_receives_a_card_it_could_not_know(
     preset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from test_referee_games import check_wire  # the wire check of the referee tests
 
     seen = games = 0
     seed = 100

@@ -12,12 +12,12 @@ detail (which names the card) is written mid-hand too.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from trust_helpers import CARD, in_process, records, run_match
 
 from example_bots.random_bot import RandomBot
 from referee import gamelog
@@ -29,6 +29,11 @@ from referee.engine.view import SeatView
 from referee.match import FaultPolicy, Match
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.logs import revealed
+from tests.support.referee import in_process, run_match
+
+# a card as the log writes it (rank, suit): every place a card can appear in a record
+CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
 
 class Lines:
@@ -151,7 +156,7 @@ def test_the_live_log_holds_no_card_a_seat_could_not_know(
     assert watch.exchanges > 0 or preset == "pagat"  # and cards changed hands while they did
     assert watch.leaks == []
     # the hidden cards are there once the hands are over, and the log replays
-    raw = records(log)  # revealed
+    raw = revealed(log)  # revealed
     assert all(h is not None for r in raw if r["event"] == "deal" for h in r["hands"])
     assert verify_log(load_log(log)).games == 1
     if cheat:

@@ -15,7 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from trust_helpers import ARENA, BOTS, records, start_serve
+
+from tests.support.arena import arena, bot, start_serve
+from tests.support.logs import revealed
+from tests.support.sandbox import BOTS
 
 HOSTILE = ["[/oops]", "[bold]x", "\x1b[2J\x1b]0;pwned\x07evil"]
 SHOWN = ["[/oops]", "[bold]x", "?[2J?]0;pwned?evil"]  # control characters become '?'
@@ -48,7 +51,7 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
         for name in SHOWN:  # the result table has one row per team (one seat each)
             assert name in out
         (log,) = tmp_path.glob("*.jsonl")
-        assert [s["bot"] for s in records(log)[0]["seats"]] == SHOWN
+        assert [s["bot"] for s in revealed(log)[0]["seats"]] == SHOWN
     finally:
         procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
         for p in procs:
@@ -59,20 +62,14 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", ["match", "tournament"])
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_hostile_name_is_refused_in_one_line(command: str, name: str, tmp_path: Path) -> None:
-    bot = f"{name}={sys.executable} -m example_bots.random_bot"
-    run = subprocess.run(
-        [
-            ARENA,
-            command,
-            "--bot",
-            bot,
-            "--bot",
-            f"r={sys.executable} -m example_bots.random_bot",
-            "--out" if command == "tournament" else "--log-dir",
-            str(tmp_path / "out"),
-        ],
-        capture_output=True,
-        text=True,
+    run = arena(
+        command,
+        "--bot",
+        bot(name),
+        "--bot",
+        bot("r"),
+        "--out" if command == "tournament" else "--log-dir",
+        str(tmp_path / "out"),
         timeout=60,
     )
     assert run.returncode != 0
@@ -82,21 +79,16 @@ def test_a_hostile_name_is_refused_in_one_line(command: str, name: str, tmp_path
 
 
 def test_replay_shows_names_from_an_edited_log_as_text(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [
-            ARENA,
-            "match",
-            "--log-dir",
-            str(tmp_path),
-            "-r",
-            "hand_limit=1",
-            "--preset",
-            "double-deck-3p",
-            "--bot",
-            f"r={sys.executable} -m example_bots.random_bot",
-        ],
-        capture_output=True,
-        text=True,
+    run = arena(
+        "match",
+        "--log-dir",
+        str(tmp_path),
+        "-r",
+        "hand_limit=1",
+        "--preset",
+        "double-deck-3p",
+        "--bot",
+        bot("r"),
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
@@ -109,7 +101,7 @@ def test_replay_shows_names_from_an_edited_log_as_text(tmp_path: Path) -> None:
             seat["bot"] = HOSTILE[seat["seat"]]
         edited.append(json.dumps(rec))
     log.write_text("\n".join(edited) + "\n")
-    replay = subprocess.run([ARENA, "replay", str(log)], capture_output=True, text=True, timeout=60)
+    replay = arena("replay", str(log), timeout=60)
     assert replay.returncode == 0, replay.stderr
     assert "\x1b" not in replay.stdout and "\x07" not in replay.stdout
     for name in SHOWN:

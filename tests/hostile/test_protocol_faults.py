@@ -25,25 +25,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import with_marker_in_cmdline
-from trust_helpers import (
-    BOTS,
-    alive,
-    children_of,
-    faulty,
-    in_process,
-    records,
-    results,
-    run_match,
-    start_serve,
-    tournament,
-)
 
 from referee.bots import BotCommand
 from referee.gamelog import read_json_lines
 from referee.match import FaultPolicy, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import FIRST, RANDOM, start_serve
+from tests.support.logs import results, revealed
+from tests.support.processes import alive, children_of, with_marker_in_cmdline
+from tests.support.referee import faulty, in_process, run_match
+from tests.support.sandbox import BOTS
+from tests.support.tournament import tournament
 
 AT = 2  # the answer (of the session) that misbehaves
 
@@ -114,8 +107,8 @@ def test_hostile_bots_in_a_tournament_charge_only_themselves(policy: FaultPolicy
     tag = tmp_path / "hostile-tag"
     bad = ("flood", "garbage", "big")
     bots = [
-        f"random={sys.executable} -m example_bots.random_bot",
-        f"first={sys.executable} -m example_bots.first_bot",
+        RANDOM,
+        FIRST,
         *(f"{m}={' '.join(hostile(m, tag).argv)}" for m in bad),
     ]
     folder = tmp_path / "t"
@@ -144,7 +137,7 @@ def test_a_late_answer_is_charged_to_the_game_it_answers(tmp_path: Path, monkeyp
     first, second = result.games
     assert [(v.seat, v.kind, v.penalty) for v in first.violations if v.kind == "timeout"] == [(0, "timeout", "forfeit")]
     assert second.violations == () and second.reason == "hand-limit"
-    late = [r for r in records(result.log_path) if r["event"] == "violation" and r["kind"] == "late"]
+    late = [r for r in revealed(result.log_path) if r["event"] == "violation" and r["kind"] == "late"]
     assert [(r["game"], r["seat"], r["penalty"]) for r in late] == [(1, 0, "none")]
     assert verify_log(load_log(result.log_path)).games == 2
 
@@ -171,7 +164,7 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
             if p.poll() is None:
                 p.kill()
     (log,) = tmp_path.glob("*.jsonl")
-    faults = [r for r in records(log) if r["event"] == "violation"]
+    faults = [r for r in revealed(log) if r["event"] == "violation"]
     assert {r["seat"] for r in faults} <= {0}
     assert bool(faults) == (PENALISED[mode] is not None)
     assert verify_log(load_log(log)).games == 1

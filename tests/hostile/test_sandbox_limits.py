@@ -15,9 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import RANDOM, hostile, match, match_log, output_of, results, tournament, verified, violations
 
 from referee.sandbox import ResourceLimits, SandboxMode, resolve
+from tests.support.arena import RANDOM
+from tests.support.logs import only_log, results, seat_kind_penalty
+from tests.support.sandbox import hostile, match, output_of, tournament, verified
 
 CAP = ResourceLimits().output_bytes
 NOTE = f"--- output cut at {CAP} bytes"
@@ -32,7 +34,7 @@ def test_a_flooding_bot_in_a_match_is_cut_at_the_cap(tmp_path: Path, sandbox: st
     for path in outputs:
         assert CAP <= path.stat().st_size <= CAP + 200  # the cap, the referee's first line and its note
         assert NOTE in path.read_bytes()[-200:].decode()
-    assert violations(verified(match_log(tmp_path))) == []  # it still played, every decision in time
+    assert seat_kind_penalty(verified(only_log(tmp_path))) == []  # it still played, every decision in time
 
 
 def test_a_flooding_bot_in_a_tournament_is_cut_at_the_cap(tmp_path: Path) -> None:
@@ -53,7 +55,7 @@ def test_a_bot_cannot_take_more_memory_than_its_limit(tmp_path: Path) -> None:
     run = match(tmp_path, hostile("hog", "sbx_hog.py"), RANDOM)
     assert run.returncode == 0, run.stderr
     assert output_of(tmp_path, "*hog.stderr").count("sbx_hog: refused") == 2
-    assert violations(verified(match_log(tmp_path))) == []
+    assert seat_kind_penalty(verified(only_log(tmp_path))) == []
 
 
 FORK = """

@@ -15,23 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import (
-    QUICK,
-    RANDOM,
-    hostile,
-    marked,
-    match,
-    match_log,
-    new_marker,
-    output_of,
-    results,
-    start,
-    tournament,
-    verified,
-    violations,
-    wait_for,
-    wait_gone,
-)
+
+from tests.support.arena import QUICK, RANDOM, start
+from tests.support.logs import only_log, results, seat_kind_penalty
+from tests.support.processes import wait_for, wait_marker_gone
+from tests.support.sandbox import hostile, marked, match, new_marker, output_of, tournament, verified
 
 READ = re.compile(r"sbx_snoop: read (\d+) log file")
 
@@ -50,7 +38,7 @@ def test_a_bot_in_a_match_reads_no_log_in_the_sandbox(tmp_path: Path, sandbox: s
         assert counts == [0, 0]
     else:
         assert min(counts) >= 1  # bare, the same bot reads the live game log
-    assert violations(verified(match_log(tmp_path))) == []
+    assert seat_kind_penalty(verified(only_log(tmp_path))) == []
 
 
 def test_a_bot_in_a_tournament_reads_no_log_in_the_sandbox(tmp_path: Path) -> None:
@@ -80,8 +68,8 @@ def test_the_unshare_fallback_hides_the_logs_and_ends_what_the_bot_started(tmp_p
     finally:
         proc.kill()
     assert proc.returncode == 0, err
-    wait_gone(marker)
+    wait_marker_gone(marker)
     first_lines = {p.read_text().splitlines()[0] for p in logs.glob("*.stderr")}
     assert len(first_lines) == 2 and all(line.endswith("(in a unshare sandbox)") for line in first_lines)
     assert reads(output_of(logs, "*snoop.stderr")) == [0, 0]
-    assert violations(verified(match_log(logs))) == []
+    assert seat_kind_penalty(verified(only_log(logs))) == []

@@ -15,24 +15,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import (
+
+from referee.sandbox import candidates, find
+from tests.support.arena import RANDOM, arena
+from tests.support.logs import only_log, results, seat_kind_penalty, standings
+from tests.support.sandbox import (
     POLICIES,
-    RANDOM,
-    arena,
     have_sandbox_tools,
     hostile,
     match,
-    match_log,
     no_json_lines,
     no_sandbox_env,
-    results,
-    standings,
     tournament,
     verified,
-    violations,
 )
-
-from referee.sandbox import candidates, find
 
 NOSTART = hostile("nostart", "sbx_nostart.py")
 
@@ -90,7 +86,7 @@ def test_auto_uses_the_sandbox_where_it_can(tmp_path: Path) -> None:
     assert "warning" not in run.stderr
     first_lines = [p.read_text().splitlines()[0] for p in tmp_path.glob("*.stderr")]
     assert first_lines and all(line.endswith("(in a bwrap sandbox)") for line in first_lines)
-    verified(match_log(tmp_path))
+    verified(only_log(tmp_path))
 
 
 def test_auto_warns_once_and_plays_where_no_sandbox_can_be_made(tmp_path: Path) -> None:
@@ -100,7 +96,7 @@ def test_auto_warns_once_and_plays_where_no_sandbox_can_be_made(tmp_path: Path) 
     assert line.startswith("warning: bots run without a sandbox (neither bwrap")
     first_lines = [p.read_text().splitlines()[0] for p in tmp_path.glob("*.stderr")]
     assert first_lines and not any(line.endswith("sandbox)") for line in first_lines)
-    verified(match_log(tmp_path))
+    verified(only_log(tmp_path))
 
 
 def test_required_refuses_where_no_sandbox_can_be_made(tmp_path: Path) -> None:
@@ -147,7 +143,7 @@ def test_a_bot_script_under_tmp_runs_in_the_sandbox(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     run = match(logs, f"mine={sys.executable} {folder / 'bot.py'}", RANDOM)
     assert run.returncode == 0, run.stderr
-    assert violations(verified(match_log(logs))) == []
+    assert seat_kind_penalty(verified(only_log(logs))) == []
     first_lines = [p.read_text().splitlines()[0] for p in logs.glob("*mine.stderr")]
     assert len(first_lines) == 2 and all(line.endswith("sandbox)") for line in first_lines)
 

@@ -13,21 +13,11 @@ import re
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import (
-    FIRST,
-    POLICIES,
-    RANDOM,
-    hostile,
-    match,
-    match_log,
-    new_marker,
-    output_of,
-    results,
-    tournament,
-    verified,
-    violations,
-    wait_gone,
-)
+
+from tests.support.arena import FIRST, RANDOM
+from tests.support.logs import only_log, results, seat_kind_penalty
+from tests.support.processes import wait_marker_gone
+from tests.support.sandbox import POLICIES, hostile, match, new_marker, output_of, tournament, verified
 
 KILLED = re.compile(r"sbx_killer: killed (\d+)")
 
@@ -38,10 +28,10 @@ def test_a_bot_in_a_match_kills_nobody(tmp_path: Path, policy: str) -> None:
     run = match(tmp_path, hostile("killer", "sbx_killer.py", marker), RANDOM, policy=policy)
     assert run.returncode == 0, run.stderr
     assert KILLED.findall(output_of(tmp_path, "*killer.stderr")) == ["0", "0"]
-    records = verified(match_log(tmp_path))
-    assert violations(records) == []
+    records = verified(only_log(tmp_path))
+    assert seat_kind_penalty(records) == []
     assert "forfeit" not in [r["reason"] for r in records if r["event"] == "game_end"]
-    wait_gone(marker)
+    wait_marker_gone(marker)
 
 
 def test_a_bot_in_a_tournament_kills_nobody_at_any_table(tmp_path: Path) -> None:
@@ -56,4 +46,4 @@ def test_a_bot_in_a_tournament_kills_nobody_at_any_table(tmp_path: Path) -> None
     for record in recs:  # every table, every bot: nothing charged
         assert record["violations"] == [] and record["forfeit"] is None
         verified(folder / record["log"])
-    wait_gone(marker)
+    wait_marker_gone(marker)

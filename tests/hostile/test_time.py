@@ -18,24 +18,18 @@ import time
 from pathlib import Path
 
 import pytest
-from sandbox_helpers import wait_gone
-from trust_helpers import (
-    ARENA,
-    BOTS,
-    RANDOM,
-    children_of,
-    records,
-    results,
-    run_match,
-    standings,
-    tournament,
-)
 
 from referee.bots import BotCommand
 from referee.match import FaultPolicy, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from referee.runqueue import Sample, WaitClock
+from tests.support.arena import arena
+from tests.support.logs import results, revealed, standings
+from tests.support.processes import children_of, wait_marker_gone
+from tests.support.referee import RANDOM_BOT, run_match
+from tests.support.sandbox import BOTS
+from tests.support.tournament import tournament
 
 DEFAULT = FaultPolicy.DEFAULT
 TWO_CPUS = set(sorted(os.sched_getaffinity(0))[:2])
@@ -142,7 +136,7 @@ def test_busy_children_buy_no_time_on_a_loaded_machine(tmp_path: Path) -> None:
         result = run_match(
             tmp_path,
             "single-deck",
-            teams=[hog(tag, 4, 1.6, "sleep"), RANDOM],
+            teams=[hog(tag, 4, 1.6, "sleep"), RANDOM_BOT],
             rules=["hand_limit=2"],
             move_time_ms=200,
             policy=DEFAULT,
@@ -154,10 +148,10 @@ def test_busy_children_buy_no_time_on_a_loaded_machine(tmp_path: Path) -> None:
         os.sched_setaffinity(0, os.sched_getaffinity(os.getppid()) or TWO_CPUS)
     hog_seats = {0, 2}
     faults = [v for v in result.games[0].violations if v.kind == "timeout"]
-    asked = len(faults) + sum(1 for r in records(result.log_path) if r.get("seat") in hog_seats and "ms" in r)
+    asked = len(faults) + sum(1 for r in revealed(result.log_path) if r.get("seat") in hog_seats and "ms" in r)
     assert len(faults) >= 4 and len(faults) >= asked // 2, (len(faults), asked)
     assert all(v.seat in hog_seats for v in result.games[0].violations)  # the random bot is charged nothing
-    wait_gone(str(tag))
+    wait_marker_gone(str(tag))
     verify_log(load_log(result.log_path))
 
 
@@ -173,7 +167,7 @@ def test_a_bot_slowed_by_its_own_children_times_out(tmp_path: Path) -> None:
         result = run_match(
             tmp_path,
             "single-deck",
-            teams=[hog(tag), RANDOM],
+            teams=[hog(tag), RANDOM_BOT],
             rules=["hand_limit=1"],
             move_time_ms=200,
             policy=DEFAULT,
@@ -184,7 +178,7 @@ def test_a_bot_slowed_by_its_own_children_times_out(tmp_path: Path) -> None:
     hog_seats = {0, 2}
     assert len(faults) >= 4 and {v.seat for v in faults} <= hog_seats
     assert all(v.seat in hog_seats for v in result.games[0].violations)  # the random bot is charged nothing
-    wait_gone(str(tag))  # the children go with their bots (a loaded kernel may take a moment)
+    wait_marker_gone(str(tag))  # the children go with their bots (a loaded kernel may take a moment)
     verify_log(load_log(result.log_path))
 
 
@@ -206,7 +200,7 @@ def test_instant_bots_on_eight_tables_of_two_cpus_never_time_out(tmp_path: Path)
 @pytest.mark.parametrize("bank_ms", [0, 2000])
 def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     told = tmp_path / "bank" / "told"
-    seats = [SeatBot("banker", banker(2, 700, told, monkeypatch)), SeatBot("random", RANDOM)]
+    seats = [SeatBot("banker", banker(2, 700, told, monkeypatch)), SeatBot("random", RANDOM_BOT)]
     result = run_match(
         tmp_path, "pagat", seats * 2, rules=["hand_limit=1"], move_time_ms=200, policy=DEFAULT, time_bank_ms=bank_ms
     )
@@ -223,7 +217,7 @@ def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path, monkey
     banks = sorted({bank for _, bank in requests}, reverse=True)
     assert banks[0] == bank_ms and 1300 <= banks[-1] <= 1600, banks
     # the slow answers' think times are in the log, on the records they made, and in the result
-    think = [r["ms"] for r in records(result.log_path) if "ms" in r]
+    think = [r["ms"] for r in revealed(result.log_path) if "ms" in r]
     assert len(think) == game.decisions and sum(t >= 600 for t in think) == 2  # (less any CPU wait given back)
     assert game.think[0].max_ms >= 600 and game.think[1].max_ms < 600
     verify_log(load_log(result.log_path))
@@ -232,29 +226,24 @@ def test_a_time_bank_pays_for_a_slow_answer(bank_ms: int, tmp_path: Path, monkey
 def test_replay_ask_rebuilds_the_time_bank_a_request_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``arena replay --ask`` serves a request as the referee sent it: with the bank left at that point."""
     told = tmp_path / "bank" / "told"
-    seats = [SeatBot("banker", banker(2, 700, told, monkeypatch)), *[SeatBot("random", RANDOM)] * 3]
+    seats = [SeatBot("banker", banker(2, 700, told, monkeypatch)), *[SeatBot("random", RANDOM_BOT)] * 3]
     result = run_match(
         tmp_path, "single-deck", seats, rules=["hand_limit=2"], move_time_ms=200, policy=DEFAULT, time_bank_ms=2000
     )
     banks = [int(line.split()[1]) for line in told.read_text().splitlines()]
     assert banks[0] == 2000 and banks[-1] < 1600, banks  # the slow second answer drew on it
     last = len(banks)  # seat 0's last request of the game: its decision number among all
-    points = [r for r in records(result.log_path) if r.get("seat") == 0 and r["event"] in ("bid", "play")]
+    points = [r for r in revealed(result.log_path) if r.get("seat") == 0 and r["event"] in ("bid", "play")]
     assert len(points) == last
     rec = points[-1]
     address = f"{rec['hand']}.{rec['trick']}.0" if rec["event"] == "play" else f"{rec['hand']}.bid.0"
-    ask = subprocess.run(
-        [
-            ARENA,
-            "replay",
-            str(result.log_path),
-            "--ask",
-            f"{sys.executable} -m example_bots.random_bot",
-            "--at",
-            address,
-        ],
-        capture_output=True,
-        text=True,
+    ask = arena(
+        "replay",
+        str(result.log_path),
+        "--ask",
+        f"{sys.executable} -m example_bots.random_bot",
+        "--at",
+        address,
         timeout=120,
     )
     assert ask.returncode == 0, ask.stderr

@@ -18,23 +18,12 @@ from pathlib import Path
 from subprocess import PIPE
 
 import pytest
-from js_bot_helpers import (
-    ARENA,
-    JS,
-    RANDOM,
-    REPO,
-    RULES,
-    arena,
-    decisions_of,
-    only_log,
-    records,
-    require_js_bot,
-    verify,
-    violations,
-)
 
 from referee.engine.presets import PRESETS
 from referee.gamelog import without_think_times
+from tests.support.arena import ARENA, RANDOM, REPO, RULES, arena_in_repo
+from tests.support.js import JS, decisions_of, require_js_bot, verify
+from tests.support.logs import only_log, records, violations
 
 JS_COMMAND = ["node", "example_bots/js/bot.js"]
 
@@ -88,7 +77,7 @@ def play(tmp_path_factory: pytest.TempPathFactory):
             log_dir = tmp_path_factory.mktemp(preset)
             bots = [arg for bot in case.bots for arg in ("--bot", bot)]
             options = ["--games", str(case.games), "--seed", "11", "--log-dir", str(log_dir)]
-            run = arena("match", "--preset", preset, *bots, *options)
+            run = arena_in_repo("match", "--preset", preset, *bots, *options)
             assert run.returncode == 0, run.stdout + run.stderr
             log = only_log(log_dir)
             done[preset] = Played(run, log, records(log))
@@ -141,7 +130,7 @@ def test_same_seed_same_log(tmp_path: Path) -> None:
     logs = []
     for attempt in ("a", "b"):
         options = ["--games", "2", "-r", "hand_limit=3", "--seed", "5", "--log-dir", str(tmp_path / attempt)]
-        run = arena("match", "--preset", "hammerwalt", "--bot", JS, "--bot", RANDOM, *options)
+        run = arena_in_repo("match", "--preset", "hammerwalt", "--bot", JS, "--bot", RANDOM, *options)
         assert run.returncode == 0, run.stdout + run.stderr
         logs.append(without_think_times(records(only_log(tmp_path / attempt))))
     assert logs[0] == logs[1]  # all but the think times

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
-from js_bot_helpers import JS, arena, require_js_bot
+from tests.support.arena import arena_in_repo
+from tests.support.js import JS, require_js_bot
 
 
 def test_js_bot_passes_check_bot_on_every_preset(tmp_path):
     require_js_bot()
-    run = arena("check-bot", JS, "--json", "--log-dir", str(tmp_path))
+    run = arena_in_repo("check-bot", JS, "--json", "--log-dir", str(tmp_path))
     report = json.loads(run.stdout)
     assert [c for c in report["checks"] if not c["passed"]] == []
     assert run.returncode == 0, run.stderr

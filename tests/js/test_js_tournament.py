@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from js_bot_helpers import JS, RANDOM, RULES, arena, decisions_of, records, require_js_bot, verify, violations
+from tests.support.arena import RANDOM, RULES, arena_in_repo
+from tests.support.js import JS, decisions_of, require_js_bot, verify
+from tests.support.logs import records, violations
 
 
 def test_js_bot_in_a_round_robin(tmp_path: Path) -> None:
@@ -13,7 +15,7 @@ def test_js_bot_in_a_round_robin(tmp_path: Path) -> None:
     out = tmp_path / "tour"
     bots = ["--bot", JS, "--bot", RANDOM, "--bot", RULES]
     # bloomington: six seats, so three JS processes per table; best bids exchange cards.
-    run = arena("tournament", *bots, "--preset", "bloomington", "--seed", "3", "-j", "2", "--out", str(out))
+    run = arena_in_repo("tournament", *bots, "--preset", "bloomington", "--seed", "3", "-j", "2", "--out", str(out))
     assert run.returncode == 0, run.stdout + run.stderr
 
     results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]

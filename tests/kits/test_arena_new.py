@@ -15,7 +15,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +22,8 @@ import pytest
 
 from referee.gamelog import read_records
 from referee.kits import KITS, Language
+from tests.support.arena import ARENA, REPO
 
-REPO = Path(__file__).resolve().parents[2]
-ARENA = str(Path(sys.executable).parent / "arena")
 MAKE_TARGET = {Language.JS: "example_bots/js/node_modules/.installed", Language.CPP: "cpp-bot",
                Language.GO: "go-bot", Language.JAVA: "java-bot"}  # fmt: skip
 

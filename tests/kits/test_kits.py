@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,8 @@ import pytest
 
 from referee.engine.presets import PRESETS
 from referee.gamelog import read_records
-
-REPO = Path(__file__).resolve().parents[2]
-ARENA = str(Path(sys.executable).parent / "arena")
-RULES = "rules=python -m example_bots.rules_bot"
-RANDOM = "random=python -m example_bots.random_bot"
+from tests.support.arena import ARENA, RANDOM, REPO, RULES
+from tests.support.arena import arena_in_repo as arena
 
 
 @dataclass(frozen=True)
@@ -64,10 +60,6 @@ def built(kit: Kit) -> Kit:
         assert kit.program.is_file()
         _built.add(kit.name)
     return kit
-
-
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([ARENA, *args], cwd=REPO, capture_output=True, text=True, timeout=300)
 
 
 def records(log: Path) -> list[dict[str, Any]]:

@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from play_helpers import Session, asked_of, check_one, parse_screen
 from rich.console import Console
 
 from referee.deadline import TimeControl
@@ -27,6 +26,7 @@ from referee.play.human import HumanBot
 from referee.play.table import person_seat, seats_around
 from sdk.bot import Bot
 from sdk.runner import play_session
+from tests.support.play import Session, asked_of, check_one, parse_screen
 
 
 class Typist:

@@ -10,17 +10,17 @@ not know.
 
 from __future__ import annotations
 
-import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pexpect
 import pytest
-from play_helpers import ARENA, CARD, FIRST_BOT, Chooser, Screen, Session, asked_of, bid_text, check_one, plain, play
 
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
 from referee.replay.logfile import revealed_records
+from tests.support.arena import ARENA, FIRST, arena
+from tests.support.play import CARD, Chooser, Screen, Session, asked_of, bid_text, check_one, plain, play
 
 
 def bidder(first_hand: str) -> Chooser:
@@ -79,9 +79,9 @@ def check_results(session: Session, log: Path, seat: int) -> None:
     public = {r["card"] for r in records if r["event"] == "play"}
     own = {c for r in records if r["event"] == "exchange" and seat in (r["from"], r["to"]) for c in r["cards"]}
     assert seen <= public | own
-    replay = subprocess.run([ARENA, "replay", str(log), "--verify"], capture_output=True, text=True, timeout=60)
+    replay = arena("replay", str(log), "--verify", timeout=60)
     assert replay.returncode == 0, replay.stdout + replay.stderr
-    text = subprocess.run([ARENA, "replay", str(log), "--seat", str(seat)], capture_output=True, text=True, timeout=60)
+    text = arena("replay", str(log), "--seat", str(seat), timeout=60)
     assert text.returncode == 0 and "human" in text.stdout, text.stderr
 
 
@@ -96,7 +96,7 @@ def test_a_whole_game_by_keystrokes(
     tmp_path: Path, preset: str, seat: int, first_bid: str, exchange_kind: DecisionKind
 ) -> None:
     args = [
-        "--preset", preset, "--seat", str(seat), "--bot", FIRST_BOT, "--seed", "5",
+        "--preset", preset, "--seat", str(seat), "--bot", FIRST, "--seed", "5",
         "-r", "game_over=hands", "-r", "game_hands=2", "--log-dir", str(tmp_path),
     ]  # fmt: skip
     # the person thinks far longer than the bots' time per decision, and mistypes once
@@ -118,7 +118,7 @@ def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:
     """Ctrl-D at the first question: the client leaves, the match stops with a one-line error, status 1."""
     child = pexpect.spawn(
         ARENA,
-        ["play", "--preset", "pagat", "--bot", FIRST_BOT, "--log-dir", str(tmp_path)],
+        ["play", "--preset", "pagat", "--bot", FIRST, "--log-dir", str(tmp_path)],
         encoding="utf-8",
         dimensions=(60, 200),
         timeout=60,
@@ -142,7 +142,7 @@ def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:
     ],
 )
 def test_bad_options_are_one_line(args: list[str], needle: str) -> None:
-    run = subprocess.run([ARENA, "play", "--preset", "pagat", *args], capture_output=True, text=True, timeout=60)
+    run = arena("play", "--preset", "pagat", *args, timeout=60)
     assert run.returncode == 1
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], run.stderr

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-from gen_proto import generate  # noqa: E402  (tools/ is not a package)
+from tests.support.arena import REPO as ROOT
+from tools.gen_proto import generate
 
 GENERATED = ROOT / "referee" / "protocol" / "bideuchre" / "v1"
 FILES = ("arena_pb2.py", "arena_pb2.pyi", "arena_pb2_grpc.py")

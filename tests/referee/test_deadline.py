@@ -1,23 +1,24 @@
-"""The deadline of a request (referee/deadline.py), on a plain event loop: no gRPC, no bot.
+"""The deadline of a request (referee/deadline.py), on an event loop whose clock the test owns: no gRPC, no bot.
 
-The time given back is checked against the loop's own clock: a loop held
-up past the deadline (the referee busy elsewhere), and a bot made to wait
-for a CPU by others (a stand-in for the run-queue clock, reporting waits
-as told), each move the deadline on by what was lost, at most one more
-limit; within the slack nothing is given back; ``charged`` is the time less
-what was given back.
+The deadline runs on the loop's clock (``loop.time``, ``loop.call_at``), and
+here that clock is the test's (``tests.support.aio.VirtualTimeLoop``): it
+moves only when the loop would wait, or when the test holds the loop up, so
+every time is checked exactly, whatever else the machine is doing. A loop held
+up past the deadline (the referee busy elsewhere), and a bot made to wait for
+a CPU by others (a stand-in for the run-queue clock, reporting waits as told),
+each move the deadline on by what was lost, at most one more limit; within the
+slack nothing is given back; ``charged`` is the time less what was given back.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
-from arena_helpers import run_async
 
 from referee.deadline import Deadline, TimeControl
 from referee.runqueue import Sample
+from tests.support.aio import VirtualTimeLoop, on_virtual_time
 
 
 class FakeClock:
@@ -40,16 +41,17 @@ class FakeClock:
 def run_deadline(
     limit_s: float, *, clock: FakeClock | None = None, stall_s: float = 0.0, slack_s: float = 0.02
 ) -> tuple[float | None, Deadline]:
-    """Start a deadline; stall the loop for ``stall_s`` at once; when was time up (None: not within 3 s)?"""
+    """Start a deadline; hold the loop up for ``stall_s`` at once; when was time up (None: not within 3 s)?"""
 
     async def go() -> tuple[float | None, Deadline]:
         loop = asyncio.get_running_loop()
+        assert isinstance(loop, VirtualTimeLoop)
         up = loop.create_future()
         deadline = Deadline(limit_s, lambda: up.set_result(loop.time()), clock=clock, slack_s=slack_s)
         start = loop.time()
         deadline.start()
         if stall_s:
-            time.sleep(stall_s)  # noqa: ASYNC251 - the point: the referee is busy, the loop runs nothing meanwhile
+            loop.hold(stall_s)  # the referee is busy elsewhere: the time passes, the loop runs nothing meanwhile
         try:
             at = await asyncio.wait_for(up, 3)
         except TimeoutError:
@@ -57,32 +59,32 @@ def run_deadline(
             return None, deadline
         return at - start, deadline
 
-    return run_async(go())
+    return on_virtual_time(go())
 
 
 def test_on_time_it_fires_at_the_limit() -> None:
     at, deadline = run_deadline(0.1)
-    assert at is not None and 0.1 <= at < 0.15 and deadline.credited == 0
+    assert at == pytest.approx(0.1) and deadline.credited == 0
 
 
 def test_a_loop_held_up_past_the_deadline_gives_the_lag_back() -> None:
     at, deadline = run_deadline(0.3, stall_s=0.5)  # the timer runs 0.2 s late
-    assert at is not None and 0.68 <= at < 0.8, at  # 0.5 s, then the 0.2 s given back
-    assert 0.18 <= deadline.credited <= 0.22
+    assert at == pytest.approx(0.7)  # 0.5 s, then the 0.2 s given back
+    assert deadline.credited == pytest.approx(0.2)
     at, deadline = run_deadline(0.1, stall_s=0.4)  # 0.3 s late, but no more than one more limit is given
-    assert at is not None and 0.48 <= at < 0.6 and deadline.credited == pytest.approx(0.1)
+    assert at == pytest.approx(0.5) and deadline.credited == pytest.approx(0.1)
 
 
 def test_lag_within_the_slack_is_not_given_back() -> None:
     at, deadline = run_deadline(0.1, stall_s=0.11, slack_s=0.05)
-    assert at is not None and at < 0.16 and deadline.credited == 0
+    assert at == pytest.approx(0.11) and deadline.credited == 0
 
 
 def test_a_bot_kept_off_the_cpu_gets_its_wait_back_at_most_one_more_limit() -> None:
     at, deadline = run_deadline(0.2, clock=FakeClock(0.05, looks=1))  # 50 ms of wait, once
-    assert at is not None and 0.25 <= at < 0.32 and deadline.credited == pytest.approx(0.05, abs=0.005)
+    assert at == pytest.approx(0.25) and deadline.credited == pytest.approx(0.05)
     at, deadline = run_deadline(0.2, clock=FakeClock(0.15))  # 150 ms more at every look: capped
-    assert at is not None and 0.4 <= at < 0.47 and deadline.credited == pytest.approx(0.2)
+    assert at == pytest.approx(0.4) and deadline.credited == pytest.approx(0.2)
 
 
 def test_stopped_it_never_fires_and_an_unlimited_one_never_starts() -> None:
@@ -97,7 +99,7 @@ def test_stopped_it_never_fires_and_an_unlimited_one_never_starts() -> None:
         unlimited.stop()
         return fired
 
-    assert run_async(go()) == []
+    assert on_virtual_time(go()) == []
 
 
 def test_the_time_charged_is_the_time_less_what_was_given_back() -> None:
@@ -113,9 +115,9 @@ def test_the_time_charged_is_the_time_less_what_was_given_back() -> None:
         bank = deadline.charged(free_s=0.01)
         return given, plain, bank
 
-    given, plain, bank = run_async(go())
+    given, plain, bank = on_virtual_time(go())
     assert given == pytest.approx(0.05)
-    assert 0.06 <= plain <= 0.09  # 120 ms less the 50 ms given back
+    assert plain == pytest.approx(0.07)  # 120 ms less the 50 ms given back
     assert bank == 0.0  # the stand-in reports 300 ms of wait: more than the whole time
 
 
@@ -129,10 +131,11 @@ def test_an_answer_before_the_probe_reads_no_cpu_times_and_a_late_probe_counts_a
         await asyncio.sleep(0.08)
         return clock.samples
 
-    assert run_async(quick()) == 0
+    assert on_virtual_time(quick()) == 0
     at, deadline = run_deadline(0.3, clock=FakeClock(0.0))  # read at 2 ms, no wait since
-    assert at is not None and at < 0.36 and deadline.credited == 0
-    # the loop held up 0.2 s before its first reading: the bot's waits then are unknown, given back as one
+    assert at == pytest.approx(0.3) and deadline.credited == 0
+    # the loop held up 0.2 s before its first reading (due at 2 ms): the bot's waits then are unknown, given
+    # back as one (0.198 s)
     at, deadline = run_deadline(0.3, clock=FakeClock(0.0), stall_s=0.2)
-    assert at is not None and 0.47 <= at < 0.56, at
-    assert 0.17 <= deadline.credited <= 0.22
+    assert at == pytest.approx(0.498)
+    assert deadline.credited == pytest.approx(0.198)

@@ -15,16 +15,15 @@ import pty
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from arena_helpers import alive, all_gone, children_of
 
-ARENA = str(Path(sys.executable).parent / "arena")
-RANDOM = "python -m example_bots.random_bot"
+from tests.support.arena import ARENA, RANDOM, bot
+from tests.support.processes import alive, all_gone, children_of
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -84,7 +83,7 @@ def check_clean_stop(code: int, lines: list[str], kids: list[int]) -> str:
 
 
 def test_ctrl_c_stops_a_match_cleanly(tmp_path: Path) -> None:
-    argv = [ARENA, "match", "--bot", f"random={RANDOM}", "--games", "3", "--log-dir", str(tmp_path)]
+    argv = [ARENA, "match", "--bot", RANDOM, "--games", "3", "--log-dir", str(tmp_path)]
     code, lines, kids = interrupt_on_a_terminal(argv, tmp_path / "match-*.jsonl", bots=4)
     said = check_clean_stop(code, lines, kids)
     (log,) = tmp_path.glob("match-*.jsonl")
@@ -94,7 +93,7 @@ def test_ctrl_c_stops_a_match_cleanly(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_ctrl_c_stops_a_tournament_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "t"
-    argv = [ARENA, "tournament", "--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--games", "2", "-j", "1"]
+    argv = [ARENA, "tournament", "--bot", bot("a"), "--bot", bot("b"), "--games", "2", "-j", "1"]
     argv += ["--out", str(out)]
     code, lines, kids = interrupt_on_a_terminal(argv, out / "games" / "*.jsonl", bots=4)
     said = check_clean_stop(code, lines, kids)

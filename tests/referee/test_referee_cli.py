@@ -13,15 +13,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from arena_helpers import BOTS, alive, all_gone, children_of, of_kind, records, start_serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import ARENA, RANDOM, arena, start_serve
+from tests.support.logs import of_kind, revealed
+from tests.support.processes import alive, all_gone, children_of
+from tests.support.referee import BOTS
 
-ARENA = [str(Path(sys.executable).parent / "arena")]
 SLEEPER = f"sleeper={sys.executable} {BOTS / 'faulty_bot.py'} sleep 1"
 
 
@@ -52,30 +54,25 @@ def test_out_of_range_options_are_refused(args: list[str]) -> None:
 
 
 def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [
-            *ARENA,
-            "match",
-            "--log-dir",
-            str(tmp_path),
-            "-n",
-            "2",
-            "--seed",
-            "3",
-            "-r",
-            "hand_limit=2",
-            "--bot",
-            f"random={sys.executable} -m example_bots.random_bot",
-        ],
-        capture_output=True,
-        text=True,
+    run = arena(
+        "match",
+        "--log-dir",
+        str(tmp_path),
+        "-n",
+        "2",
+        "--seed",
+        "3",
+        "-r",
+        "hand_limit=2",
+        "--bot",
+        RANDOM,
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
     assert f"log: {log}" in run.stdout.replace("\n", "")
     assert "game 1:" in run.stdout and "game 2:" in run.stdout
-    recs = records(log)
+    recs = revealed(log)
     assert recs[0]["event"] == "match_start" and recs[-1]["event"] == "match_end"
     assert recs[0]["seed"] == 3 and recs[0]["rules"]["hand_limit"] == 2
     assert [s["bot"] for s in recs[0]["seats"]] == ["random"] * 4
@@ -87,15 +84,10 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     ("preset", "teams"), [("neuralplay", ["rules", "random"]), ("double-deck-3p", ["rules", "random", "random"])]
 )
 def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str], tmp_path: Path) -> None:
-    run = subprocess.run(
-        [*ARENA, "match", "--preset", preset, "--log-dir", str(tmp_path), "-r", "hand_limit=1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = arena("match", "--preset", preset, "--log-dir", str(tmp_path), "-r", "hand_limit=1", timeout=120)
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
-    names = [s["bot"] for s in records(log)[0]["seats"]]
+    names = [s["bot"] for s in revealed(log)[0]["seats"]]
     assert names[: len(teams)] == teams
 
 
@@ -126,8 +118,8 @@ def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
         assert serve.returncode == 0, err
         assert [b.wait(timeout=30) for b in bots] == [0, 0, 0]  # Shutdown: a clean exit
         (log,) = tmp_path.glob("*.jsonl")
-        assert [s["bot"] for s in records(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
-        assert of_kind(records(log), "game_end")
+        assert [s["bot"] for s in revealed(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
+        assert of_kind(revealed(log), "game_end")
     finally:
         procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
         for p in procs:
@@ -199,7 +191,7 @@ def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]
     """``arena match`` whose bots are all asleep in their first decision; returns it and its bot pids."""
     env = {**os.environ, "FAULTY_SLEEP": "120"}
     proc = subprocess.Popen(
-        [*ARENA, "match", "--log-dir", str(tmp_path), "--move-time", "600000", "--bot", SLEEPER],
+        [ARENA, "match", "--log-dir", str(tmp_path), "--move-time", "600000", "--bot", SLEEPER],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -226,7 +218,7 @@ def test_interrupting_the_referee_stops_every_bot(sig: signal.Signals, tmp_path:
     assert "interrupted" in err
     assert all_gone(bots)
     (log,) = tmp_path.glob("*.jsonl")
-    records(log)  # complete lines only, still readable
+    revealed(log)  # complete lines only, still readable
 
 
 def test_kill_9_of_the_referee_takes_the_bots_down(tmp_path: Path) -> None:
@@ -242,22 +234,8 @@ def test_kill_9_of_the_referee_takes_the_bots_down(tmp_path: Path) -> None:
 
 
 def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [
-            *ARENA,
-            "match",
-            "--log-dir",
-            str(tmp_path),
-            "-r",
-            "hand_limit=1",
-            "--preset",
-            "pepper",
-            "--bot",
-            f"random={sys.executable} -m example_bots.random_bot",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    run = arena(
+        "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "pepper", "--bot", RANDOM, timeout=120
     )
     assert run.returncode == 0, run.stderr
     (log,) = tmp_path.glob("*.jsonl")
@@ -271,21 +249,7 @@ def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_game_running_long_is_shown_live_and_its_end_at_the_hand_limit_said(tmp_path: Path) -> None:
     # random bots on neuralplay bid themselves into the ground: the game goes on to the hand limit
-    run = subprocess.run(
-        [
-            *ARENA,
-            "match",
-            "--bot",
-            f"random={sys.executable} -m example_bots.random_bot",
-            "-r",
-            "hand_limit=201",
-            "--log-dir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    run = arena("match", "--bot", RANDOM, "-r", "hand_limit=201", "--log-dir", str(tmp_path), timeout=240)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     long = [line for line in lines if "runs long" in line]

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arena_helpers import faulty, in_process, of_kind, records, run_match
 
 from referee.bots import BotCommand
 from referee.match import FaultPolicy, Match, MatchResult, SeatBot
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.logs import of_kind, revealed
+from tests.support.referee import faulty, in_process, run_match
 
 FORFEIT, DEFAULT = FaultPolicy.FORFEIT, FaultPolicy.DEFAULT
 
@@ -27,7 +28,7 @@ def seats_with(seat0: BotCommand, players: int = 4) -> list[SeatBot]:
 
 
 def violations(path: Path) -> list[dict]:
-    return of_kind(records(path), "violation")
+    return of_kind(revealed(path), "violation")
 
 
 def stderr_of(result_log: Path, seat: int = 0) -> str:
@@ -43,7 +44,7 @@ def test_timeout_forfeits_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     (v,) = violations(result.log_path)
     assert (v["seat"], v["kind"], v["penalty"]) == (0, "timeout", "forfeit")
     assert v["detail"] == "no answer within 200 ms (+50 ms grace)"
-    assert records(result.log_path)[-2]["detail"].startswith("seat 0 (faulty) timeout")
+    assert revealed(result.log_path)[-2]["detail"].startswith("seat 0 (faulty) timeout")
     assert "TIMEOUT" in stderr_of(result.log_path)  # the bot was told
     verify_log(load_log(result.log_path))
 
@@ -68,7 +69,7 @@ def test_timeout_under_default_policy_plays_for_the_bot(tmp_path: Path, monkeypa
     assert timeouts and all(v["penalty"] == "default-action" and v["seat"] == 0 for v in timeouts)
     assert all((v["kind"], v["penalty"], v["seat"]) == ("late", "none", 0) for v in faults if v["kind"] != "timeout")
     # the default action (a pass, or the lowest bid) is logged as seat 0's bid, right after the violation
-    recs = records(result.log_path)
+    recs = revealed(result.log_path)
     after = recs[recs.index(faults[0]) + 1]
     assert after["event"] == "bid" and after["seat"] == 0
     verify_log(load_log(result.log_path))

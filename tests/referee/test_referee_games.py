@@ -14,88 +14,25 @@ bot writing down every message it receives). Checked per game:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from pathlib import Path
 
 import pytest
-from arena_helpers import (
-    RANDOM,
-    RECORDING,
-    card_texts,
-    cards_in,
-    cards_seen,
-    of_kind,
-    recorded_messages,
-    records,
-    run_match,
-)
 
 from referee.engine.cards import card_str
-from referee.engine.events import DealEvent, Event, ExchangeEvent, visible_to
+from referee.engine.events import visible_to
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
-from referee.engine.view import seat_view
 from referee.gamelog import without_think_times
 from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.replay.logfile import load_log
-from referee.replay.steps import DecisionPoint, GameReplay
 from referee.replay.verify import verify_log
+from tests.support.logs import of_kind, revealed
+from tests.support.referee import RANDOM_BOT, RECORDING, check_wire, recorded_messages, run_match, unseen_cards
 
 # presets whose contracts move cards between partners (call, best, alone)
 EXCHANGE_PRESETS = ("neuralplay", "pagat", "bloomington", "hammerwalt")
-
-
-def unseen_cards(message: pb.RefereeMessage, game: Game, seat: int) -> set[str]:
-    """Card texts in ``message`` that ``seat`` has not seen in ``game`` so far."""
-    seen = cards_seen([visible_to(ev, seat) for ev in game.events], seat) | set(game.hands[seat])
-    return cards_in(message) - {card_str(c) for c in seen}
-
-
-def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
-    """Replay the log and hold every recorded message against the engine; returns what was seen."""
-    match = load_log(log_path)
-    rules = match.rules
-    streams: dict[tuple[str, int], list[pb.RefereeMessage]] = {}
-    for msgs in recorded_messages(record_dir).values():
-        key = None
-        for msg in msgs:
-            if msg.WhichOneof("message") == "game_start":
-                key = (msg.game_start.game_id, msg.game_start.seat)
-                assert key not in streams, f"two processes played seat {key[1]} of {key[0]}"
-                streams[key] = []
-            elif key is not None:
-                streams[key].append(msg)
-    stats: Counter[str] = Counter()
-    for logged in match.games:
-        replay = GameReplay(match, logged)
-        queues = {seat: iter(streams[(logged.game_id, seat)]) for seat in range(rules.players)}
-        hand_events: dict[int, list[Event]] = {seat: [] for seat in range(rules.players)}
-        for item in replay:
-            if not isinstance(item, DecisionPoint):
-                continue
-            seat = item.decision.seat
-            game = replay.game
-            msg = next(queues[seat])
-            assert msg.WhichOneof("message") == "decision", msg
-            assert not unseen_cards(msg, game, seat), (seat, msg)
-            stats["card observations"] += len(card_texts(msg))
-            info = convert.decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
-            assert isinstance(info, convert.RequestInfo)
-            for ev in info.events:
-                hand_events[seat] = [ev] if isinstance(ev, DealEvent) else [*hand_events[seat], ev]
-                if isinstance(ev, ExchangeEvent) and seat not in (ev.from_seat, ev.to_seat):
-                    stats["exchanges hidden from a seat"] += 1
-            assert convert.view_from_request(info, rules, hand_events[seat]) == seat_view(game, seat)
-            stats[str(item.decision.kind)] += 1
-        for seat in range(rules.players):
-            msg = next(queues[seat])
-            assert msg.WhichOneof("message") == "game_over", msg
-            assert not unseen_cards(msg, replay.game, seat), (seat, msg)
-            stats["card observations"] += len(card_texts(msg))
-        stats["games"] += 1
-    return stats
 
 
 def test_the_wire_check_catches_a_leak() -> None:
@@ -127,7 +64,7 @@ def test_every_preset_plays_through_the_referee(preset: str, tmp_path: Path, mon
     record_dir.mkdir()
     monkeypatch.setenv("RECORD_DIR", str(record_dir))
     result = run_match(tmp_path, preset, teams=[RECORDING], games=2, seed=11, rules=["hand_limit=3"])
-    recs = records(result.log_path)
+    recs = revealed(result.log_path)
     assert [r["game"] for r in of_kind(recs, "game_end")] == [1, 2]
     assert not of_kind(recs, "violation")
     assert all(g.decisions > 0 and not g.violations for g in result.games)
@@ -160,7 +97,7 @@ def test_no_hidden_card_reaches_a_seat_over_many_games(
 def test_a_game_ends_by_its_own_rules(tmp_path: Path) -> None:
     """No safety stop: triple-deck ends after its 8 hands, double-deck by score or mercy."""
     for preset, reasons in (("triple-deck", {"hands"}), ("double-deck", {"target", "mercy"})):
-        result = run_match(tmp_path / preset, preset, teams=[RANDOM], seed=2)
+        result = run_match(tmp_path / preset, preset, teams=[RANDOM_BOT], seed=2)
         assert result.games[0].reason in reasons
 
 
@@ -170,8 +107,8 @@ def test_same_seed_same_bots_same_log(tmp_path: Path, monkeypatch: pytest.Monkey
         run_match(tmp_path / f"run{k}", "bloomington", teams=[RECORDING], games=2, seed=9, rules=["hand_limit=4"])
         for k in range(2)
     ]
-    first, second = (without_think_times(records(r.log_path)) for r in logs)
+    first, second = (without_think_times(revealed(r.log_path)) for r in logs)
     assert first == second  # only the think times differ
-    assert all(isinstance(r["ms"], int) for r in of_kind(records(logs[0].log_path), "play"))
+    assert all(isinstance(r["ms"], int) for r in of_kind(revealed(logs[0].log_path), "play"))
     other = run_match(tmp_path / "other", "bloomington", teams=[RECORDING], games=2, seed=10, rules=["hand_limit=4"])
-    assert without_think_times(records(other.log_path)) != first
+    assert without_think_times(revealed(other.log_path)) != first

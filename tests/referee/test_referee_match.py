@@ -1,15 +1,24 @@
-"""The match driver's own rules: seating, default actions, one game at a time per player."""
+"""The match driver's own rules: seating, default actions, one game at a time per player, seats answered by
+anything that can (askers)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from arena_helpers import run_async
 
 from referee.engine.bids import PASS, Bid, BidKind
-from referee.engine.game import Decision, DecisionKind
+from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import rules_for
-from referee.match import SeatBot, default_action, play_game, seat_bots
+from referee.gamelog import LogWriter
+from referee.match import MatchConfig, SeatBot, default_action, play_game, play_games, seat_bots
+from referee.replay.logfile import load_log
+from referee.replay.verify import verify_log
+from referee.seat import Outcome
+from referee.seeding import derive_seed
 from referee.server import Player
+from tests.support.aio import run_async
+from tests.support.logs import revealed
 
 
 def test_bots_fill_the_teams_in_order() -> None:
@@ -45,3 +54,30 @@ def test_a_player_sits_in_one_game_at_a_time() -> None:
         play(players)
     with pytest.raises(ValueError, match="3 players for a 4-player game"):
         play(players[:3])
+
+
+def test_askers_answer_for_the_seats_and_the_log_is_the_drivers(tmp_path: Path) -> None:
+    """``play_games`` with a seat's answers given in this process: one asker per seat, and the log written
+    as a match's (match_start to match_end) replays through the engine."""
+    rules = rules_for("neuralplay", ["hand_limit=2"])
+    seats = tuple(SeatBot(f"s{k}") for k in range(4))
+    config = MatchConfig("neuralplay", rules, seats, games=2, seed=9, sandbox=None)
+    players = [Player(f"p{k}", f"s{k}") for k in range(4)]
+    asked: list[int] = []
+
+    async def first(game: Game, decision: Decision) -> Outcome:
+        asked.append(decision.seat)
+        action = default_action(decision)
+        game.apply(action)
+        return Outcome(players[decision.seat].next_request_id(), action, None, think_ms=3)
+
+    with pytest.raises(ValueError, match="3 askers for a 4-player game"):
+        run_async(play_games(players, config, LogWriter(tmp_path / "no.jsonl"), askers=[first] * 3))
+    log = tmp_path / "m.jsonl"
+    with LogWriter(log) as writer:
+        results = run_async(play_games(players, config, writer, askers=[first] * 4))
+    assert [r.game for r in results] == [1, 2] and sum(r.decisions for r in results) == len(asked) > 0
+    recs = revealed(log)
+    assert recs[0]["event"] == "match_start" and recs[-1]["event"] == "match_end"
+    assert [r["seed"] for r in recs if r["event"] == "game_start"] == [derive_seed(9, "game", n) for n in (1, 2)]
+    assert verify_log(load_log(log)).games == 2

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-from arena_helpers import in_process, of_kind, records, run_async, run_match
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -24,6 +23,10 @@ from referee.match import Match
 from referee.protocol import convert
 from referee.protocol.convert import ActionMsg, ErrorCode, ErrorInfo, WelcomeInfo
 from referee.server import ArenaServer, Closed, Limits, Player
+from tests.support.aio import run_async
+from tests.support.logs import of_kind, revealed
+from tests.support.processes import until
+from tests.support.referee import in_process, run_match
 
 
 class Raw:
@@ -272,8 +275,7 @@ def test_a_huge_message_cuts_only_that_stream() -> None:
         player, raw = await connected(server)
         await raw.send(convert.to_bytes(convert.hello_to_pb("x" * 2_000_000, "huge", "1")))
         assert await raw.ended()
-        await asyncio.sleep(0.1)
-        assert not player.connected
+        await until(lambda: not player.connected, "the server to drop the cut stream")
         other, raw2 = await connected(server, "q")  # the server still serves
         assert other.connected
         await raw.close()
@@ -299,8 +301,7 @@ def test_a_flooding_bot_is_disconnected() -> None:
             assert isinstance(msg, ErrorInfo), msg
             errors.append(msg)
         assert len(errors) == 21 and errors[-1].fatal and "disconnected after 21 errors" in errors[-1].message
-        await asyncio.sleep(0.1)
-        assert not player.connected
+        await until(lambda: not player.connected, "the server to drop the flooding stream")
         await raw.close()
 
     reports = serve(scenario, Limits(flood_errors=20))
@@ -314,8 +315,7 @@ def test_an_intruder_in_a_game_is_refused_and_charges_no_seat(tmp_path: Path) ->
     def sabotage(match: Match) -> None:
         async def second_connection() -> None:
             player = match.players[0]
-            while player.on_violation is None:  # noqa: ASYNC110 - until the game has started (no event to wait on)
-                await asyncio.sleep(0.001)
+            await until(lambda: player.on_violation is not None, "the game to start")
             raw = Raw(match.server.address)
             await raw.hello(player.token)
             refused.append(await raw.error())
@@ -327,7 +327,7 @@ def test_an_intruder_in_a_game_is_refused_and_charges_no_seat(tmp_path: Path) ->
         tmp_path, "neuralplay", [in_process() for _ in range(4)], rules=["hand_limit=6"], during=sabotage
     )
     assert [e.code for e in refused] == [ErrorCode.SEAT_TAKEN]
-    assert of_kind(records(result.log_path), "violation") == []
+    assert of_kind(revealed(result.log_path), "violation") == []
     assert result.games[0].reason == "hand-limit" and result.games[0].violations == ()
 
 

@@ -1,54 +1,81 @@
 """Logs for the replay tests, and the browser.
 
-``make_log`` plays random in-process games with the engine and writes every
-record with the ``referee.gamelog`` builders, the way the referee writes them:
-match_start, game_start, each engine event tagged with its game, violations,
-game_end and match_end. It can force lone bids and inject faults under either
-fault policy. It is quick, so most tests use it.
+``make_log`` plays random games with the referee's own match driver
+(``referee.match.play_games``: the loop ``arena match`` logs its games with),
+its seats answered in this process instead of over the wire: match_start,
+game_start, each engine event with its think time (0 here), each hand's
+reveal, violations, game_end and match_end, as the referee writes them. It can
+force lone bids, make every seat pass in some hands, and time a seat out under
+either fault policy. It is quick, so most tests use it.
 
 ``real_logs`` runs real ``arena match`` processes (the referee, a process per
 seat) once per test session, for the tests that must hold on what the referee
-itself writes. ``browser`` is Debian's Chromium driven by Playwright.
+itself writes over the wire. ``browser`` is Debian's Chromium driven by Playwright.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
-from browser_helpers import browser as browser  # the fixture: headless Chromium
-from replay_helpers import DIGEST_BOT
 
 from referee.engine.bids import PASS, Bid
-from referee.engine.game import DecisionKind, Game, Phase
+from referee.engine.game import Action, Decision, DecisionKind, Game
 from referee.engine.presets import rules_for
-from referee.engine.simulate import random_action, shuffled_deck
-from referee.gamelog import (
-    HandSecrets,
-    LogWriter,
-    game_start_record,
-    match_end_record,
-    match_start_record,
-    violation_record,
-)
+from referee.engine.simulate import random_action
+from referee.gamelog import LogWriter
+from referee.match import Asker, FaultPolicy, MatchConfig, SeatBot, play_games
+from referee.seat import Outcome, timed_out
+from referee.server import Player
+from tests.support.aio import run_async
+from tests.support.arena import bot, run_matches, script_bot
+from tests.support.browser import browser as browser  # the fixture: headless Chromium
+from tests.support.replay import DIGEST_BOT
 
 MakeLog = Callable[..., Path]
 
 
-def _bid(legal: tuple[Bid, ...], rng: random.Random, lone: float, passing: bool) -> Bid:
-    """A random bid that keeps games short: mostly passes and low levels, lone bids at the rate asked."""
-    lone_bids = [b for b in legal if b.is_lone]
-    if lone_bids and rng.random() < lone:
-        return rng.choice(lone_bids)
-    if PASS in legal and (passing or rng.random() < 0.6):
-        return PASS
-    return rng.choice([b for b in legal if not b.is_pass and not b.is_lone][:2] or list(legal))
+@dataclass
+class RandomSeats:
+    """Every seat of a match, answered in this process: random legal actions that keep games short (mostly
+    passes and low bids), a lone bid (call, moon, best, alone) at the rate ``lone`` whenever one is legal,
+    every seat passing when it may in the hands of ``pass_hands``; and no answer in time to the match's
+    ``fault_at``-th decision (1-based)."""
+
+    players: Sequence[Player]
+    config: MatchConfig
+    rng: random.Random
+    lone: float = 0.0
+    pass_hands: frozenset[int] = frozenset()
+    fault_at: int | None = None
+    asked: int = 0
+
+    def askers(self) -> list[Asker]:
+        return [self.ask] * len(self.players)
+
+    async def ask(self, game: Game, decision: Decision) -> Outcome:
+        self.asked += 1
+        request_id = self.players[decision.seat].next_request_id()
+        if self.asked == self.fault_at:
+            return timed_out(request_id, self.config.clock, self.config.clock.time_bank_ms)
+        action = self.choose(decision, passing=game.hand_number in self.pass_hands)
+        game.apply(action)
+        return Outcome(request_id, action, None, think_ms=0)
+
+    def choose(self, decision: Decision, passing: bool) -> Action:
+        if decision.kind is not DecisionKind.BID:
+            return cast(Action, random_action(decision, self.rng))
+        legal = [b for b in decision.options if isinstance(b, Bid)]
+        lone_bids = [b for b in legal if b.is_lone]
+        if lone_bids and self.rng.random() < self.lone:
+            return self.rng.choice(lone_bids)
+        if PASS in legal and (passing or self.rng.random() < 0.6):
+            return PASS
+        return self.rng.choice([b for b in legal if not b.is_pass and not b.is_lone][:2] or legal)
 
 
 def write_log(
@@ -59,88 +86,28 @@ def write_log(
     games: int = 1,
     lone: float = 0.0,
     fault_at: int | None = None,
-    on_fault: str = "default-action",
+    on_fault: str = "default",
     overrides: tuple[str, ...] = (),
     pass_hands: frozenset[int] = frozenset(),
 ) -> Path:
-    """Play ``games`` random games of ``preset`` and log them to ``path``.
-
-    ``lone``: the chance that a seat takes a lone bid (call, moon, best,
-    alone) whenever one is legal. ``fault_at``: the decision number (1-based,
-    in game 1) at which the bot times out; ``on_fault`` is the policy applied.
-    ``pass_hands``: hand numbers in which every seat passes when it may.
-    """
+    """Play ``games`` random games of ``preset`` (rule ``overrides``) between seats named bot0, bot1 ...
+    (see ``RandomSeats``) and log them to ``path``. ``on_fault``: the policy (``forfeit`` or ``default``)."""
     rules = rules_for(preset, overrides)
-    rng = random.Random(seed)
-    names = [f"bot{s}" for s in range(rules.players)]
-    results = []
-    with LogWriter(path) as log:
-        log.write(
-            match_start_record(
-                preset=preset,
-                rules=rules,
-                bot_names=names,
-                seed=seed,
-                games=games,
-                move_time_ms=1000,
-                on_fault="forfeit" if on_fault == "forfeit" else "default",
-            )
-        )
-        for number in range(1, games + 1):
-            game = Game(rules, rng.randrange(rules.players))
-            log.write(
-                game_start_record(
-                    game=number,
-                    game_id=f"g{number:04d}",
-                    seed=seed * 1000 + number,
-                    first_dealer=game.first_dealer,
-                    rules=rules,
-                    bot_names=names,
-                )
-            )
-            decisions = 0
-            secrets = HandSecrets(number)  # hidden cards reach the log at hand end, as the referee writes them
-            while not game.is_over:
-                if game.phase is Phase.DEAL:
-                    events = game.deal(shuffled_deck(rules, rng))
-                else:
-                    decision = game.decision()
-                    assert decision is not None
-                    decisions += 1
-                    if number == 1 and decisions == fault_at:
-                        penalty = "forfeit" if on_fault == "forfeit" else "default-action"
-                        log.write(
-                            violation_record(
-                                game=number,
-                                hand=game.hand_number,
-                                seat=decision.seat,
-                                kind="timeout",
-                                detail="no answer within 1000 ms",
-                                penalty=penalty,
-                            )
-                        )
-                        if penalty == "forfeit":
-                            events = [game.forfeit(rules.team_of(decision.seat), f"seat {decision.seat} timed out")]
-                            log.write_many(secrets.records(events))
-                            break
-                    action = random_action(decision, rng)
-                    if decision.kind is DecisionKind.BID:
-                        action = _bid(decision.options, rng, lone, passing=game.hand_number in pass_hands)
-                    events = game.apply(action)
-                log.write_many(secrets.records(events))
-            results.append(
-                {"game": number, "winner": game.winner, "scores": list(game.scores), "reason": game.end_reason}
-            )
-        log.write(match_end_record(games=games, results=results))
+    seats = tuple(SeatBot(f"bot{s}") for s in range(rules.players))
+    config = MatchConfig(preset, rules, seats, games, seed, policy=FaultPolicy(on_fault), sandbox=None)
+    players = [Player(f"seat{s}-{b.name}", b.name) for s, b in enumerate(seats)]
+    answers = RandomSeats(players, config, random.Random(seed), lone, pass_hands, fault_at)
+    with LogWriter(path) as writer:
+        run_async(play_games(players, config, writer, askers=answers.askers()))
     return path
 
 
 @pytest.fixture
 def make_log(tmp_path: Path) -> MakeLog:
-    """``make_log(preset, **options)``: a fresh log file in the test's tmp dir."""
+    """``make_log(preset, **options)``: a fresh log file in the test's tmp dir (options: ``write_log``'s)."""
     counter = iter(range(1_000_000))
 
-    def make(preset: str, **options: object) -> Path:
+    def make(preset: str, **options: Any) -> Path:
         return write_log(tmp_path / f"{preset}-{next(counter)}.jsonl", preset, **options)
 
     return make
@@ -148,8 +115,8 @@ def make_log(tmp_path: Path) -> MakeLog:
 
 # ---------------------------------------------------------------- real matches
 
-DIGEST = f"d=python {DIGEST_BOT}"
-RANDOM = "r=python -m example_bots.random_bot"
+DIGEST = script_bot("d", DIGEST_BOT)
+R = bot("r")  # the random bot, named r
 
 
 @dataclass(frozen=True)
@@ -163,13 +130,11 @@ class RealMatch:
 
 REAL_MATCHES = {
     # lone bids with exchanges (call2 / call1: partner gives, declarer discards), two games
-    "neuralplay": RealMatch(
-        "neuralplay", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=4", "-n", "2", "--seed", "11")
-    ),
+    "neuralplay": RealMatch("neuralplay", ("-b", DIGEST, "-b", R, "-r", "hand_limit=4", "-n", "2", "--seed", "11")),
     # two bidding rounds, trump named after the auction, going alone (3 cards each way)
-    "hammerwalt": RealMatch("hammerwalt", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=3", "--seed", "12")),
+    "hammerwalt": RealMatch("hammerwalt", ("-b", DIGEST, "-b", R, "-r", "hand_limit=3", "--seed", "12")),
     # six players in two teams of three, best bids (both partners give one card)
-    "bloomington": RealMatch("bloomington", ("-b", DIGEST, "-b", RANDOM, "-r", "hand_limit=3", "--seed", "13")),
+    "bloomington": RealMatch("bloomington", ("-b", DIGEST, "-b", R, "-r", "hand_limit=3", "--seed", "13")),
     # three players, each alone
     "double-deck-3p": RealMatch("double-deck-3p", ("-b", DIGEST, "-r", "hand_limit=3", "--seed", "14")),
     # timeouts under the default-action policy (each digest process stalls at its 5th decision)
@@ -179,7 +144,7 @@ REAL_MATCHES = {
             "-b",
             DIGEST,
             "-b",
-            RANDOM,
+            R,
             "-r",
             "hand_limit=2",
             "--seed",
@@ -194,7 +159,7 @@ REAL_MATCHES = {
     # a timeout under the forfeit policy
     "single-deck-forfeit": RealMatch(
         "single-deck",
-        ("-b", DIGEST, "-b", RANDOM, "--seed", "16", "--on-fault", "forfeit", "--move-time", "200"),
+        ("-b", DIGEST, "-b", R, "--seed", "16", "--on-fault", "forfeit", "--move-time", "200"),
         (("REPLAY_TEST_STALL", "3"),),
     ),
 }
@@ -203,24 +168,6 @@ REAL_MATCHES = {
 @pytest.fixture(scope="session")
 def real_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Run every match of ``REAL_MATCHES`` (two at a time) and return each log's path."""
-    arena = Path(sys.executable).with_name("arena")
-    root = tmp_path_factory.mktemp("real-logs")
-    logs: dict[str, Path] = {}
-    names = list(REAL_MATCHES)
-    for batch in (names[k : k + 2] for k in range(0, len(names), 2)):
-        running = {}
-        for name in batch:
-            m = REAL_MATCHES[name]
-            folder = root / name
-            env = {**os.environ, **dict(m.env)}
-            argv = [str(arena), "match", "--preset", m.preset, *m.args, "--log-dir", str(folder)]
-            running[name] = (
-                folder,
-                subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
-            )
-        for name, (folder, proc) in running.items():
-            out, err = proc.communicate(timeout=120)
-            assert proc.returncode == 0, f"arena match for {name} failed: {err or out}"
-            (log,) = folder.glob("*.jsonl")
-            logs[name] = log
-    return logs
+    matches = {name: ("--preset", m.preset, *m.args) for name, m in REAL_MATCHES.items()}
+    env = {name: dict(m.env) for name, m in REAL_MATCHES.items()}
+    return run_matches(tmp_path_factory.mktemp("real-logs"), matches, env, timeout=120)

@@ -13,12 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from replay_helpers import DIGEST_BOT, Record, one_line_error, records, run
 
 from referee.engine.game import DecisionKind
 from referee.replay.ask import Address, AskError
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay
+from tests.support.arena import invoke
+from tests.support.logs import Record, records
+from tests.support.replay import DIGEST_BOT, one_line_error
 
 DIGEST = f"python {DIGEST_BOT}"
 
@@ -29,7 +31,7 @@ def digest_seats(log: Path, game: int = 1) -> set[int]:
 
 
 def ask(log: Path, at: str, *more: str, command: str = DIGEST) -> tuple[int, str, str]:
-    return run("replay", log, "--ask", command, "--at", at, *more)
+    return invoke("replay", log, "--ask", command, "--at", at, *more)
 
 
 def answer_line(out: str) -> str:
@@ -175,7 +177,7 @@ def test_a_bot_that_does_not_answer(real_logs: dict[str, Path], monkeypatch: pyt
     ],
 )
 def test_bad_ask_arguments(real_logs: dict[str, Path], args: tuple[str, ...], message: str) -> None:
-    line = one_line_error(*run("replay", real_logs["neuralplay"], *args))
+    line = one_line_error(*invoke("replay", real_logs["neuralplay"], *args))
     assert message in line, line
 
 

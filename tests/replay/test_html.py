@@ -10,35 +10,11 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
-from replay_helpers import Record, revealed, run, text_of, write_records
+from playwright.sync_api import Page
 
-
-def open_page(browser: Browser, html: Path, width: int = 1400, height: int = 900) -> tuple[Page, list[str]]:
-    """Open ``html`` with the network cut off; the list collects requests that were tried and script errors."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    problems: list[str] = []
-
-    def block(route) -> None:
-        if not route.request.url.startswith("file://"):
-            problems.append(f"request: {route.request.url}")
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/*", block)
-    page.on("pageerror", lambda exc: problems.append(f"script error: {exc}"))
-    page.on("console", lambda msg: problems.append(f"console: {msg.text}") if msg.type == "error" else None)
-    page.goto(html.as_uri())
-    return page, problems
-
-
-def write_page(log: Path, tmp_path: Path, *options: str) -> Path:
-    out = tmp_path / f"{log.stem}.html"
-    code, stdout, err = run("replay", log, "--html", out, *options)
-    assert code == 0, err
-    assert stdout.strip() == f"wrote {out}"
-    return out
+from tests.support.browser import open_page, text_of
+from tests.support.logs import Record, revealed, write_records
+from tests.support.replay import step_index, write_page
 
 
 def game_steps(log: Path) -> list[Record]:
@@ -75,10 +51,6 @@ def table_cards(page: Page) -> list[tuple[str, str, bool]]:
             "els => els.map(e => ({card: e.dataset.card, seat: e.dataset.seat, win: e.classList.contains('win')}))",
         )
     ]
-
-
-def step_index(page: Page) -> int:
-    return int(page.get_attribute("body", "data-step") or -1)
 
 
 def go_to(page: Page, index: int) -> None:

@@ -12,26 +12,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
-from test_html import open_page, step_index
-from test_html_layout import CARDS_NOW
 
-ARENA = Path(sys.executable).with_name("arena")
+from tests.support.arena import arena
+from tests.support.browser import open_page
+from tests.support.replay import CARDS_NOW, step_index
+
 QUICK = ["--samples", "8", "--workers", "1"]
 
 
 def analyse(log: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(ARENA), "analyze", str(log), *QUICK, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return arena("analyze", str(log), *QUICK, *map(str, args), timeout=600)
 
 
 def page_and_analysis(log: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
@@ -135,9 +129,7 @@ def test_a_plain_replay_page_has_no_analysis_and_no_chart_library(
 ) -> None:
     log = real_logs["neuralplay"]
     html = tmp_path / "plain.html"
-    run = subprocess.run(
-        [str(ARENA), "replay", str(log), "--html", str(html)], capture_output=True, text=True, timeout=120, check=False
-    )
+    run = arena("replay", str(log), "--html", str(html), timeout=120)
     assert run.returncode == 0, run.stderr
     text = html.read_text(encoding="utf-8")
     assert "Chart.js 4.6.1, MIT License" not in text

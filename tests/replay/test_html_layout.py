@@ -15,31 +15,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
-from test_html import open_page, write_page
 
-# Every card on the page now: where it is, and whether its corner shows the card itself.
-CARDS_NOW = """() => {
-  const table = document.getElementById("table").getBoundingClientRect();
-  const bad = [];
-  let count = 0, narrowest = Infinity;
-  for (const c of document.querySelectorAll("#seats .card, #trick .card")) {
-    const r = c.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + 3, r.top + 3);
-    const inWindow = r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
-    const inTable = r.left >= table.left && r.top >= table.top && r.right <= table.right && r.bottom <= table.bottom;
-    const cornerShows = hit !== null && c.contains(hit);
-    count++;
-    narrowest = Math.min(narrowest, r.width);
-    if (!(inWindow && inTable && cornerShows)) {
-      const seat = c.closest(".seat") ? c.closest(".seat").dataset.seat : "trick";
-      bad.push({card: c.dataset.card || "back", seat, inWindow, inTable, cornerShows});
-    }
-  }
-  const page = document.documentElement;
-  const scrolls = page.scrollWidth > innerWidth || page.scrollHeight > innerHeight;
-  return {step: document.body.dataset.step, count, narrowest, bad, scrolls,
-          trick: document.querySelectorAll("#trick .card").length};
-}"""
+from tests.support.browser import open_page
+from tests.support.replay import CARDS_NOW, write_page
 
 # Step through the page (the keys a person presses) up to hand ``stop``,
 # checking every step; stops at the first bad one. The whole walk is one call.

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from replay_helpers import records, revealed, run
 
 from referee.engine.presets import PRESETS
+from tests.support.arena import invoke
+from tests.support.logs import records, revealed
 
 REAL = ["neuralplay", "hammerwalt", "bloomington", "double-deck-3p", "pagat-default", "single-deck-forfeit"]
 
@@ -15,10 +16,10 @@ REAL = ["neuralplay", "hammerwalt", "bloomington", "double-deck-3p", "pagat-defa
 @pytest.mark.parametrize("name", REAL)
 def test_real_logs_verify_and_render(real_logs: dict[str, Path], name: str) -> None:
     log = real_logs[name]
-    code, out, err = run("replay", log, "--verify")
+    code, out, err = invoke("replay", log, "--verify")
     assert (code, err) == (0, ""), err
     assert out.startswith(f"{log}: ok, ") and "agree with the engine" in out and "cut off" not in out
-    code, out, err = run("replay", log)
+    code, out, err = invoke("replay", log)
     assert code == 0, err
     ends = [r for r in records(log) if r["event"] == "game_end"]
     assert out.count("Game over (") == len(ends)
@@ -46,14 +47,14 @@ def test_a_real_log_tampered_with_is_caught(real_logs: dict[str, Path], tmp_path
     k = next(i for i, line in enumerate(lines) if '"event":"hand_end"' in line)
     copy = tmp_path / "tampered.jsonl"
     copy.write_text("".join(lines[:k]) + lines[k].replace('"scores":[', '"scores":[1000,', 1) + "".join(lines[k + 1 :]))
-    code, _, err = run("replay", copy, "--verify")
+    code, _, err = invoke("replay", copy, "--verify")
     assert code == 1 and err.startswith(f"error: {copy}:{k + 1}: end of hand 1: expected scores ")
 
 
 def test_a_real_six_player_log_in_the_browser(real_logs: dict[str, Path], tmp_path: Path, browser) -> None:
     log = real_logs["bloomington"]
     out = tmp_path / "bloomington.html"
-    code, _, err = run("replay", log, "--html", out, "--seat", "3")
+    code, _, err = invoke("replay", log, "--html", out, "--seat", "3")
     assert code == 0, err
     page = browser.new_page()
     problems: list[str] = []

@@ -7,11 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
-from replay_helpers import find, one_line_error, records, revealed, run, write_records
 
 from referee.gamelog import LOG_VERSION, LogError
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import invoke
+from tests.support.logs import find, records, revealed, write_records
+from tests.support.replay import one_line_error
 
 
 def _cut(log: Path, keep_lines: int, partial: str = "") -> Path:
@@ -27,11 +29,11 @@ def test_a_log_cut_mid_line_replays_up_to_the_cut(make_log) -> None:
     write_records(log, recs)
     k = find(recs, lambda r: r["event"] == "play" and r["hand"] == 2 and r["trick"] == 3)
     _cut(log, k, partial=json.dumps(recs[k])[:17])
-    code, out, _ = run("replay", log)
+    code, out, _ = invoke("replay", log)
     assert code == 0
     assert "Hand 1:" in out and "Hand 2:" in out and "Hand 3:" not in out
     assert out.rstrip().endswith("The log is cut off here: game 1 stops in hand 2, trick 3.")
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0
     assert out.strip().endswith("; the log is cut off in game 1, in hand 2, trick 3 (a partial last line was ignored)")
 
@@ -43,11 +45,11 @@ def test_a_hand_cut_before_its_reveal_is_left_out(make_log) -> None:
     k = find(recs, lambda r: r["event"] == "play" and r["hand"] == 2 and r["trick"] == 3)
     assert all(h is None for h in recs[find(recs, lambda r: r["event"] == "deal", 1)]["hands"])
     _cut(log, k, partial=json.dumps(recs[k])[:17])
-    code, out, _ = run("replay", log)
+    code, out, _ = invoke("replay", log)
     assert code == 0
     assert "Hand 1:" in out and "Hand 2:" not in out
     assert out.rstrip().endswith("The log is cut off here: game 1 stops after hand 1.")
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0
     assert "; the log is cut off in game 1" in out
 
@@ -56,18 +58,18 @@ def test_a_log_cut_between_games(make_log) -> None:
     log = make_log("bloomington", seed=32, games=3)
     recs = records(log)
     _cut(log, find(recs, lambda r: r["event"] == "game_start", 2))  # games 1 and 2 whole, no match_end
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0
     assert "2 games of bloomington" in out and out.strip().endswith("; the log is cut off after game 2 (no match_end)")
-    code, out, _ = run("replay", log)
+    code, out, _ = invoke("replay", log)
     assert code == 0 and out.rstrip().endswith("The log is cut off after game 2: no match_end.")
 
 
 def test_a_log_cut_before_any_game(make_log) -> None:
     log = _cut(make_log("pagat", seed=33), 1)
-    code, out, _ = run("replay", log)
+    code, out, _ = invoke("replay", log)
     assert code == 0 and "the log holds no game yet" in out
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0 and "cut off before the first game" in out
 
 
@@ -82,14 +84,14 @@ def _broken(log: Path, k: int, line: str) -> Path:
 def test_a_corrupt_line_is_named(make_log, mode, tmp_path) -> None:
     log = _broken(make_log("neuralplay", seed=34), 40, '{"event": "play", "hand": 1, \n')
     args = [a if a != "out.html" else str(tmp_path / a) for a in mode]
-    line = one_line_error(*run("replay", log, *args))
+    line = one_line_error(*invoke("replay", log, *args))
     assert line.startswith(f"error: {log}:41: not valid JSON (")
     assert not (tmp_path / "out.html").exists()
 
 
 def test_an_unknown_event_is_named(make_log) -> None:
     log = _broken(make_log("neuralplay", seed=35), 12, '{"event": "teleport", "hand": 1}\n')
-    assert one_line_error(*run("replay", log, "--verify")) == f"error: {log}:13: unknown event 'teleport'"
+    assert one_line_error(*invoke("replay", log, "--verify")) == f"error: {log}:13: unknown event 'teleport'"
 
 
 def test_a_newer_log_version_is_named(make_log) -> None:
@@ -97,7 +99,7 @@ def test_a_newer_log_version_is_named(make_log) -> None:
     recs = records(log)
     recs[0]["log_version"] = LOG_VERSION + 1
     write_records(log, recs)
-    assert one_line_error(*run("replay", log)) == (
+    assert one_line_error(*invoke("replay", log)) == (
         f"error: {log}:1: log version {LOG_VERSION + 1} is newer than this arena reads ({LOG_VERSION}); "
         "upgrade the arena"
     )
@@ -121,7 +123,7 @@ def test_bad_lines_are_named(make_log, line: bytes, message: str) -> None:
     raw = log.read_bytes().splitlines(keepends=True)
     raw[k] = line
     log.write_bytes(b"".join(raw))
-    assert one_line_error(*run("replay", log, "--verify")).startswith(f"error: {log}:{k + 1}: {message}")
+    assert one_line_error(*invoke("replay", log, "--verify")).startswith(f"error: {log}:{k + 1}: {message}")
 
 
 @pytest.mark.parametrize(
@@ -146,16 +148,18 @@ def test_a_broken_frame_is_named(make_log, edit, message: str) -> None:
     recs = records(log)
     edit(recs)
     write_records(log, recs)
-    line = one_line_error(*run("replay", log))
+    line = one_line_error(*invoke("replay", log))
     assert line.startswith(f"error: {log}") and message in line
 
 
 def test_missing_empty_and_folder(tmp_path: Path) -> None:
-    assert one_line_error(*run("replay", tmp_path / "nope.jsonl")) == f"error: {tmp_path / 'nope.jsonl'}: no such file"
-    assert one_line_error(*run("replay", tmp_path)) == f"error: {tmp_path}: not a file"
+    assert (
+        one_line_error(*invoke("replay", tmp_path / "nope.jsonl")) == f"error: {tmp_path / 'nope.jsonl'}: no such file"
+    )
+    assert one_line_error(*invoke("replay", tmp_path)) == f"error: {tmp_path}: not a file"
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    assert one_line_error(*run("replay", empty)) == f"error: {empty}: the log is empty (not one complete line)"
+    assert one_line_error(*invoke("replay", empty)) == f"error: {empty}: the log is empty (not one complete line)"
 
 
 def _scramble(value: object, rng: random.Random) -> object:
@@ -189,5 +193,5 @@ def test_random_damage_never_crashes(make_log) -> None:
             failures += 1
             assert "\n" not in str(exc) and str(exc).startswith(str(log))
     assert failures > 100  # nearly every change must be caught
-    code, out, err = run("replay", source.with_name("damaged-0.jsonl"), "--verify")
+    code, out, err = invoke("replay", source.with_name("damaged-0.jsonl"), "--verify")
     assert code in (0, 1) and "Traceback" not in out + err

@@ -8,7 +8,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from replay_helpers import Record, one_line_error, revealed, run, write_records
+from tests.support.arena import invoke
+from tests.support.logs import Record, revealed, write_records
+from tests.support.replay import one_line_error
 
 SUIT_SYMBOLS = set("♠♥♦♣")
 
@@ -52,7 +54,7 @@ def held_before(log: Path, hand: int, trick: int) -> list[Counter[str]]:
 
 def test_plain_text_shows_deal_auction_tricks_and_totals(make_log) -> None:
     log = make_log("neuralplay", seed=21)
-    code, out, err = run("replay", log)
+    code, out, err = invoke("replay", log)
     assert (code, err) == (0, "")
     assert "\x1b[" not in out and not SUIT_SYMBOLS & set(out)
     hands = sorted({r["hand"] for r in revealed(log) if r["event"] == "deal"})
@@ -117,10 +119,10 @@ def test_symbols_and_colour_on_a_terminal(make_log) -> None:
 
 def test_one_hand_only(make_log) -> None:
     log = make_log("indiana", seed=23)
-    code, out, _ = run("replay", log, "--hand", "2")
+    code, out, _ = invoke("replay", log, "--hand", "2")
     assert code == 0
     assert "Hand 2:" in out and "Hand 1:" not in out and "Hand 3:" not in out
-    line = one_line_error(*run("replay", log, "--hand", "99"))
+    line = one_line_error(*invoke("replay", log, "--hand", "99"))
     assert line.startswith("error: game 1 has ") and line.endswith("hands; there is no hand 99")
 
 
@@ -132,7 +134,7 @@ def test_jump_to_a_trick_shows_who_held_what(make_log) -> None:
     log = make_log("hammerwalt", seed=24, lone=0.4)
     contract = _lone_hand(log)  # going alone: three cards each way before play
     hand = contract["hand"]
-    code, out, _ = run("replay", log, "--hand", hand, "--trick", "4")
+    code, out, _ = invoke("replay", log, "--hand", hand, "--trick", "4")
     assert code == 0
     block = hand_block(out, hand)
     assert not any(line.startswith("Deal:") for line in block)
@@ -153,7 +155,7 @@ def test_a_seat_sees_only_its_own_cards(make_log) -> None:
     partner = (declarer + 2) % 6
     deal = game_records(log, hand)[0]
     for seat in (opponent, partner):
-        code, out, _ = run("replay", log, "--hand", hand, "--seat", seat)
+        code, out, _ = invoke("replay", log, "--hand", hand, "--seat", seat)
         assert code == 0
         block = hand_block(out, hand)
         assert f"Seen from seat {seat} bot{seat}" in out
@@ -178,7 +180,7 @@ def test_a_seat_sees_only_its_own_cards(make_log) -> None:
 def test_lone_hand_leaves_the_partners_out_of_the_tricks(make_log) -> None:
     log = make_log("bloomington", seed=26, lone=0.5, overrides=("hand_limit=8",))
     contract = _lone_hand(log)
-    code, out, _ = run("replay", log, "--hand", contract["hand"])
+    code, out, _ = invoke("replay", log, "--hand", contract["hand"])
     assert code == 0
     block = hand_block(out, contract["hand"])
     out_seats = sorted(set(range(6)) - set(contract["active"]))
@@ -191,23 +193,24 @@ def test_lone_hand_leaves_the_partners_out_of_the_tricks(make_log) -> None:
 
 def test_passed_out_hand(make_log) -> None:
     log = make_log("pagat", seed=27, pass_hands=frozenset({2}))
-    code, out, _ = run("replay", log, "--hand", "2")
+    code, out, _ = invoke("replay", log, "--hand", "2")
     assert code == 0
     auction = next(line for line in hand_block(out, 2) if line.startswith("Auction: "))
     assert auction.count(" passes") == 4 and " bids " not in auction
     assert "Everyone passed: the hand is thrown in." in out
-    line = one_line_error(*run("replay", log, "--hand", "2", "--trick", "1"))
+    line = one_line_error(*invoke("replay", log, "--hand", "2", "--trick", "1"))
     assert line == "error: hand 2 of game 1 has no trick 1 (it was thrown in)"
 
 
 def test_violations_are_shown_where_they_happened(make_log) -> None:
-    log = make_log("neuralplay", seed=28, fault_at=9, on_fault="default-action")
+    log = make_log("neuralplay", seed=28, fault_at=9, on_fault="default")
     fault = next(r for r in revealed(log) if r["event"] == "violation")
-    code, out, _ = run("replay", log, "--hand", fault["hand"])
+    code, out, _ = invoke("replay", log, "--hand", fault["hand"])
     assert code == 0
     seat = fault["seat"]
-    assert f"! {seat} bot{seat} timeout: no answer within 1000 ms (the referee played for it)" in hand_block(
-        out, fault["hand"]
+    assert (
+        f"! {seat} bot{seat} timeout: no answer within 1000 ms (+100 ms grace) (the referee played for it)"
+        in hand_block(out, fault["hand"])
     )
 
 
@@ -215,25 +218,25 @@ def test_a_forfeit_ends_the_game(make_log) -> None:
     log = make_log("double-deck", seed=29, fault_at=15, on_fault="forfeit")
     fault = next(r for r in revealed(log) if r["event"] == "violation")
     end = next(r for r in revealed(log) if r["event"] == "game_end")
-    code, out, _ = run("replay", log)
+    code, out, _ = invoke("replay", log)
     assert code == 0
     seat = fault["seat"]
-    assert f"! {seat} bot{seat} timeout: no answer within 1000 ms (the team forfeits)" in out
+    assert f"! {seat} bot{seat} timeout: no answer within 1000 ms (+100 ms grace) (the team forfeits)" in out
     assert f"Game over (forfeit ({end['detail']})): team {end['winner']} wins" in out
 
 
 def test_bad_positions_are_one_line_errors(make_log) -> None:
     log = make_log("bloomington", seed=30)
     assert (
-        one_line_error(*run("replay", log, "--trick", "2"))
+        one_line_error(*invoke("replay", log, "--trick", "2"))
         == "error: --trick needs --hand (the hand the trick belongs to)"
     )
-    assert one_line_error(*run("replay", log, "--hand", "1", "--trick", "9")) == "error: --trick must be 1..8, got 9"
-    assert one_line_error(*run("replay", log, "--seat", "6")) == "error: --seat must be 0..5, got 6"
-    assert one_line_error(*run("replay", log, "--seat", "x")) == "error: --seat needs a whole number, got 'x'"
-    assert one_line_error(*run("replay", log, "--hand", "0")) == "error: --hand must be at least 1, got 0"
-    assert one_line_error(*run("replay", log, "--game", "2")) == f"error: {log} holds 1 game; there is no game 2"
-    assert one_line_error(*run("replay", log, "--verify", "--seat", "1")) == (
+    assert one_line_error(*invoke("replay", log, "--hand", "1", "--trick", "9")) == "error: --trick must be 1..8, got 9"
+    assert one_line_error(*invoke("replay", log, "--seat", "6")) == "error: --seat must be 0..5, got 6"
+    assert one_line_error(*invoke("replay", log, "--seat", "x")) == "error: --seat needs a whole number, got 'x'"
+    assert one_line_error(*invoke("replay", log, "--hand", "0")) == "error: --hand must be at least 1, got 0"
+    assert one_line_error(*invoke("replay", log, "--game", "2")) == f"error: {log} holds 1 game; there is no game 2"
+    assert one_line_error(*invoke("replay", log, "--verify", "--seat", "1")) == (
         "error: --verify checks whole games: drop --hand, --trick and --seat"
     )
 
@@ -244,12 +247,12 @@ def test_one_game_of_several_and_faults_outside_games(make_log) -> None:
     loose = {"event": "violation", "game": None, "hand": None, "seat": 1, "kind": "crash", "detail": "never connected"}
     recs.insert(1, {**loose, "penalty": "none"})
     write_records(log, recs)
-    code, out, _ = run("replay", log, "--game", "2")
+    code, out, _ = invoke("replay", log, "--game", "2")
     assert code == 0
     assert "Game 2 of 3: double-deck-3p, id g0002" in out and "Game 1 of 3" not in out and "Game 3 of 3" not in out
     assert out.count("Game over (") == 1
     assert "! line 2: seat 1 crash: never connected" in out
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0 and "3 games of double-deck-3p" in out
 
 

@@ -5,19 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from replay_helpers import find, one_line_error, records, revealed, run, write_records
 
 from referee.engine.cards import card_str, parse_card
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay
+from tests.support.arena import invoke
+from tests.support.logs import find, records, revealed, write_records
+from tests.support.replay import one_line_error
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_verifies(make_log, preset: str) -> None:
     log = make_log(preset, seed=7)
-    code, out, err = run("replay", log, "--verify")
+    code, out, err = invoke("replay", log, "--verify")
     assert (code, err) == (0, "")
     lines = out.strip().splitlines()
     assert len(lines) == 1
@@ -47,22 +49,22 @@ def _trump_decisions(log: Path) -> int:
     ],
 )
 def test_lone_hands_verify(make_log, preset: str, kind: str) -> None:
-    log = make_log(preset, seed=3, lone=0.5, overrides=("hand_limit=12",))
+    log = make_log(preset, seed=1, lone=0.5, overrides=("hand_limit=12",))
     lone = [r for r in records(log) if r["event"] == "contract" and r["alone"]]
     assert any(r["bid"].split()[0] == kind for r in lone), "the log should hold the lone bid under test"
     assert all(len(r["active"]) < PRESETS[preset].players for r in lone)
-    code, out, err = run("replay", log, "--verify")
+    code, out, err = invoke("replay", log, "--verify")
     assert code == 0, err
     assert " ok, " in out
 
 
 def test_several_games_and_one_of_them(make_log) -> None:
     log = make_log("bloomington", seed=2, games=3)
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0 and "3 games of bloomington" in out
-    code, out, _ = run("replay", log, "--verify", "--game", "2")
+    code, out, _ = invoke("replay", log, "--verify", "--game", "2")
     assert code == 0 and "1 game of bloomington" in out
-    line = one_line_error(*run("replay", log, "--verify", "--game", "4"))
+    line = one_line_error(*invoke("replay", log, "--verify", "--game", "4"))
     assert "holds 3 games; there is no game 4" in line
 
 
@@ -76,7 +78,7 @@ def _tamper(log: Path, predicate, change, nth: int = 0) -> int:
 
 
 def _mismatch(log: Path) -> str:
-    return one_line_error(*run("replay", log, "--verify"))
+    return one_line_error(*invoke("replay", log, "--verify"))
 
 
 def test_wrong_trick_winner_is_named(make_log) -> None:
@@ -121,7 +123,7 @@ def test_wrong_game_result_is_named(make_log) -> None:
 
 
 def test_match_end_must_repeat_the_results(make_log) -> None:
-    log = make_log("pagat", seed=6, games=2)
+    log = make_log("pagat", seed=7, games=2)
     recs = records(log)
     recs[-1]["results"][1]["scores"] = [999, 0]
     write_records(log, recs)
@@ -227,9 +229,9 @@ def test_a_bool_is_not_a_number(make_log) -> None:
 
 
 def test_default_action_violations_pass_and_are_counted(make_log) -> None:
-    log = make_log("neuralplay", seed=15, fault_at=6, on_fault="default-action")
+    log = make_log("neuralplay", seed=15, fault_at=6, on_fault="default")
     assert any(r["event"] == "violation" for r in records(log))
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0
     assert "(1 violation record)" in out
 
@@ -240,7 +242,7 @@ def test_a_forfeit_replays_through_the_engine(make_log) -> None:
     v = recs[find(recs, lambda r: r["event"] == "violation")]
     end = recs[find(recs, lambda r: r["event"] == "game_end")]
     assert end["reason"] == "forfeit" and end["winner"] == 1 - v["seat"] % 2
-    code, out, _ = run("replay", log, "--verify")
+    code, out, _ = invoke("replay", log, "--verify")
     assert code == 0, out
     # the forfeit must land on the violating seat's team
     k = find(recs, lambda r: r["event"] == "game_end")

@@ -1,7 +1,7 @@
 """Run by test_live.py in namespaces of its own (loopback only, its own process ids): ``arena tournament
 --ray --live 0`` into FOLDER, watched over HTTP as a page would watch it.
 
-    python live_ray.py FOLDER -- TOURNAMENT ARGS...
+    python -m tests.report.live_ray FOLDER -- TOURNAMENT ARGS...   (from the repository's root)
 
 Reads table 1's events (the game in play, from a Ray actor) and the report's (games as they end) until
 the run ends, then prints one JSON line: the exit code, the events seen, the steps received and the
@@ -11,7 +11,6 @@ processes left in the namespace.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -21,7 +20,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ARENA = str(Path(sys.executable).parent / "arena")
+from tests.support.arena import ARENA
+from tests.support.netns import left_after
 
 
 def events(url: str, seen: dict[str, int], counts: dict[str, int]) -> None:
@@ -43,18 +43,6 @@ def events(url: str, seen: dict[str, int], counts: dict[str, int]) -> None:
                     return
     except (OSError, urllib.error.URLError):
         return
-
-
-def left() -> list[str]:
-    mine = {os.getpid(), 1}
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) not in mine:
-            try:
-                out.append(Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120])
-            except OSError:
-                continue
-    return [c for c in out if c.strip()]
 
 
 def main() -> None:
@@ -96,12 +84,7 @@ def main() -> None:
     _, err = proc.communicate(timeout=300)
     for r in readers:
         r.join(30)
-    time.sleep(1)
-    rest = left()
-    deadline = time.monotonic() + 20
-    while rest and time.monotonic() < deadline:
-        time.sleep(0.2)
-        rest = left()
+    rest = left_after()
     print(
         json.dumps(
             {

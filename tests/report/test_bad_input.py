@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
-from report_helpers import FIRST, RANDOM, open_page, page_data, text_of
-from tournament_helpers import arena, tournament
+
+from tests.support.arena import FIRST, RANDOM, arena
+from tests.support.browser import open_page, text_of
+from tests.support.report import page_data
+from tests.support.tournament import tournament
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,13 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
-from report_helpers import live_url, open_page, slow, text_of
-from tournament_helpers import ARENA, NETNS_PIDS, QUICK, children_of, in_netns, result_lines, wait_gone
+
+from tests.support.arena import ARENA, QUICK, REPO
+from tests.support.browser import open_page, text_of
+from tests.support.logs import result_lines
+from tests.support.netns import NETNS_PIDS, in_netns
+from tests.support.processes import children_of, wait_gone
+from tests.support.report import live_url, slow
 
 BOTS = [slow("a", 15), slow("b", 15), slow("c", 15)]
 
@@ -39,8 +44,12 @@ class Run:
         self.folder = folder
         self.out: list[str] = []
         self.err: list[str] = []
-        for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
-            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True).start()
+        self.readers = [
+            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True)
+            for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))
+        ]
+        for reader in self.readers:
+            reader.start()
 
     def url(self, within_s: float = 60) -> str:
         deadline = time.monotonic() + within_s
@@ -50,8 +59,11 @@ class Run:
         return url
 
     def wait(self, timeout: float = 240) -> int:
+        """The exit status, once the run has ended and every line it wrote has been read (its pipes closed)."""
         code = self.proc.wait(timeout)
-        time.sleep(0.2)  # the reader threads take the last lines
+        for reader in self.readers:
+            reader.join(30)
+            assert not reader.is_alive(), "the run's output stayed open after it ended"
         return code
 
     def kill(self) -> None:
@@ -78,9 +90,9 @@ def test_pages_follow_the_games_and_the_standings(tmp_path: Path, browser: Brows
     run = Run(tmp_path / "t", "-n", "2", "-j", "2", "--workers", workers)
     try:
         url = run.url()
-        report, problems = open_page(browser, url, 1280, 900)
+        report, problems = open_page(browser, url, 1280, 900, loopback=True)
         assert report.text_content("#live-status") == "live"
-        tables = [open_page(browser, wait_for_table(url, t), 1024, 768) for t in (1, 2)]
+        tables = [open_page(browser, wait_for_table(url, t), 1024, 768, loopback=True) for t in (1, 2)]
         # a table's page advances as its game is played, every card shown
         table, table_problems = tables[0]
         start = int(table.get_attribute("body", "data-step") or 0)
@@ -145,11 +157,10 @@ def test_ctrl_c_stops_the_server_with_the_run_even_with_a_page_that_stopped_read
 def test_the_live_view_follows_ray_tables(tmp_path: Path) -> None:
     """On a local Ray (in namespaces of its own: loopback only, its own process ids): the table's game and the
     finished games reach the live view from the Ray actors, and nothing is left running after the run."""
-    script = Path(__file__).parent / "live_ray.py"
     bots = [a for b in BOTS[:2] for a in ("--bot", b)]
     run = in_netns(
-        sys.executable, str(script), str(tmp_path / "t"), "--", *QUICK, *bots, "-n", "4", "-j", "2",
-        timeout=400, namespaces=NETNS_PIDS,
+        sys.executable, "-m", "tests.report.live_ray", str(tmp_path / "t"), "--", *QUICK, *bots, "-n", "4", "-j", "2",
+        timeout=400, namespaces=NETNS_PIDS, cwd=str(REPO),
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])

@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from report_helpers import FAULTY_BOT, RANDOM
-from tournament_helpers import tournament
 
 from referee.live.feed import LiveTable
 from referee.replay.html import game_data
 from referee.replay.logfile import load_log, revealed_records
+from tests.support.arena import RANDOM
+from tests.support.report import FAULTY_BOT
+from tests.support.tournament import tournament
 
 
 @pytest.fixture(scope="module")

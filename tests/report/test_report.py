@@ -15,10 +15,13 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from report_helpers import FAULTY_BOT, FIRST, RANDOM, RULES, open_page, page_data, text_of
-from tournament_helpers import QUICK, arena, standings, tournament
 
 from referee.gamelog import read_records
+from tests.support.arena import FIRST, QUICK, RANDOM, RULES, arena
+from tests.support.browser import open_page, text_of
+from tests.support.logs import standings
+from tests.support.report import FAULTY_BOT, page_data
+from tests.support.tournament import tournament
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from referee.match import Match, MatchConfig, SeatBot
 from sdk.bot import Bot
 from sdk.runner import play_session
 
-RANDOM_BOT = [sys.executable, "-m", "example_bots.random_bot"]
+RANDOM_ARGV = [sys.executable, "-m", "example_bots.random_bot"]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -27,20 +27,20 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def test_without_an_address_the_bot_says_what_is_missing() -> None:
-    run = subprocess.run(RANDOM_BOT, check=False, env=clean_env(), capture_output=True, text=True, timeout=60)
+    run = subprocess.run(RANDOM_ARGV, check=False, env=clean_env(), capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert "no referee address: set ARENA_ADDRESS or pass --address TARGET (unix:/PATH or HOST:PORT)" in run.stderr
 
 
 def test_a_bad_seed_is_refused() -> None:
     env = clean_env(ARENA_ADDRESS="127.0.0.1:1", ARENA_TOKEN="t", ARENA_SEED="soon")
-    run = subprocess.run(RANDOM_BOT, check=False, env=env, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(RANDOM_ARGV, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "ARENA_SEED='soon' is not an integer" in run.stderr
 
 
 def test_no_referee_there_is_a_one_line_failure() -> None:
     env = clean_env(ARENA_ADDRESS="127.0.0.1:1", ARENA_TOKEN="t")
-    run = subprocess.run(RANDOM_BOT, check=False, env=env, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(RANDOM_ARGV, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert "UNAVAILABLE" in run.stderr and "Traceback" not in run.stderr
 
@@ -90,7 +90,7 @@ def test_one_session_many_games_hooks_time_limits_and_seeds(tmp_path: Path) -> N
         async with Match(config) as match:
             address = match.server.address
             by_hand = await asyncio.create_subprocess_exec(
-                *RANDOM_BOT, "--address", address, "--token", match.players[0].token, env=clean_env()
+                *RANDOM_ARGV, "--address", address, "--token", match.players[0].token, env=clean_env()
             )
             sessions = [
                 asyncio.create_task(play_session(bot, address, player.token, seed=77))

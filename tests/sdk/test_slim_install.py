@@ -5,12 +5,16 @@ aiohttp are installed, so an import of one of them by the SDK would succeed
 there and must be caught by name (tools/check_sdk_imports.py). The slow one
 builds the wheel, installs it alone in a fresh virtualenv, and plays a real
 ``arena match`` whose bots are that venv's Python running the installed
-example bots.
+example bots. pip fetches the wheel's build backend and its dependencies from
+the package index pip is set up with: where a look-up there finds none of
+them, that test is skipped saying so in one line ("no package index
+reachable: ...").
 """
 
 from __future__ import annotations
 
 import json
+import os
 import runpy
 import subprocess
 import sys
@@ -22,11 +26,10 @@ import pytest
 
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import ARENA, REPO
 
-REPO = Path(__file__).resolve().parents[2]
 SDK_DIST = REPO / "sdk-dist"
 CHECK = REPO / "tools" / "check_sdk_imports.py"
-ARENA = Path(sys.executable).parent / "arena"
 HEAVY = ("typer", "click", "rich", "structlog", "aiohttp", "grpc_health", "grpc_reflection", "grpc_tools", "ray")
 
 
@@ -75,8 +78,34 @@ def run(argv: list[str | Path], *, cwd: Path | None = None, timeout: float = 300
     return done
 
 
+# what pip fetches for the slow test: the wheel's build backend, and what the wheel needs
+FROM_THE_INDEX = ("hatchling", "grpcio", "protobuf")
+
+
+def index_problem(env: dict[str, str] | None = None) -> str | None:
+    """None when pip, as it is set up (pip.conf, PIP_* in ``env``), finds each of ``FROM_THE_INDEX`` on its
+    package index; else why not, in one line. A real look-up each (``pip index versions``), not a guess."""
+    for package in FROM_THE_INDEX:
+        argv = [sys.executable, "-m", "pip", "index", "versions", package, "--retries", "1", "--timeout", "15"]
+        probe = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False, env=env)
+        if probe.returncode != 0:
+            said = [line for line in probe.stderr.splitlines() if line.strip()]
+            return f"pip cannot find {package} ({said[-1].strip() if said else f'exit status {probe.returncode}'})"
+    return None
+
+
+def test_the_index_probe_says_in_a_line_why_there_is_none() -> None:
+    """pip pointed at an address where nothing listens, without its other sources: the probe says so."""
+    nowhere = {**os.environ, "PIP_CONFIG_FILE": os.devnull, "PIP_INDEX_URL": "http://127.0.0.1:9/simple"}
+    nowhere |= {"PIP_EXTRA_INDEX_URL": "", "PIP_FIND_LINKS": ""}
+    why = index_problem(nowhere)
+    assert why is not None and why.startswith("pip cannot find hatchling (") and "\n" not in why, why
+
+
 @pytest.mark.slow
 def test_a_venv_with_only_the_slim_sdk_plays_a_match(tmp_path: Path) -> None:
+    if (why := index_problem()) is not None:
+        pytest.skip(f"no package index reachable: {why}")
     # the wheel, as `make sdk-wheel` builds it (pip fetches hatchling into a build environment of its own)
     run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp_path / "dist", SDK_DIST])
     [wheel] = (tmp_path / "dist").glob("bideuchre_sdk-*-py3-none-any.whl")

@@ -8,13 +8,12 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.arena import ARENA, REPO
+
 PROBE = REPO / "tools" / "grpc_probe.py"
-ARENA = str(Path(sys.executable).parent / "arena")
 
 # Runs the probe as its own program and then reports the project's modules and
 # the generated protobuf modules it had loaded, besides protobuf's own and the

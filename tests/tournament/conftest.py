@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tournament_helpers import SCALE_ARGS, arena
+
+from tests.support.arena import arena
+from tests.support.tournament import SCALE_ARGS
 
 
 @pytest.fixture(scope="session")

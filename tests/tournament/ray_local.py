@@ -1,6 +1,6 @@
 """Run by test_ray.py in namespaces of its own (loopback only, its own process ids): Ctrl-C on a local Ray.
 
-    python ray_local.py FOLDER AFTER -- TOURNAMENT ARGS...
+    python -m tests.tournament.ray_local FOLDER AFTER -- TOURNAMENT ARGS...   (from the repository's root)
 
 Starts ``arena tournament --ray`` into FOLDER, sends SIGINT to its whole
 process group (as a terminal's Ctrl-C does) once AFTER games are recorded,
@@ -19,27 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-ARENA = str(Path(sys.executable).parent / "arena")
-
-
-def left() -> list[str]:
-    """Every other process in this namespace: there should be none once the arena has exited."""
-    mine = {os.getpid()}
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) not in mine and int(entry) != 1:
-            try:
-                out.append(Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120])
-            except OSError:
-                continue
-    return [c for c in out if c.strip()]
-
-
-def settle() -> list[str]:
-    deadline = time.monotonic() + 20
-    while (rest := left()) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return rest
+from tests.support.arena import ARENA
+from tests.support.netns import left_after
 
 
 def run() -> None:
@@ -61,7 +42,7 @@ def run() -> None:
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     recorded = results.read_bytes().count(b"\n")
-    left_interrupted = settle()
+    left_interrupted = left_after()
     resumed = subprocess.run(
         [ARENA, "tournament", "--resume", "--ray", "--out", str(folder)], capture_output=True, text=True, check=False
     )
@@ -73,7 +54,7 @@ def run() -> None:
         "resumed": resumed.returncode,
         "resumed_out": resumed.stdout.splitlines()[:1],
         "resumed_err": resumed.stderr[-2000:] if resumed.returncode else "",
-        "left_resumed": settle(),
+        "left_resumed": left_after(),
     }
     print(json.dumps(summary), flush=True)
 

@@ -8,13 +8,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tournament_helpers import FIRST, RANDOM, bot, results, tournament
 
 from referee.engine.presets import rules_for
 from referee.tournament.gauntlet import head_to_head
 from referee.tournament.schedule import ScheduleError, gauntlet, round_robin
 from referee.tournament.settings import Given, SettingsError, TournamentSettings, parse_bots, read_toml, resolve
 from referee.tournament.standings import Outcome
+from tests.support.arena import FIRST, RANDOM, bot
+from tests.support.logs import results
+from tests.support.tournament import tournament
 
 BOTS = ("new", "a", "b", "c")
 

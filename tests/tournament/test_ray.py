@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_helpers import ARENA, NETNS_PIDS, SCALE_ARGS, in_netns, results, same_games
+
+from tests.support.arena import ARENA, REPO
+from tests.support.logs import results, same_games
+from tests.support.netns import NETNS_PIDS, in_netns
+from tests.support.tournament import SCALE_ARGS
 
 pytestmark = pytest.mark.slow
 
@@ -57,8 +61,10 @@ def test_a_local_ray_plays_the_games_of_one_process_with_bots_it_ships(scale_pla
 
 def test_ctrl_c_on_a_local_ray_leaves_no_process_and_resume_finishes(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "stopped"
-    script = Path(__file__).parent / "ray_local.py"
-    run = in_netns(sys.executable, str(script), str(folder), "2", "--", *SCALE_ARGS, namespaces=NETNS_PIDS)
+    run = in_netns(
+        sys.executable, "-m", "tests.tournament.ray_local", str(folder), "2", "--", *SCALE_ARGS,
+        namespaces=NETNS_PIDS, cwd=str(REPO),
+    )  # fmt: skip
     assert run.returncode == 0, run.stderr[-5000:]
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert summary["interrupted"] == 130

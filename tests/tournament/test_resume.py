@@ -9,24 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import (
-    ARENA,
-    FIRST,
-    QUICK,
-    RANDOM,
-    arena,
-    bot,
-    children_of,
-    result_lines,
-    results,
-    same_games,
-    standings,
-    wait_gone,
-    without_think,
-)
 
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import ARENA, FIRST, QUICK, RANDOM, arena, bot
+from tests.support.logs import result_lines, results, same_games, standings, without_think
+from tests.support.processes import children_of, wait_gone
 
 ARGS = [*QUICK, "--bot", RANDOM, "--bot", FIRST, "--bot", bot("other"), "-n", "8", "--seed", "5"]
 TOTAL = 3 * 8

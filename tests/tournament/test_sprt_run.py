@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ARENA, QUICK, arena, bot, results, script_bot
 
 from referee.sprt.runner import PairTally
 from referee.tournament.results import GameRecord
-
-RULES, RANDOM = bot("rules", "rules_bot"), bot("random", "random_bot")
+from tests.support.arena import ARENA, QUICK, RANDOM, RULES, arena, bot
+from tests.support.logs import results
+from tests.support.tournament import tournament_bot
 
 
 def sprt(folder: Path, *args: str, bots: tuple[str, ...] = ()):
@@ -123,7 +123,7 @@ def test_the_tally_counts_only_complete_pairs():
 def test_a_stopped_test_resumes_without_playing_a_game_twice(tmp_path):
     folder = tmp_path / "s"
     # the base bot waits 20 ms a decision (no CPU): ten games take well over ten seconds, so there is time to stop it
-    slow = script_bot("slow", "busy_bot.py", "0.01", "sleep")
+    slow = tournament_bot("slow", "busy_bot.py", "0.01", "sleep")
     argv = [str(ARENA), "sprt", *QUICK, "--bot", RANDOM, "--bot", slow, "--max-pairs", "5", "--out", str(folder)]
     proc = subprocess.Popen([*argv, "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     results_file = folder / "results.jsonl"

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_helpers import ARENA, QUICK, arena, bot, in_netns, results, without_think
 
 from referee.sprt.config import SprtGiven, read_sprt_toml
 from referee.stats.sprt import Model
 from referee.tournament.settings import SettingsError
+from tests.support.arena import ARENA, QUICK, RANDOM, RULES, arena
+from tests.support.logs import results, without_think
+from tests.support.netns import in_netns
 
-RULES, RANDOM = bot("rules", "rules_bot"), bot("random", "random_bot")
 TEST = ["--elo0", "0", "--elo1", "100", "--bot", RULES, "--bot", RANDOM]
 
 

@@ -6,11 +6,11 @@ import io
 import sys
 
 import pytest
-from tournament_helpers import tournament
 
 from referee.cli.standings import LAYOUTS, standings_table
 from referee.thinktime import ThinkTime
 from referee.tournament.standings import Standing
+from tests.support.tournament import tournament
 
 NAMES = ("montecarlo", "rules", "random", "montecarlo-2")  # the last: 12 characters
 HEADERS = ("#", "bot", "games", "pts/hand", "Elo", "±95%", "faults", "ms mean/max")

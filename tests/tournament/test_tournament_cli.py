@@ -12,13 +12,15 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ARENA, FIRST, QUICK, RANDOM, arena, bot, game_records, results, script_bot, standings
-from tournament_helpers import tournament as play
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
+from tests.support.arena import ARENA, FIRST, QUICK, RANDOM, arena, bot
+from tests.support.logs import results, revealed, standings
+from tests.support.tournament import tournament as play
+from tests.support.tournament import tournament_bot
 
 TWO = ["--bot", RANDOM, "--bot", FIRST]
 
@@ -88,7 +90,7 @@ def test_a_round_robin_end_to_end(tmp_path: Path) -> None:
     for r in recs:
         log = folder / r["log"]
         assert verify_log(load_log(log)).games == 1  # `arena replay --verify` accepts every game log
-        recs_of_game = game_records(log)
+        recs_of_game = revealed(log)
         start = next(x for x in recs_of_game if x["event"] == "game_start")
         end = next(x for x in recs_of_game if x["event"] == "game_end")
         assert [s["bot"] for s in start["seats"]] == [r["teams"][s % 2] for s in range(4)]
@@ -116,8 +118,8 @@ def test_duplicate_games_hold_the_same_cards_with_the_teams_swapped(tmp_path: Pa
     for deal in (0, 1):
         a, b = (r for r in recs if r["deal"] == deal)
         assert a["teams"] == b["teams"][::-1] and a["seed"] == b["seed"]
-        deals_a = [x for x in game_records(folder / a["log"]) if x["event"] == "deal"]
-        deals_b = [x for x in game_records(folder / b["log"]) if x["event"] == "deal"]
+        deals_a = [x for x in revealed(folder / a["log"]) if x["event"] == "deal"]
+        deals_b = [x for x in revealed(folder / b["log"]) if x["event"] == "deal"]
         common = min(len(deals_a), len(deals_b))
         assert common >= 1
         assert deals_a[:common] == deals_b[:common]  # same dealer, same cards to the same seats, every hand
@@ -127,7 +129,7 @@ def test_duplicate_games_hold_the_same_cards_with_the_teams_swapped(tmp_path: Pa
 def test_a_table_keeps_its_bot_processes_and_restarts_one_that_crashed(tmp_path: Path) -> None:
     folder = tmp_path / "reuse"
     marker = tmp_path / "crashed"
-    crashing = script_bot("crashy", "crash_once_bot.py", str(marker), "6")
+    crashing = tournament_bot("crashy", "crash_once_bot.py", str(marker), "6")
     run = play(folder, "-n", "4", "-j", "1", bots=(crashing, FIRST))
     assert run.returncode == 0, run.stderr
     assert any(f"crashed once: {marker}" in p.read_text() for p in (folder / "bots").iterdir())
@@ -159,7 +161,7 @@ def test_three_teams_rotate_over_the_seats(tmp_path: Path) -> None:
     for r in recs:
         log = folder / r["log"]
         verify_log(load_log(log))
-        first_deals.append(next(x for x in game_records(log) if x["event"] == "deal"))
+        first_deals.append(next(x for x in revealed(log) if x["event"] == "deal"))
     assert first_deals[0] == first_deals[1] == first_deals[2]
     assert {row["games"] for row in standings(folder)} == {3}
 

@@ -10,12 +10,15 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ARENA, SCALE_ARGS, arena, children_of, result_lines, results, same_games, wait_gone
 
 from referee.cli.scale import bare_ray
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from referee.tournament.settings import SettingsError, read_toml
+from tests.support.arena import ARENA, arena
+from tests.support.logs import result_lines, results, same_games
+from tests.support.processes import children_of, wait_gone
+from tests.support.tournament import SCALE_ARGS
 
 ARGS = SCALE_ARGS
 TOTAL = 3 * 4
@@ -158,14 +161,7 @@ def test_ray_without_ray_installed_says_how_to_install_it(tmp_path: Path) -> Non
     hide.mkdir(parents=True)
     (hide / "__init__.py").write_text("raise ImportError('No module named ray')\n")
     env = {**os.environ, "PYTHONPATH": str(hide.parent)}
-    run = subprocess.run(
-        [str(ARENA), "tournament", *ARGS, "--ray", "--out", str(tmp_path / "t")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    run = arena("tournament", *ARGS, "--ray", "--out", str(tmp_path / "t"), env=env, timeout=120)
     assert run.returncode == 1, run.stderr
     assert run.stderr.strip() == (
         "error: --ray needs Ray, an optional extra of the arena: pip install -e '.[ray]' in the arena's checkout"

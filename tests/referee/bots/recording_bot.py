@@ -4,7 +4,7 @@ Each received message is appended (hex of the wire bytes, one per line) to
 ``$RECORD_DIR/<pid>-<random>.msgs`` (a file per process: in the sandbox every
 bot has the same pid) before the SDK reads it, so a test can check exactly
 what crossed the wire to this seat. The test makes RECORD_DIR writable in the
-sandbox (``arena_helpers.run_match``).
+sandbox (``tests.support.referee.run_match``).
 """
 
 from __future__ import annotations

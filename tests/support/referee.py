@@ -1,34 +1,40 @@
-"""Shared by the referee tests: real matches, the log, what crossed the wire."""
+"""Matches played in this process on a real referee server (``referee.match.Match``): bots launched as
+processes or played by SDK clients in this process; and what crossed the wire to a recording bot, held
+against the engine (``check_wire``)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import re
-import subprocess
 import sys
-import time
-from collections.abc import Callable, Coroutine, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from referee.bots import BotCommand
 from referee.deadline import TimeControl
-from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent
+from referee.engine.cards import card_str
+from referee.engine.events import DealEvent, Event, ExchangeEvent, PlayEvent, visible_to
+from referee.engine.game import Game
 from referee.engine.presets import rules_for
+from referee.engine.view import seat_view
 from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
-from referee.replay.logfile import revealed_records
+from referee.replay.logfile import load_log
+from referee.replay.steps import DecisionPoint, GameReplay
 from referee.sandbox import Sandbox, default_sandbox
 from referee.server import Limits
 from sdk.bot import Bot
 from sdk.runner import play_session
+from tests.support.aio import run_async
+from tests.support.arena import RANDOM, TESTS
 
-T = TypeVar("T")
-
-BOTS = Path(__file__).parent / "bots"
-RANDOM = BotCommand("random", (sys.executable, "-m", "example_bots.random_bot"))
+# the referee tests' own bots (faulty, recording ...)
+BOTS = TESTS / "referee" / "bots"
+RANDOM_BOT = BotCommand.parse(RANDOM)
 RECORDING = BotCommand("recording", (sys.executable, str(BOTS / "recording_bot.py")))
 
 
@@ -106,21 +112,6 @@ def run_match(
     return run_async(go())
 
 
-def run_async(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` in a thread of its own: the test session may already hold a running
-    event loop in the main thread (Playwright's sync API, used by the browser tests, keeps one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
-def records(path: Path) -> list[dict[str, Any]]:
-    return revealed_records(path)
-
-
-def of_kind(recs: Iterable[dict[str, Any]], event: str) -> list[dict[str, Any]]:
-    return [r for r in recs if r["event"] == event]
-
-
 # ------------------------------------------------------------ the wire
 
 CARD_TEXT = re.compile(r"^[789TJQKA][SHDC]$")
@@ -168,59 +159,52 @@ def cards_seen(events: Iterable[Event], seat: int) -> set[int]:
     return seen
 
 
-ARENA = str(Path(sys.executable).parent / "arena")
+def unseen_cards(message: pb.RefereeMessage, game: Game, seat: int) -> set[str]:
+    """Card texts in ``message`` that ``seat`` has not seen in ``game`` so far."""
+    seen = cards_seen([visible_to(ev, seat) for ev in game.events], seat) | set(game.hands[seat])
+    return cards_in(message) - {card_str(c) for c in seen}
 
 
-def start_serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], list[tuple[str, str]], str]:
-    """``arena serve`` with ``args``, read up to its seat tokens: the process, (address, token) per seat,
-    and what it printed so far."""
-    serve = subprocess.Popen(
-        [ARENA, "serve", "--log-dir", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert serve.stdout is not None
-    tokens: list[tuple[str, str]] = []
-    head = []
-    while True:
-        line = serve.stdout.readline()
-        if not line:
-            serve.kill()
-            raise AssertionError(serve.stderr.read() if serve.stderr else "arena serve printed no tokens")
-        head.append(line)
-        found = re.search(r"ARENA_ADDRESS=(\S+) ARENA_TOKEN=(\S+)", line)
-        if found:
-            tokens.append((found[1], found[2]))
-        elif tokens:  # the line after the last token
-            return serve, tokens, "".join(head)
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def all_gone(pids: list[int], within_s: float = 10) -> bool:
-    """True once none of ``pids`` is alive (waiting up to ``within_s``)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if not any(alive(p) for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def children_of(pid: int) -> list[int]:
-    kids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            kids.append(int(entry))
-    return kids
+def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
+    """Replay the log and hold every recorded message against the engine; returns what was seen."""
+    match = load_log(log_path)
+    rules = match.rules
+    streams: dict[tuple[str, int], list[pb.RefereeMessage]] = {}
+    for msgs in recorded_messages(record_dir).values():
+        key = None
+        for msg in msgs:
+            if msg.WhichOneof("message") == "game_start":
+                key = (msg.game_start.game_id, msg.game_start.seat)
+                assert key not in streams, f"two processes played seat {key[1]} of {key[0]}"
+                streams[key] = []
+            elif key is not None:
+                streams[key].append(msg)
+    stats: Counter[str] = Counter()
+    for logged in match.games:
+        replay = GameReplay(match, logged)
+        queues = {seat: iter(streams[(logged.game_id, seat)]) for seat in range(rules.players)}
+        hand_events: dict[int, list[Event]] = {seat: [] for seat in range(rules.players)}
+        for item in replay:
+            if not isinstance(item, DecisionPoint):
+                continue
+            seat = item.decision.seat
+            game = replay.game
+            msg = next(queues[seat])
+            assert msg.WhichOneof("message") == "decision", msg
+            assert not unseen_cards(msg, game, seat), (seat, msg)
+            stats["card observations"] += len(card_texts(msg))
+            info = convert.decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
+            assert isinstance(info, convert.RequestInfo)
+            for ev in info.events:
+                hand_events[seat] = [ev] if isinstance(ev, DealEvent) else [*hand_events[seat], ev]
+                if isinstance(ev, ExchangeEvent) and seat not in (ev.from_seat, ev.to_seat):
+                    stats["exchanges hidden from a seat"] += 1
+            assert convert.view_from_request(info, rules, hand_events[seat]) == seat_view(game, seat)
+            stats[str(item.decision.kind)] += 1
+        for seat in range(rules.players):
+            msg = next(queues[seat])
+            assert msg.WhichOneof("message") == "game_over", msg
+            assert not unseen_cards(msg, replay.game, seat), (seat, msg)
+            stats["card observations"] += len(card_texts(msg))
+        stats["games"] += 1
+    return stats

@@ -1,16 +1,12 @@
-"""What the analysis tests share: the arena command, the matches they play, ``arena analyze --json``."""
+"""What the analysis tests share: the matches they play, ``arena analyze --json``."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ARENA = Path(sys.executable).with_name("arena")
-RULES = "rules=python -m example_bots.rules_bot"
-SHAKY = "shaky=python -m example_bots.shaky_bot"
+from tests.support.arena import FIRST, RULES, SHAKY, arena
 
 MATCHES: dict[str, tuple[str, ...]] = {
     # two games of four seats
@@ -28,7 +24,7 @@ MATCHES: dict[str, tuple[str, ...]] = {
         "-b",
         SHAKY,
         "-b",
-        "first=python -m example_bots.first_bot",
+        FIRST,
         "-r",
         "hand_limit=2",
         "--seed",
@@ -37,13 +33,9 @@ MATCHES: dict[str, tuple[str, ...]] = {
 }
 
 
-def arena(*args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(ARENA), *map(str, args)], capture_output=True, text=True, timeout=timeout, check=False)
-
-
 def analyze_json(*args: str | Path) -> dict[str, Any]:
     """``arena analyze ... --json``, which must succeed; its JSON."""
-    run = arena("analyze", *args, "--json")
+    run = arena("analyze", *args, "--json", timeout=600)
     assert run.returncode == 0, run.stderr
     data: dict[str, Any] = json.loads(run.stdout)
     return data

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,16 +10,11 @@ from typing import Any
 
 import pytest
 
-from referee.gamelog import read_records
+from tests.support.arena import REPO, arena_in_repo
 
-REPO = Path(__file__).resolve().parents[2]
 JS_DIR = REPO / "example_bots" / "js"
-ARENA = str(Path(sys.executable).parent / "arena")
-
-# NAME=COMMAND, as a user types them from the repository's root.
+# NAME=COMMAND, as a user types it from the repository's root (where ``arena_in_repo`` runs the arena)
 JS = "js=node example_bots/js/bot.js"
-RANDOM = "random=python -m example_bots.random_bot"
-RULES = "rules=python -m example_bots.rules_bot"
 
 
 def require_js_bot() -> None:
@@ -31,21 +24,6 @@ def require_js_bot() -> None:
     for package in ("@grpc/grpc-js", "@grpc/proto-loader"):
         if not (JS_DIR / "node_modules" / package / "package.json").is_file():
             pytest.fail(f"{package} is not installed in {JS_DIR}: `make test` runs npm ci there")
-
-
-def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run the arena CLI from the repository's root, as a user would."""
-    return subprocess.run([ARENA, *args], check=False, cwd=REPO, capture_output=True, text=True, timeout=timeout)
-
-
-def records(log: Path) -> list[dict[str, Any]]:
-    return [rec for _, rec in read_records(log)]
-
-
-def only_log(log_dir: Path) -> Path:
-    logs = sorted(log_dir.glob("*.jsonl"))
-    assert len(logs) == 1, f"expected one log in {log_dir}, found {logs}"
-    return logs[0]
 
 
 def decisions_of(recs: Sequence[dict[str, Any]], bot: str = "js") -> Counter[str]:
@@ -72,11 +50,7 @@ def decisions_of(recs: Sequence[dict[str, Any]], bot: str = "js") -> Counter[str
     return kinds
 
 
-def violations(recs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [r for r in recs if r["event"] == "violation"]
-
-
 def verify(log: Path) -> None:
     """`arena replay LOG --verify` re-runs the engine over the log and accepts every line."""
-    run = arena("replay", str(log), "--verify", timeout=120)
+    run = arena_in_repo("replay", str(log), "--verify", timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,9 +19,7 @@ from referee.engine.view import SeatView, seat_view
 from referee.play.screen import LABEL_WIDTH
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay
-
-ARENA = str(Path(sys.executable).parent / "arena")
-FIRST_BOT = f"first={sys.executable} -m example_bots.first_bot"
+from tests.support.arena import ARENA
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 _SUITS = str.maketrans("♠♥♦♣", "SHDC")
