@@ -31,16 +31,16 @@ import grpc
 from referee.engine.events import DealEvent, Event, HandEndEvent
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
-from referee.protocol import convert
-from referee.protocol.convert import (
+from referee.protocol import decoded, messages
+from referee.protocol.decoded import (
     ErrorInfo,
     GameOverInfo,
     GameStartInfo,
-    ProtocolError,
     RequestInfo,
     ShutdownInfo,
     WelcomeInfo,
 )
+from referee.protocol.domain import PLAY_METHOD, ErrorCode, ProtocolError
 from sdk.bot import Bot
 from sdk.log import configure, get_logger
 
@@ -101,7 +101,7 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
 async def play_session(bot: Bot, address: str, token: str, *, seed: int | None = None) -> None:
     """One session with the referee at ``address``; returns on Shutdown, raises SessionError otherwise."""
     async with grpc.aio.insecure_channel(address) as channel:
-        call = channel.stream_stream(convert.PLAY_METHOD)()  # raw bytes both ways
+        call = channel.stream_stream(PLAY_METHOD)()  # raw bytes both ways
         try:
             await _serve(bot, call, token, seed)
         except grpc.aio.AioRpcError as exc:
@@ -111,10 +111,10 @@ async def play_session(bot: Bot, address: str, token: str, *, seed: int | None =
 
 
 async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: int | None) -> None:
-    await call.write(convert.to_bytes(convert.hello_to_pb(token, bot.name, bot.version)))
+    await call.write(messages.to_bytes(messages.hello_to_pb(token, bot.name, bot.version)))
     read, write = call.read, call.write
-    decode, to_bytes, action_to_pb = convert.decode_referee_message, convert.to_bytes, convert.action_to_pb
-    view_from_request = convert.view_from_request
+    decode, to_bytes, action_to_pb = decoded.decode_referee_message, messages.to_bytes, messages.action_to_pb
+    view_from_request = decoded.view_from_request
     seat, players = 0, 0
     hand_number, dealer = 0, 0
     rules = None
@@ -159,7 +159,7 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             view = SeatView(rules, seat, hand_number, dealer, msg.scores, (), tuple(hand_events), None)
             bot.game_over(view, msg.winner, msg.reason)
         elif isinstance(msg, ErrorInfo):
-            code = msg.code.name if isinstance(msg.code, convert.ErrorCode) else str(msg.code)
+            code = msg.code.name if isinstance(msg.code, ErrorCode) else str(msg.code)
             if msg.fatal:
                 raise SessionError(f"the referee refused the session: {code}: {msg.message}")
             log.warning("referee error", code=code, message=msg.message, request_id=msg.request_id)

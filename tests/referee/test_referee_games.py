@@ -37,8 +37,9 @@ from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import seat_view
 from referee.gamelog import without_think_times
-from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from referee.protocol.decoded import RequestInfo, decode_referee_message, view_from_request
+from referee.protocol.messages import decision_to_pb
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay
 from referee.replay.verify import verify_log
@@ -81,13 +82,13 @@ def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
             assert msg.WhichOneof("message") == "decision", msg
             assert not unseen_cards(msg, game, seat), (seat, msg)
             stats["card observations"] += len(card_texts(msg))
-            info = convert.decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
-            assert isinstance(info, convert.RequestInfo)
+            info = decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
+            assert isinstance(info, RequestInfo)
             for ev in info.events:
                 hand_events[seat] = [ev] if isinstance(ev, DealEvent) else [*hand_events[seat], ev]
                 if isinstance(ev, ExchangeEvent) and seat not in (ev.from_seat, ev.to_seat):
                     stats["exchanges hidden from a seat"] += 1
-            assert convert.view_from_request(info, rules, hand_events[seat]) == seat_view(game, seat)
+            assert view_from_request(info, rules, hand_events[seat]) == seat_view(game, seat)
             stats[str(item.decision.kind)] += 1
         for seat in range(rules.players):
             msg = next(queues[seat])
@@ -107,7 +108,7 @@ def test_the_wire_check_catches_a_leak() -> None:
     decision = game.decision()
     assert decision is not None
     seat = decision.seat
-    fair = convert.decision_to_pb(
+    fair = decision_to_pb(
         game, decision, request_id=1, game_id="g", events=[visible_to(e, seat) for e in game.events], time_limit_ms=1
     )
     assert not unseen_cards(fair, game, seat)
@@ -118,7 +119,7 @@ def test_the_wire_check_catches_a_leak() -> None:
     leaky.decision.current_trick.add(trick=1, seat=(seat + 1) % 4, card=stranger)
     assert unseen_cards(leaky, game, seat) == {stranger}
     with pytest.raises(ValueError, match="must show exactly one hand"):
-        convert.decision_to_pb(game, decision, request_id=1, game_id="g", events=game.events, time_limit_ms=1)
+        decision_to_pb(game, decision, request_id=1, game_id="g", events=game.events, time_limit_ms=1)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
