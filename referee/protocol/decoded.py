@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from google.protobuf.message import DecodeError
 
 from referee.engine.cards import Card
-from referee.engine.events import Event
+from referee.engine.events import Event, GameEndEvent
 from referee.engine.game import Decision
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
@@ -167,9 +167,12 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
         )
     if which == "game_over":
         go = msg.game_over
+        events = tuple([event_from_pb(e, seat, players) for e in go.events])
+        if not events or not isinstance(events[-1], GameEndEvent):
+            raise ProtocolError("a GameOver's events end with the GameEnd event, and this one's do not")
         return GameOverInfo(
             game_id=go.game_id,
-            events=tuple([event_from_pb(e, seat, players) for e in go.events]),
+            events=events,
             scores=tuple(go.scores),
             winner=go.winner_team if go.has_winner else None,
             reason=go.reason,

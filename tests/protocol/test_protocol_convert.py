@@ -15,7 +15,7 @@ import pytest
 
 from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.cards import Trump, card_str, sort_hand
-from referee.engine.events import DealEvent, Event, GameEndEvent, visible_to
+from referee.engine.events import DealEvent, Event, GameEndEvent, TrickEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
@@ -330,3 +330,10 @@ def test_undecodable_bytes() -> None:
         decode_bot_message(b"\xff\xff\xff")
     with pytest.raises(ProtocolError, match="not a RefereeMessage"):
         decode_referee_message(b"\xff\xff\xff", seat=0, players=4)
+
+
+@pytest.mark.parametrize("events", [[], [TrickEvent(1, 1, 2)]])
+def test_a_game_over_without_its_game_end_is_refused(events: list[Event]) -> None:
+    data = to_bytes(game_over_to_pb("g1", GameEndEvent((5, 3), 0, "target"), events))
+    with pytest.raises(ProtocolError, match="a GameOver's events end with the GameEnd event, and this one's do not"):
+        decode_referee_message(data, seat=0, players=4)
