@@ -33,53 +33,53 @@ def substitute(path: str) -> None:
 
 
 def check() -> dict[str, Any]:
-    from referee.engine.events import Event, visible_to
-    from referee.engine.game import Game, Phase
+    from referee.engine.events import visible_to
+    from referee.engine.game import Decision, Game
     from referee.engine.presets import PRESETS
-    from referee.engine.simulate import random_action, shuffled_deck
+    from referee.engine.simulate import play_game, random_action
     from referee.protocol.bideuchre.v1 import arena_pb2 as pb
     from referee.protocol.encoder import WRITTEN, RequestEncoder
     from referee.protocol.messages import decision_to_pb
 
-    requests, negative, mismatches = 0, 0, []
+    requests, negative = 0, 0
+    mismatches: list[str] = []
     seen: dict[str, int] = {}
+
+    def check_then_play(game: Game, decision: Decision) -> object:
+        """At each decision: the request written both ways, compared; then a random action."""
+        nonlocal requests, negative
+        seat = decision.seat
+        untold = [visible_to(ev, seat) for ev in game.events[told[seat] :]]
+        told[seat] = len(game.events)
+        # small and large values, zero (left out) included, so that varints of every length are written
+        asked: dict[str, Any] = {
+            "request_id": requests + 1 + (requests % 3) * 2**40,
+            "game_id": ("", "g1", "game-" + "x" * 200)[requests % 3],
+            "events": untold,
+            "time_limit_ms": (900, 0, 60_000)[requests % 3],
+            "time_bank_ms": (0, 250, 3_600_000)[requests % 3],
+        }
+        data = encoder.decision(game, decision, **asked)
+        wanted = decision_to_pb(game, decision, **asked)
+        parsed = pb.RefereeMessage.FromString(data)
+        same_bytes = parsed.SerializeToString(deterministic=True) == wanted.SerializeToString(deterministic=True)
+        if parsed != wanted or not same_bytes:
+            mismatches.append(f"request {requests}: wrote {parsed} wanted {wanted}")
+        fields = [field for field, _ in parsed.ListFields()] + [f for f, _ in parsed.decision.ListFields()]
+        for play in parsed.decision.current_trick:
+            fields += [field for field, _ in play.ListFields()]
+        for field in fields:
+            seen[field.full_name] = seen.get(field.full_name, 0) + 1
+        negative += sum(1 for score in parsed.decision.scores if score < 0)
+        requests += 1
+        return random_action(decision, rng)
+
     for preset, base in PRESETS.items():
         rules = base.with_overrides({"hand_limit": "4"})
         rng = random.Random(f"encoder:{preset}")
-        game = Game(rules, rng.randrange(rules.players))
-        encoder = RequestEncoder()
-        told = [0] * rules.players
-        while not game.is_over:
-            if game.phase is Phase.DEAL:
-                game.deal(shuffled_deck(rules, rng))
-                continue
-            decision = game.decision()
-            assert decision is not None
-            seat = decision.seat
-            untold: list[Event] = [visible_to(ev, seat) for ev in game.events[told[seat] :]]
-            told[seat] = len(game.events)
-            # small and large values, zero (left out) included, so that varints of every length are written
-            asked: dict[str, Any] = {
-                "request_id": requests + 1 + (requests % 3) * 2**40,
-                "game_id": ("", "g1", "game-" + "x" * 200)[requests % 3],
-                "events": untold,
-                "time_limit_ms": (900, 0, 60_000)[requests % 3],
-                "time_bank_ms": (0, 250, 3_600_000)[requests % 3],
-            }
-            data = encoder.decision(game, decision, **asked)
-            wanted = decision_to_pb(game, decision, **asked)
-            parsed = pb.RefereeMessage.FromString(data)
-            same_bytes = parsed.SerializeToString(deterministic=True) == wanted.SerializeToString(deterministic=True)
-            if parsed != wanted or not same_bytes:
-                mismatches.append(f"{preset}, request {requests}: wrote {parsed} wanted {wanted}")
-            fields = [field for field, _ in parsed.ListFields()] + [f for f, _ in parsed.decision.ListFields()]
-            for play in parsed.decision.current_trick:
-                fields += [field for field, _ in play.ListFields()]
-            for field in fields:
-                seen[field.full_name] = seen.get(field.full_name, 0) + 1
-            negative += sum(1 for score in parsed.decision.scores if score < 0)
-            requests += 1
-            game.apply(random_action(decision, rng))
+        encoder = RequestEncoder()  # one per game, as the referee has
+        told = [0] * rules.players  # per seat: the game's events it has been told
+        play_game(Game(rules, rng.randrange(rules.players)), check_then_play, rng)
     messages = (pb.RefereeMessage, pb.DecisionRequest, pb.Play)
     return {
         "requests": requests,
