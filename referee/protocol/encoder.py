@@ -71,10 +71,9 @@ def field_key(message: type[Message], name: str, form: Form) -> bytes:
     its type is one ``form`` writes; TypeError, naming the field, when it is not."""
     field = message.DESCRIPTOR.fields_by_name[name]
     wire_type, types, repeated = form.value
-    fits = field.type in types and field.is_repeated == repeated
-    if form is Form.PACKED_VARINTS or form is Form.PACKED_SIGNED:
-        fits = fits and field.is_packed
-    if not fits:
+    # packed or not, a repeated number is read either way (protobuf's parsers accept both), so only the type
+    # and the repetition are checked
+    if field.type not in types or field.is_repeated != repeated:
         shown = FieldDescriptorProto.Type.Name(field.type).removeprefix("TYPE_").lower()  # type: ignore[arg-type]
         raise TypeError(
             f"{field.full_name} is a{' repeated' if field.is_repeated else ''} {shown} field, which the request "
