@@ -101,6 +101,7 @@ $(CPP_BIN): $(CPP_BOT)/bot.cc $(PROTO_SRC)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/referee.py
+	$(BIN)/python bench/wire.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/sandbox.py
 	$(BIN)/python bench/scale.py
