@@ -137,6 +137,7 @@ $(JAVA_BIN): $(wildcard $(JAVA_BOT)/*.java) $(JAVA_BOT)/Makefile $(PROTO_SRC)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/referee.py
+	$(BIN)/python bench/wire.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/sandbox.py
 	$(BIN)/python bench/scale.py

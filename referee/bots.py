@@ -43,7 +43,7 @@ from pathlib import Path
 import structlog
 
 from referee.errors import ArenaError
-from referee.protocol import convert
+from referee.protocol.messages import shutdown_to_pb, to_bytes
 from referee.runqueue import WaitClock
 from referee.sandbox import ResourceLimits, Sandbox, seccomp
 from referee.seeding import derive_seed
@@ -462,7 +462,7 @@ class BotPool:
         With ``players``, only those: they leave the pool (a tournament table
         whose next game has other bots).
         """
-        bye = convert.to_bytes(convert.shutdown_to_pb(reason))
+        bye = to_bytes(shutdown_to_pb(reason))
         members = list(self._members.values()) if players is None else [self._members.pop(p) for p in players]
         await asyncio.gather(*(m.player.connection.send(bye) for m in members if m.player.connection is not None))
         procs = [m.process for m in members if m.process is not None]

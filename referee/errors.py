@@ -6,7 +6,7 @@ that cannot start, a message that is not the protocol. ``arena`` turns one
 into a single line on stderr and an exit status (``referee.cli.app``);
 anything else that escapes is a bug and shows as one, with its traceback.
 Each part of the arena has its own subclasses (``referee.engine.errors``,
-``referee.protocol.convert.ProtocolError``, ``referee.gamelog.LogError`` ...),
+``referee.protocol.domain.ProtocolError``, ``referee.gamelog.LogError`` ...),
 so a caller catches what it expects.
 
 A leaf module: it imports nothing of the arena, so the engine can use it.

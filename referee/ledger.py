@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.faults import ViolationKind
-from referee.protocol.convert import ErrorCode
+from referee.protocol.domain import ErrorCode
 
 # A game's hook for the faults of a seat in it: (kind, detail).
 ViolationHook = Callable[[ViolationKind, str], None]

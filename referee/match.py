@@ -59,8 +59,9 @@ from referee.gamelog import (
     match_start_record,
     violation_record,
 )
-from referee.protocol import convert
-from referee.protocol.convert import ErrorCode
+from referee.protocol.domain import ErrorCode
+from referee.protocol.encoder import RequestEncoder
+from referee.protocol.messages import error_to_pb, game_over_to_pb, game_start_to_pb, to_bytes
 from referee.sandbox import Sandbox, default_sandbox
 from referee.seat import Outcome, SeatChannel
 from referee.seeding import derive_seed
@@ -199,7 +200,7 @@ class _GameRun:
         self.rng = random.Random(seed)
         self.game = Game(rules, self.rng.randrange(rules.players))
         n = rules.players
-        encoder = convert.RequestEncoder()  # one per game: it keeps the game's events encoded once
+        encoder = RequestEncoder()  # one per game: it keeps the game's events encoded once
         self.channels = [
             SeatChannel(seat, player, game_id, encoder, clocks[seat]) for seat, player in enumerate(self.players)
         ]
@@ -282,7 +283,7 @@ class _GameRun:
             conn = player.connection
             if conn is None:
                 continue
-            msg = convert.game_start_to_pb(
+            msg = game_start_to_pb(
                 game_id=self.game_id,
                 preset=self.preset,
                 rules=rules,
@@ -291,7 +292,7 @@ class _GameRun:
                 move_time_ms=self.clocks[seat].move_time_ms,
                 first_dealer=g.first_dealer,
             )
-            sends.append(conn.send(convert.to_bytes(msg)))
+            sends.append(conn.send(to_bytes(msg)))
         await asyncio.gather(*sends)
 
     async def _turn(self, decision: Decision) -> None:
@@ -328,8 +329,8 @@ class _GameRun:
             conn = channel.player.connection
             if conn is None:
                 continue
-            msg = convert.game_over_to_pb(self.game_id, end, events)
-            sends.append(conn.send(convert.to_bytes(msg)))
+            msg = game_over_to_pb(self.game_id, end, events)
+            sends.append(conn.send(to_bytes(msg)))
         await asyncio.gather(*sends)
 
     # ---------------------------------------------------------------- faults
@@ -352,8 +353,8 @@ class _GameRun:
         self._violation(seat, kind, detail, Penalty.FORFEIT if forfeit else Penalty.DEFAULT_ACTION)
         if code is not None and player.connection is not None:
             consequence = "your team forfeits the game" if forfeit else "a default action was played for you"
-            msg = convert.error_to_pb(code, f"{detail}: {consequence}", rid)
-            await player.connection.send(convert.to_bytes(msg))
+            msg = error_to_pb(code, f"{detail}: {consequence}", rid)
+            await player.connection.send(to_bytes(msg))
         if forfeit:
             team = self.rules.team_of(seat)
             self.game.forfeit(team, f"seat {seat} ({player.bot_name}) {kind}: {detail}")

@@ -7,11 +7,12 @@ Every part of the arena that asks a bot something goes through
 
 1. takes the events of the game the seat has not been told, as the seat
    may see them (``visible_to``), and builds the request's bytes
-   (``convert.RequestEncoder``: one encoder per game, shared by its seats);
+   (``referee.protocol.encoder.RequestEncoder``: one encoder per game,
+   shared by its seats);
 2. asks the bot on its stream (``referee.server.Connection.ask``: the
    deadline and the time given back are there);
-3. reads the answer (``convert.action_from_pb``) and applies it to the game,
-   so that the engine judges it;
+3. reads the answer (``referee.protocol.domain.action_from_pb``) and
+   applies it to the game, so that the engine judges it;
 4. says what came of it: an ``Outcome``, the action applied or a ``Fault``
    (timeout, crash, malformed, illegal), with the Error the bot is owed and
    the time charged.
@@ -28,8 +29,9 @@ from referee.engine.errors import IllegalActionError
 from referee.engine.events import Event, visible_to
 from referee.engine.game import Action, Decision, Game
 from referee.faults import ViolationKind
-from referee.protocol import convert
-from referee.protocol.convert import ActionMsg, ErrorCode, ProtocolError
+from referee.protocol.decoded import ActionMsg
+from referee.protocol.domain import ErrorCode, ProtocolError, action_from_pb
+from referee.protocol.encoder import RequestEncoder
 from referee.server import Closed, Player
 
 
@@ -63,7 +65,7 @@ class SeatChannel:
         seat: int,
         player: Player | None,
         game_id: str,
-        encoder: convert.RequestEncoder,
+        encoder: RequestEncoder,
         clock: TimeControl,
         bank_ms: int | None = None,
     ) -> None:
@@ -130,7 +132,7 @@ def timed_out(request_id: int, clock: TimeControl, bank_ms: int) -> Outcome:
 def settle(answer: ActionMsg, game: Game, decision: Decision) -> tuple[Action | None, Fault | None]:
     """Read an answer to ``decision`` and apply it to ``game``: the action applied, or the fault."""
     try:
-        action = convert.action_from_pb(answer.body, decision)
+        action = action_from_pb(answer.body, decision)
     except ProtocolError as exc:
         return None, Fault(ViolationKind.MALFORMED, str(exc), ErrorCode.MALFORMED)
     try:

@@ -14,7 +14,7 @@ Error and reported through ``Player.report``, so a hostile bot never reaches
 the game.
 
 Messages move as raw bytes in both directions: decoding is done by
-``referee.protocol.convert`` so that a malformed or oversized message is
+``referee.protocol.decoded`` so that a malformed or oversized message is
 answered with a clear Error instead of killing the stream.
 """
 
@@ -48,8 +48,9 @@ from referee.deadline import Deadline
 from referee.faults import ViolationKind
 from referee.ledger import FloodGuard, RequestLedger, ViolationHook
 from referee.names import printable_name
-from referee.protocol import convert
-from referee.protocol.convert import ActionMsg, ErrorCode, HelloMsg, ProtocolError
+from referee.protocol.decoded import ActionMsg, HelloMsg, decode_bot_message
+from referee.protocol.domain import PROTOCOL_VERSION, SERVICE_NAME, ErrorCode, ProtocolError
+from referee.protocol.messages import error_to_pb, to_bytes, welcome_to_pb
 from referee.runqueue import WaitClock
 
 log = structlog.get_logger("referee.server")
@@ -325,7 +326,7 @@ class Connection:
                         return
                     continue
                 try:
-                    msg = convert.decode_bot_message(data)
+                    msg = decode_bot_message(data)
                 except ProtocolError as exc:
                     if not await self._fault(ErrorCode.MALFORMED, ViolationKind.MALFORMED, str(exc)):
                         return
@@ -372,10 +373,10 @@ class Connection:
                 f"(last: {detail})"
             )
             self.player.report(ViolationKind.PROTOCOL, detail)
-            await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id, fatal=True)))
+            await self.send(to_bytes(error_to_pb(code, detail, request_id, fatal=True)))
             return False
         self.player.report(kind, detail, owner)
-        await self.send(convert.to_bytes(convert.error_to_pb(code, detail, request_id)))
+        await self.send(to_bytes(error_to_pb(code, detail, request_id)))
         return True
 
 
@@ -464,15 +465,13 @@ class ArenaServer:
             ]
         )
         play = grpc.stream_stream_rpc_method_handler(play_handler)  # raw bytes both ways
-        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(convert.SERVICE_NAME, {"Play": play}),))
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, {"Play": play}),))
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
-        reflection.enable_server_reflection(
-            (convert.SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-        )
+        reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
         return server
 
     async def start(self) -> None:
-        for service in ("", convert.SERVICE_NAME):
+        for service in ("", SERVICE_NAME):
             await self._health.set(service, health_pb2.HealthCheckResponse.SERVING)
         if not self.tcp:
             return
@@ -528,19 +527,18 @@ class ArenaServer:
             )
             return
         try:
-            hello = convert.decode_bot_message(data)
+            hello = decode_bot_message(data)
         except ProtocolError as exc:
             await _reject(context, ErrorCode.MALFORMED, str(exc))
             return
         if not isinstance(hello, HelloMsg):
             await _reject(context, ErrorCode.BAD_HELLO, "the first message on a stream must be a Hello")
             return
-        if hello.protocol_version != convert.PROTOCOL_VERSION:
+        if hello.protocol_version != PROTOCOL_VERSION:
             await _reject(
                 context,
                 ErrorCode.UNSUPPORTED_VERSION,
-                f"protocol version {hello.protocol_version} is not supported (this referee speaks "
-                f"{convert.PROTOCOL_VERSION})",
+                f"protocol version {hello.protocol_version} is not supported (this referee speaks {PROTOCOL_VERSION})",
             )
             return
         player = self._players.get(hello.token)
@@ -560,7 +558,7 @@ class ArenaServer:
             await _reject(context, ErrorCode.SEAT_TAKEN, f"another stream is already connected as {player.player_id}")
             return
         conn = Connection(player, context, limits)
-        if not await conn.send(convert.to_bytes(convert.welcome_to_pb(player.player_id, __version__))):
+        if not await conn.send(to_bytes(welcome_to_pb(player.player_id, __version__))):
             return
         player._attach(conn, hello)
         log.debug(
@@ -579,7 +577,7 @@ class ArenaServer:
 async def _reject(context: grpc.aio.ServicerContext, code: ErrorCode, message: str) -> None:
     """A fatal Error to a stream that is not (or not yet) a player's, then the stream ends."""
     try:
-        await context.write(convert.to_bytes(convert.error_to_pb(code, message, fatal=True)))
+        await context.write(to_bytes(error_to_pb(code, message, fatal=True)))
     except Exception as exc:
         log.debug("reject not delivered", error=repr(exc))
 

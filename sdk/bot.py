@@ -71,11 +71,12 @@ class Bot:
 
     def hand_end(self, view: SeatView) -> None:
         """Called when a hand ends (thrown in too), with every event of it the seat may see, the last
-        trick and the result (``view.hand_result``) included. It comes before the next decision, or
-        before ``game_over`` after the last hand."""
+        trick and the result (``view.hand_result``) included, and no cards held (``hand_end_view``). It
+        comes before the next decision, or before ``game_over`` after the last hand."""
 
     def game_over(self, view: SeatView, winner: int | None, reason: str) -> None:
-        """Called when a game ends, with the events of its last hand."""
+        """Called when a game ends, with the events of its last hand through the game's end, the final
+        scores and no cards held (``game_over_view``)."""
 
     # ------------------------------------------------------------------ dispatch
 

@@ -30,17 +30,17 @@ import grpc
 
 from referee.engine.events import DealEvent, Event, HandEndEvent
 from referee.engine.rules import Rules
-from referee.engine.view import SeatView
-from referee.protocol import convert
-from referee.protocol.convert import (
+from referee.engine.view import SeatView, game_over_view, hand_end_view
+from referee.protocol import decoded, messages
+from referee.protocol.decoded import (
     ErrorInfo,
     GameOverInfo,
     GameStartInfo,
-    ProtocolError,
     RequestInfo,
     ShutdownInfo,
     WelcomeInfo,
 )
+from referee.protocol.domain import PLAY_METHOD, ErrorCode, ProtocolError
 from sdk.bot import Bot
 from sdk.log import configure, get_logger
 
@@ -101,7 +101,7 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
 async def play_session(bot: Bot, address: str, token: str, *, seed: int | None = None) -> None:
     """One session with the referee at ``address``; returns on Shutdown, raises SessionError otherwise."""
     async with grpc.aio.insecure_channel(address) as channel:
-        call = channel.stream_stream(convert.PLAY_METHOD)()  # raw bytes both ways
+        call = channel.stream_stream(PLAY_METHOD)()  # raw bytes both ways
         try:
             await _serve(bot, call, token, seed)
         except grpc.aio.AioRpcError as exc:
@@ -111,12 +111,11 @@ async def play_session(bot: Bot, address: str, token: str, *, seed: int | None =
 
 
 async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: int | None) -> None:
-    await call.write(convert.to_bytes(convert.hello_to_pb(token, bot.name, bot.version)))
+    await call.write(messages.to_bytes(messages.hello_to_pb(token, bot.name, bot.version)))
     read, write = call.read, call.write
-    decode, to_bytes, action_to_pb = convert.decode_referee_message, convert.to_bytes, convert.action_to_pb
-    view_from_request = convert.view_from_request
-    seat, players = 0, 0
-    hand_number, dealer = 0, 0
+    decode, to_bytes, action_to_pb = decoded.decode_referee_message, messages.to_bytes, messages.action_to_pb
+    view_from_request = decoded.view_from_request
+    seat, players, first_dealer = 0, 0, 0
     rules = None
     hand_events: list[Event] = []
     while True:
@@ -129,21 +128,13 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             raise SessionError(f"cannot read a referee message: {exc}") from None
         if isinstance(msg, RequestInfo):
             assert rules is not None, "a request before GameStart"
-            for ev in msg.events:
-                if isinstance(ev, DealEvent):
-                    hand_events = [ev]
-                else:
-                    hand_events.append(ev)
-                if isinstance(ev, HandEndEvent):
-                    bot.hand_end(_ended_hand_view(rules, seat, ev, hand_events))
+            hand_events = _told(bot, rules, seat, msg.events, hand_events)
             bot.time_limit_ms = msg.time_limit_ms
             bot.time_bank_ms = msg.time_bank_ms
-            hand_number, dealer = msg.hand_number, msg.dealer
             action = bot.decide(view_from_request(msg, rules, hand_events))
             await write(to_bytes(action_to_pb(msg.request_id, msg.decision.kind, action)))
         elif isinstance(msg, GameStartInfo):
-            seat, players, rules = msg.seat, msg.rules.players, msg.rules
-            hand_number, dealer = 0, msg.first_dealer
+            seat, players, rules, first_dealer = msg.seat, msg.rules.players, msg.rules, msg.first_dealer
             hand_events = []
             if seed is not None:
                 bot.rng.seed(f"{seed}:{msg.game_id}")
@@ -152,14 +143,10 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             bot.game_start(_bare_view(msg))
         elif isinstance(msg, GameOverInfo):
             assert rules is not None, "a GameOver before GameStart"
-            for ev in msg.events:
-                hand_events.append(ev)
-                if isinstance(ev, HandEndEvent):
-                    bot.hand_end(_ended_hand_view(rules, seat, ev, hand_events))
-            view = SeatView(rules, seat, hand_number, dealer, msg.scores, (), tuple(hand_events), None)
-            bot.game_over(view, msg.winner, msg.reason)
+            hand_events = _told(bot, rules, seat, msg.events, hand_events)
+            bot.game_over(game_over_view(rules, seat, first_dealer, hand_events), msg.winner, msg.reason)
         elif isinstance(msg, ErrorInfo):
-            code = msg.code.name if isinstance(msg.code, convert.ErrorCode) else str(msg.code)
+            code = msg.code.name if isinstance(msg.code, ErrorCode) else str(msg.code)
             if msg.fatal:
                 raise SessionError(f"the referee refused the session: {code}: {msg.message}")
             log.warning("referee error", code=code, message=msg.message, request_id=msg.request_id)
@@ -171,11 +158,21 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             log.debug("welcome", player=msg.player, referee=msg.referee_version)
 
 
-def _ended_hand_view(rules: Rules, seat: int, end: HandEndEvent, hand_events: list[Event]) -> SeatView:
-    """The view of a hand just ended: its events up to ``end``, no cards left."""
-    deal = hand_events[0]
-    dealer = deal.dealer if isinstance(deal, DealEvent) else 0
-    return SeatView(rules, seat, end.hand, dealer, end.scores, (), tuple(hand_events), None)
+def _told(bot: Bot, rules: Rules, seat: int, events: Sequence[Event], hand_events: list[Event]) -> list[Event]:
+    """The events of the hand in play once ``events`` are told (a deal starts a new list); ``bot.hand_end`` is
+    called as each hand's result comes."""
+    for ev in events:
+        if isinstance(ev, DealEvent):
+            hand_events = [ev]
+        else:
+            hand_events.append(ev)
+        if isinstance(ev, HandEndEvent):
+            try:
+                view = hand_end_view(rules, seat, hand_events)
+            except ValueError as exc:
+                raise SessionError(f"the referee's events do not make a hand: {exc}") from None
+            bot.hand_end(view)
+    return hand_events
 
 
 def _bare_view(start: GameStartInfo) -> SeatView:

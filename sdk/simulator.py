@@ -32,7 +32,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from referee.engine.cards import NUM_CODES, cards_str
 from referee.engine.errors import EngineError
@@ -41,7 +41,7 @@ from referee.engine.game import Decision, DecisionKind, Game
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
-from referee.engine.view import SeatView, seat_view
+from referee.engine.view import game_over_view, hand_end_view, seat_view
 from sdk.bot import Bot
 
 BotFactory = Callable[[], Bot]
@@ -284,9 +284,13 @@ def _play_game(
                     f"{_describe(bot, game, decision, deal, seating)} answered {_show(action, decision)}: {exc}"
                 ) from exc
         for seat, bot in enumerate(seat_bots):
-            bot.hand_end(_ended_hand_view(game, seat))
+            bot.hand_end(hand_end_view(rules, seat, seat_view(game, seat).events))
     for seat, bot in enumerate(seat_bots):
-        bot.game_over(seat_view(game, seat), game.winner, game.end_reason or "")
+        bot.game_over(
+            game_over_view(rules, seat, game.first_dealer, seat_view(game, seat).events),
+            game.winner,
+            game.end_reason or "",
+        )
     hands = sum(1 for ev in game.events if isinstance(ev, HandEndEvent))
     end = game.events[-1]
     assert isinstance(end, GameEndEvent)
@@ -310,13 +314,6 @@ def _play_game(
         t.draws += outcome == "draw"
         t.losses += outcome == "loss"
     return record
-
-
-def _ended_hand_view(game: Game, seat: int) -> SeatView:
-    """The seat's view of the hand just ended, up to its result (as the runner gives it)."""
-    view = seat_view(game, seat)
-    end = next(i for i, ev in enumerate(view.events) if isinstance(ev, HandEndEvent))
-    return replace(view, events=view.events[: end + 1])
 
 
 def _describe(bot: Bot, game: Game, decision: Decision, deal: int, seating: int) -> str:

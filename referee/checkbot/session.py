@@ -42,8 +42,9 @@ from referee.engine.cards import Trump, card_str, cards_str
 from referee.engine.events import GameEndEvent
 from referee.engine.game import Decision, DecisionKind, Game
 from referee.faults import ViolationKind
-from referee.protocol import convert
-from referee.protocol.convert import ErrorCode
+from referee.protocol.domain import PROTOCOL_VERSION, ErrorCode
+from referee.protocol.encoder import RequestEncoder
+from referee.protocol.messages import error_to_pb, game_over_to_pb, game_start_to_pb, shutdown_to_pb, to_bytes
 from referee.sandbox import Sandbox
 from referee.seat import SeatChannel
 from referee.server import ArenaServer, Player
@@ -229,7 +230,7 @@ class _Run:
 
     async def _hello(self) -> bool:
         check = Check("protocol", "hello: connects and names itself")
-        expected = f"a Hello with a bot name and version, protocol {convert.PROTOCOL_VERSION}"
+        expected = f"a Hello with a bot name and version, protocol {PROTOCOL_VERSION}"
         absent = await self.pool.ready([self.player])
         if absent:
             self._add(check.fail("hello", expected, f"no connection: {absent[self.player]}"))
@@ -265,8 +266,8 @@ class _Run:
         self.games += 1
         game_id = f"check{self.games:04d}"
         names = tuple(self.report.bot if s == seat else "script" for s in range(rules.players))
-        start = convert.to_bytes(
-            convert.game_start_to_pb(
+        start = to_bytes(
+            game_start_to_pb(
                 game_id=game_id,
                 preset=position.preset,
                 rules=rules,
@@ -279,8 +280,8 @@ class _Run:
         await self._send(start)
         if error_first:
             note = "check-bot: a test Error (not a fault of yours); carry on with the game"
-            await self._send(convert.to_bytes(convert.error_to_pb(ErrorCode.STALE_REQUEST, note)))
-        channel = SeatChannel(seat, player, game_id, convert.RequestEncoder(), clock)
+            await self._send(to_bytes(error_to_pb(ErrorCode.STALE_REQUEST, note)))
+        channel = SeatChannel(seat, player, game_id, RequestEncoder(), clock)
         while (decision := game.decision()) is not None:
             if decision.seat != seat:
                 game.apply(continue_action(decision, rng))
@@ -374,10 +375,10 @@ class _Run:
         if conn is None or conn.closed:
             return
         if failure is not None:
-            await conn.send(convert.to_bytes(convert.error_to_pb(code, f"check-bot: {text}")))
+            await conn.send(to_bytes(error_to_pb(code, f"check-bot: {text}")))
         end = game.events[-1]
         assert isinstance(end, GameEndEvent), "a one-hand game is over when its hand is"
-        await conn.send(convert.to_bytes(convert.game_over_to_pb(game_id, end, channel.untold(game))))
+        await conn.send(to_bytes(game_over_to_pb(game_id, end, channel.untold(game))))
 
     async def _kill_and_restart(self, check: Check) -> bool:
         process = self.pool.process(self.player)
@@ -403,7 +404,7 @@ class _Run:
         conn, process = self.player.connection, self.pool.process(self.player)
         if conn is None or conn.closed or process is None:
             return check.fail("shutdown", expected, "the bot was not connected to be told")
-        await conn.send(convert.to_bytes(convert.shutdown_to_pb("check-bot finished")))
+        await conn.send(to_bytes(shutdown_to_pb("check-bot finished")))
         if not await process.wait_exit(wait):
             process.kill()
             return check.fail("shutdown", expected, f"still running after {wait:g} s (killed)")

@@ -35,7 +35,7 @@ from referee.engine.events import (
 from referee.engine.game import Contract, Decision, DecisionKind, Game, Phase
 from referee.engine.presets import DEFAULT_PRESET, PRESETS, preset, rules_for
 from referee.engine.rules import OPTION_NAMES, Rules
-from referee.engine.view import SeatView, seat_view
+from referee.engine.view import SeatView, game_over_view, hand_end_view, seat_view
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -72,6 +72,8 @@ __all__ = [
     "deck_cards",
     "effective_suit",
     "enabled_specials",
+    "game_over_view",
+    "hand_end_view",
     "is_trump",
     "parse_card",
     "parse_cards",

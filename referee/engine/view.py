@@ -3,11 +3,15 @@
 ``seat_view(game, seat)`` builds a ``SeatView``; the referee serialises only
 this. Bots (through the SDK) rebuild the same type from the wire, so the
 helpers below (contract, current trick, tricks won, who is winning) are the
-same code on both sides.
+same code on both sides. ``hand_end_view`` and ``game_over_view`` are the
+views of a hand and of a game just over, built from the seat's events
+alone, so the SDK's runner (from the wire) and its simulator (from a
+``Game``) give a bot the same ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.engine import cards as C
@@ -19,6 +23,7 @@ from referee.engine.events import (
     DealEvent,
     Event,
     ExchangeEvent,
+    GameEndEvent,
     HandEndEvent,
     PlayEvent,
     TrickEvent,
@@ -140,3 +145,41 @@ def seat_view(game: Game, seat: int) -> SeatView:
         events=tuple(visible_to(ev, seat) for ev in game.hand_events),
         decision=decision if decision is not None and decision.seat == seat else None,
     )
+
+
+def hand_end_view(rules: Rules, seat: int, events: Sequence[Event]) -> SeatView:
+    """What ``seat`` knows of a hand that has just ended (``Bot.hand_end`` is given it).
+
+    ``events`` are the hand's events as the seat saw them, its deal first; the
+    view keeps them up to the hand's result (what comes after, the game's end,
+    is not part of the hand). The hand is over, so the view holds no cards, a
+    thrown-in hand and a partner's who sat out alike, and asks no decision.
+    """
+    end = len(events)
+    while end:
+        result = events[end - 1]
+        if isinstance(result, HandEndEvent):
+            break
+        end -= 1
+    else:
+        raise ValueError("the events hold no HandEndEvent: the hand has not ended")
+    deal = events[0]
+    if not isinstance(deal, DealEvent) or deal.hand != result.hand:
+        raise ValueError(f"the events of hand {result.hand} must start with its deal, not {deal!r}")
+    return SeatView(rules, seat, result.hand, deal.dealer, result.scores, (), tuple(events[:end]), None)
+
+
+def game_over_view(rules: Rules, seat: int, first_dealer: int, events: Sequence[Event]) -> SeatView:
+    """What ``seat`` knows once the game is over (``Bot.game_over`` is given it).
+
+    ``events`` are those of the game's last hand as the seat saw them, from its
+    deal (none if the game ended before the first), through the game's end.
+    The scores are the final ones; no cards are held and nothing is to decide.
+    """
+    end = events[-1] if events else None
+    if not isinstance(end, GameEndEvent):
+        raise ValueError("the events must end with the GameEndEvent: the game is not over")
+    deal = events[0]
+    if isinstance(deal, DealEvent):
+        return SeatView(rules, seat, deal.hand, deal.dealer, end.scores, (), tuple(events), None)
+    return SeatView(rules, seat, 0, first_dealer, end.scores, (), tuple(events), None)

@@ -2,7 +2,7 @@
 
 The log is replayed through the engine up to the decision at ADDRESS, which
 then stands exactly where the seat was asked. The request is rebuilt the way
-the referee builds it (``convert.RequestEncoder``, the events the seat had not
+the referee builds it (``referee.protocol.encoder``, the events the seat had not
 been told since its previous request, the snapshot, the legal choices, the
 request id and time limit); a bot is started as a child process on a referee
 server (``referee.server`` and ``referee.bots``, as ``arena match`` does),
@@ -54,7 +54,8 @@ from referee.errors import ArenaError
 from referee.faults import ViolationKind
 from referee.gamelog import THINK_FIELD, LogError
 from referee.logging import configure
-from referee.protocol import convert
+from referee.protocol.encoder import RequestEncoder
+from referee.protocol.messages import game_start_to_pb, to_bytes
 from referee.replay.logfile import LoggedGame, MatchLog
 from referee.replay.steps import DecisionPoint, GameReplay
 from referee.seat import SeatChannel, settle
@@ -206,7 +207,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
     # each seat's channel, as in the match: what it was told, its time bank drawn down by the think time (ms)
     # of answers over the move time; the requests are built again byte for byte, but sent to no bot
     clock = TimeControl(move_time_ms=move_time_ms, time_bank_ms=_time_bank_ms(match))
-    encoder = convert.RequestEncoder()
+    encoder = RequestEncoder()
     channels = [SeatChannel(seat, None, logged.game_id, encoder, clock) for seat in range(n)]
     think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
     for item in replay:
@@ -222,7 +223,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
         data = channel.request(game, item.decision, asked[seat] + 1, tell=was_asked)
         if address.matches(item):
             request_id = asked[seat] + 1
-            start = convert.game_start_to_pb(
+            start = game_start_to_pb(
                 game_id=logged.game_id,
                 preset=match.preset,
                 rules=match.rules,
@@ -237,7 +238,7 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
                 item,
                 request_id,
                 events,
-                convert.to_bytes(start),
+                to_bytes(start),
                 data,
                 move_time_ms,
                 bank,

@@ -12,13 +12,14 @@ from referee.engine.events import (
     DealEvent,
     Event,
     ExchangeEvent,
+    GameEndEvent,
     HandEndEvent,
     PlayEvent,
     visible_to,
 )
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import preset
-from referee.engine.view import seat_view
+from referee.engine.view import game_over_view, hand_end_view, seat_view
 from tests.support.engine import FOUR_TWO_HANDS, FOUR_TWO_TRICKS, SMALL, act, bids, cards, new_game, play_tricks
 
 
@@ -103,3 +104,39 @@ def test_visible_to_hides_only_hidden_cards() -> None:
 def test_view_of_a_seat_that_does_not_exist() -> None:
     with pytest.raises(ValueError, match="seat 4"):
         seat_view(Game(SMALL), 4)
+
+
+def test_the_view_of_a_hand_just_over_keeps_its_events_to_the_result_and_holds_no_cards() -> None:
+    game = new_game(SMALL, FOUR_TWO_HANDS, dealer=3)
+    bids(game, "pass, 3 high, pass, pass")
+    play_tricks(game, FOUR_TWO_TRICKS)
+    events = list(seat_view(game, 1).events)
+    view = hand_end_view(SMALL, 1, [*events, GameEndEvent((2, 4), 1, "target")])  # the game's end is left out
+    assert (view.seat, view.hand_number, view.dealer, view.scores, view.hand, view.decision) == (
+        1,
+        1,
+        3,
+        (2, 4),
+        (),
+        None,
+    )
+    assert view.events == tuple(events) and view.hand_result == events[-1]
+    with pytest.raises(ValueError, match="no HandEndEvent: the hand has not ended"):
+        hand_end_view(SMALL, 1, events[:-1])
+    with pytest.raises(ValueError, match="the events of hand 1 must start with its deal"):
+        hand_end_view(SMALL, 1, events[1:])
+
+
+def test_the_view_of_a_game_over_ends_with_its_end() -> None:
+    game = new_game(SMALL, FOUR_TWO_HANDS, dealer=3)
+    bids(game, "3 high")
+    end = game.forfeit(1, "seat 1 timed out")
+    view = game_over_view(SMALL, 2, 3, seat_view(game, 2).events)
+    assert (view.hand_number, view.dealer, view.scores, view.hand, view.decision) == (1, 3, end.scores, (), None)
+    assert view.events[-1] == end and isinstance(view.events[0], DealEvent)
+    before = game_over_view(SMALL, 2, 3, [end])  # over before its first deal
+    assert (before.hand_number, before.dealer, before.events) == (0, 3, (end,))
+    with pytest.raises(ValueError, match="must end with the GameEndEvent"):
+        game_over_view(SMALL, 2, 3, seat_view(game, 2).events[:-1])
+    with pytest.raises(ValueError, match="must end with the GameEndEvent"):
+        game_over_view(SMALL, 2, 3, [])

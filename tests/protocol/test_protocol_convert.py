@@ -1,4 +1,4 @@
-"""Every protocol message has a converter in ``referee.protocol.convert``, and each round-trips.
+"""Every protocol message has a converter in ``referee.protocol`` (domain, messages, decoded), and each round-trips.
 
 Samples come from random games of every preset (in-process engine): every
 event as each seat sees it, every decision with a random legal action.
@@ -15,25 +15,48 @@ import pytest
 
 from referee.engine.bids import PASS, Bid, BidKind
 from referee.engine.cards import Trump, card_str, sort_hand
-from referee.engine.events import DealEvent, Event, GameEndEvent, visible_to
+from referee.engine.events import DealEvent, Event, GameEndEvent, TrickEvent, visible_to
 from referee.engine.game import Decision, DecisionKind, Game, Phase
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
 from referee.engine.simulate import random_action, shuffled_deck
 from referee.engine.view import SeatView, seat_view
-from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
-from referee.protocol.convert import (
+from referee.protocol.decoded import (
     ActionMsg,
-    ErrorCode,
     ErrorInfo,
     GameOverInfo,
     GameStartInfo,
     HelloMsg,
-    ProtocolError,
     RequestInfo,
     ShutdownInfo,
     WelcomeInfo,
+    decode_bot_message,
+    decode_referee_message,
+    view_from_request,
+)
+from referee.protocol.domain import (
+    PROTOCOL_VERSION,
+    ErrorCode,
+    ProtocolError,
+    action_from_pb,
+    bid_from_pb,
+    bid_to_pb,
+    event_from_pb,
+    event_to_pb,
+    trump_from_pb,
+)
+from referee.protocol.encoder import RequestEncoder
+from referee.protocol.messages import (
+    action_to_pb,
+    decision_to_pb,
+    error_to_pb,
+    game_over_to_pb,
+    game_start_to_pb,
+    hello_to_pb,
+    shutdown_to_pb,
+    to_bytes,
+    welcome_to_pb,
 )
 
 
@@ -76,8 +99,8 @@ def sample(seed: int = 3) -> Iterator[Moment | tuple[str, Rules, Game]]:
 
 
 def roundtrip_hello() -> int:
-    data = convert.to_bytes(convert.hello_to_pb("tok-en", "my bot", "2.1"))
-    assert convert.decode_bot_message(data) == HelloMsg("tok-en", "my bot", "2.1", convert.PROTOCOL_VERSION)
+    data = to_bytes(hello_to_pb("tok-en", "my bot", "2.1"))
+    assert decode_bot_message(data) == HelloMsg("tok-en", "my bot", "2.1", PROTOCOL_VERSION)
     return 1
 
 
@@ -86,17 +109,17 @@ def roundtrip_action() -> int:
     for m in sample():
         if isinstance(m, Moment):
             rid = 1000 + n
-            msg = convert.decode_bot_message(convert.to_bytes(convert.action_to_pb(rid, m.decision.kind, m.action)))
+            msg = decode_bot_message(to_bytes(action_to_pb(rid, m.decision.kind, m.action)))
             assert isinstance(msg, ActionMsg) and msg.request_id == rid
-            back = convert.action_from_pb(msg.body, m.decision)
+            back = action_from_pb(msg.body, m.decision)
             assert back == (list(m.action) if isinstance(m.action, list) else m.action)
             n += 1
     return n
 
 
 def roundtrip_welcome() -> int:
-    data = convert.to_bytes(convert.welcome_to_pb("seat2-random", "0.1.0"))
-    assert convert.decode_referee_message(data, seat=0, players=0) == WelcomeInfo(1, "seat2-random", "0.1.0")
+    data = to_bytes(welcome_to_pb("seat2-random", "0.1.0"))
+    assert decode_referee_message(data, seat=0, players=0) == WelcomeInfo(1, "seat2-random", "0.1.0")
     return 1
 
 
@@ -105,8 +128,8 @@ def roundtrip_game_start() -> int:
     for preset, rules in PRESETS.items():
         names = [f"bot{s}" for s in range(rules.players)]
         for seat in range(rules.players):
-            data = convert.to_bytes(
-                convert.game_start_to_pb(
+            data = to_bytes(
+                game_start_to_pb(
                     game_id="g7",
                     preset=preset,
                     rules=rules,
@@ -116,7 +139,7 @@ def roundtrip_game_start() -> int:
                     first_dealer=1,
                 )
             )
-            info = convert.decode_referee_message(data, seat=0, players=0)
+            info = decode_referee_message(data, seat=0, players=0)
             assert info == GameStartInfo("g7", preset, rules, seat, tuple(names), 750, 1)
             n += 1
     return n
@@ -126,13 +149,13 @@ def roundtrip_decision_request() -> int:
     """What a seat is sent rebuilds the engine's view of it, and the snapshot fields are right."""
     n = 0
     hand_events: dict[tuple[str, int], list[Event]] = {}
-    encoder = convert.RequestEncoder()
+    encoder = RequestEncoder()
     for m in sample():
         if not isinstance(m, Moment):
             continue
         seat, game = m.decision.seat, m.game
         data = encoder.decision(game, m.decision, request_id=n + 1, game_id="g1", events=m.untold, time_limit_ms=900)
-        info = convert.decode_referee_message(data, seat=seat, players=m.rules.players)
+        info = decode_referee_message(data, seat=seat, players=m.rules.players)
         assert isinstance(info, RequestInfo)
         assert (info.request_id, info.game_id, info.time_limit_ms) == (n + 1, "g1", 900)
         assert list(info.events) == m.untold
@@ -141,7 +164,7 @@ def roundtrip_decision_request() -> int:
             if isinstance(ev, DealEvent):
                 events.clear()
             events.append(ev)
-        assert convert.view_from_request(info, m.rules, events) == m.view
+        assert view_from_request(info, m.rules, events) == m.view
         # the snapshot fields a bot in another language reads instead of keeping state
         req = pb.RefereeMessage.FromString(data).decision
         assert list(req.hand) == [card_str(c) for c in sort_hand(game.hands[seat])]
@@ -155,15 +178,13 @@ def roundtrip_decision_request() -> int:
                 c.alone,
                 list(c.active),
             )
-            assert (
-                convert.bid_from_pb(req.contract.bid) == c.bid and convert.trump_from_pb(req.contract.trump) == c.trump
-            )
+            assert bid_from_pb(req.contract.bid) == c.bid and trump_from_pb(req.contract.trump) == c.trump
             assert [(p.seat, p.card) for p in req.current_trick] == [
                 (s, card_str(card)) for s, card in zip(game.trick_seats, game.trick_cards, strict=True)
             ]
             assert list(req.tricks_won) == game.tricks_won
         # the encoder's byte splicing parses to the same message as building it field by field
-        assert pb.RefereeMessage.FromString(data) == convert.decision_to_pb(
+        assert pb.RefereeMessage.FromString(data) == decision_to_pb(
             game, m.decision, request_id=n + 1, game_id="g1", events=m.untold, time_limit_ms=900
         )
         n += 1
@@ -180,8 +201,8 @@ def roundtrip_game_over() -> int:
         assert isinstance(end, GameEndEvent)
         for seat in range(rules.players):
             last_hand = [visible_to(ev, seat) for ev in game.events[game.hand_start :]]
-            data = convert.to_bytes(convert.game_over_to_pb("g3", end, last_hand))
-            info = convert.decode_referee_message(data, seat=seat, players=rules.players)
+            data = to_bytes(game_over_to_pb("g3", end, last_hand))
+            info = decode_referee_message(data, seat=seat, players=rules.players)
             assert info == GameOverInfo("g3", tuple(last_hand), end.scores, end.winner, end.reason)
             n += 1
     return n
@@ -189,17 +210,15 @@ def roundtrip_game_over() -> int:
 
 def roundtrip_error() -> int:
     for code in ErrorCode:
-        data = convert.to_bytes(
-            convert.error_to_pb(code, f"{code.name} happened", 12, fatal=code is ErrorCode.BAD_TOKEN)
-        )
-        info = convert.decode_referee_message(data, seat=0, players=0)
+        data = to_bytes(error_to_pb(code, f"{code.name} happened", 12, fatal=code is ErrorCode.BAD_TOKEN))
+        info = decode_referee_message(data, seat=0, players=0)
         assert info == ErrorInfo(code, f"{code.name} happened", 12, code is ErrorCode.BAD_TOKEN)
     return len(ErrorCode)
 
 
 def roundtrip_shutdown() -> int:
-    data = convert.to_bytes(convert.shutdown_to_pb("match finished"))
-    assert convert.decode_referee_message(data, seat=0, players=0) == ShutdownInfo("match finished")
+    data = to_bytes(shutdown_to_pb("match finished"))
+    assert decode_referee_message(data, seat=0, players=0) == ShutdownInfo("match finished")
     return 1
 
 
@@ -210,13 +229,13 @@ def roundtrip_events() -> int:
         game = m.game if isinstance(m, Moment) else m[2]
         if isinstance(m, Moment) and m.untold:
             for ev in m.untold:
-                wire = convert.event_to_pb(ev, pb.Event())
+                wire = event_to_pb(ev, pb.Event())
                 kinds.add(wire.WhichOneof("event"))
-                assert convert.event_from_pb(wire, m.decision.seat, m.rules.players) == ev
+                assert event_from_pb(wire, m.decision.seat, m.rules.players) == ev
         elif not isinstance(m, Moment):
-            wire = convert.event_to_pb(game.events[-1], pb.Event())
+            wire = event_to_pb(game.events[-1], pb.Event())
             kinds.add(wire.WhichOneof("event"))
-            assert convert.event_from_pb(wire, 0, game.n) == game.events[-1]
+            assert event_from_pb(wire, 0, game.n) == game.events[-1]
     assert kinds == {f.name for f in pb.Event.DESCRIPTOR.oneofs_by_name["event"].fields}, kinds
     return len(kinds)
 
@@ -226,9 +245,9 @@ def roundtrip_bids() -> int:
     for m in sample():
         if isinstance(m, Moment) and m.decision.kind is DecisionKind.BID:
             for bid in m.decision.bids:
-                assert convert.bid_from_pb(convert.bid_to_pb(bid)) == bid
+                assert bid_from_pb(bid_to_pb(bid)) == bid
                 n += 1
-    assert convert.bid_from_pb(convert.bid_to_pb(PASS)) == PASS
+    assert bid_from_pb(bid_to_pb(PASS)) == PASS
     return n
 
 
@@ -293,23 +312,28 @@ def test_malformed_actions_say_what_is_wrong(build: Callable[[pb.Action], None],
     if words.startswith("BID"):
         decision = Decision(DecisionKind.BID, 0, (PASS,))
     with pytest.raises(ProtocolError, match=words.replace("(", r"\(").replace(")", r"\)")):
-        convert.action_from_pb(action, decision)
+        action_from_pb(action, decision)
 
 
 def test_bids_and_trumps_out_of_range() -> None:
     with pytest.raises(ProtocolError, match="bad trump value 42"):
-        convert.trump_from_pb(42)
+        trump_from_pb(42)
     with pytest.raises(ProtocolError, match="a pass has no level"):
-        convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_PASS, level=3))
+        bid_from_pb(pb.Bid(kind=pb.BID_KIND_PASS, level=3))
     with pytest.raises(ProtocolError, match="special bid moon takes no level"):
-        convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_MOON, level=3))
-    assert convert.bid_from_pb(pb.Bid(kind=pb.BID_KIND_LEVEL, level=4, trump=pb.TRUMP_LOW)) == Bid(
-        BidKind.LEVEL, 4, Trump.LOW
-    )
+        bid_from_pb(pb.Bid(kind=pb.BID_KIND_MOON, level=3))
+    assert bid_from_pb(pb.Bid(kind=pb.BID_KIND_LEVEL, level=4, trump=pb.TRUMP_LOW)) == Bid(BidKind.LEVEL, 4, Trump.LOW)
 
 
 def test_undecodable_bytes() -> None:
     with pytest.raises(ProtocolError, match="not a BotMessage"):
-        convert.decode_bot_message(b"\xff\xff\xff")
+        decode_bot_message(b"\xff\xff\xff")
     with pytest.raises(ProtocolError, match="not a RefereeMessage"):
-        convert.decode_referee_message(b"\xff\xff\xff", seat=0, players=4)
+        decode_referee_message(b"\xff\xff\xff", seat=0, players=4)
+
+
+@pytest.mark.parametrize("events", [[], [TrickEvent(1, 1, 2)]])
+def test_a_game_over_without_its_game_end_is_refused(events: list[Event]) -> None:
+    data = to_bytes(game_over_to_pb("g1", GameEndEvent((5, 3), 0, "target"), events))
+    with pytest.raises(ProtocolError, match="a GameOver's events end with the GameEnd event, and this one's do not"):
+        decode_referee_message(data, seat=0, players=4)

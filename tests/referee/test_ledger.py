@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.faults import ViolationKind
 from referee.ledger import REMEMBERED, FloodGuard, RequestLedger
-from referee.protocol.convert import ErrorCode
+from referee.protocol.domain import ErrorCode
 
 
 def test_an_answer_to_a_request_that_timed_out_is_late_once_then_stale() -> None:

@@ -24,8 +24,8 @@ from referee.engine.game import Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.gamelog import without_think_times
-from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from referee.protocol.messages import decision_to_pb
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from tests.support.logs import of_kind, revealed
@@ -44,7 +44,7 @@ def test_the_wire_check_catches_a_leak() -> None:
     decision = game.decision()
     assert decision is not None
     seat = decision.seat
-    fair = convert.decision_to_pb(
+    fair = decision_to_pb(
         game, decision, request_id=1, game_id="g", events=[visible_to(e, seat) for e in game.events], time_limit_ms=1
     )
     assert not unseen_cards(fair, game, seat)
@@ -55,7 +55,7 @@ def test_the_wire_check_catches_a_leak() -> None:
     leaky.decision.current_trick.add(trick=1, seat=(seat + 1) % 4, card=stranger)
     assert unseen_cards(leaky, game, seat) == {stranger}
     with pytest.raises(ValueError, match="must show exactly one hand"):
-        convert.decision_to_pb(game, decision, request_id=1, game_id="g", events=game.events, time_limit_ms=1)
+        decision_to_pb(game, decision, request_id=1, game_id="g", events=game.events, time_limit_ms=1)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -20,8 +20,10 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from referee.engine.game import DecisionKind
 from referee.match import Match
-from referee.protocol import convert
-from referee.protocol.convert import ActionMsg, ErrorCode, ErrorInfo, WelcomeInfo
+from referee.protocol.decoded import ActionMsg, ErrorInfo, WelcomeInfo, decode_referee_message
+from referee.protocol.domain import PLAY_METHOD, PROTOCOL_VERSION, SERVICE_NAME, ErrorCode
+from referee.protocol.encoder import RequestEncoder
+from referee.protocol.messages import action_to_pb, game_start_to_pb, hello_to_pb, to_bytes, welcome_to_pb
 from referee.server import ArenaServer, Closed, Limits, Player
 from tests.support.aio import run_async
 from tests.support.logs import of_kind, revealed
@@ -34,24 +36,24 @@ class Raw:
 
     def __init__(self, address: str) -> None:
         self.channel = grpc.aio.insecure_channel(address)
-        self.call = self.channel.stream_stream(convert.PLAY_METHOD)()
+        self.call = self.channel.stream_stream(PLAY_METHOD)()
 
     async def send(self, data: bytes) -> None:
         await self.call.write(data)
 
-    async def hello(self, token: str, version: int = convert.PROTOCOL_VERSION) -> None:
-        msg = convert.hello_to_pb(token, "raw", "1")
+    async def hello(self, token: str, version: int = PROTOCOL_VERSION) -> None:
+        msg = hello_to_pb(token, "raw", "1")
         msg.hello.protocol_version = version
-        await self.send(convert.to_bytes(msg))
+        await self.send(to_bytes(msg))
 
     async def action(self, request_id: int, card: int = 0) -> None:
-        await self.send(convert.to_bytes(convert.action_to_pb(request_id, DecisionKind.PLAY, card)))
+        await self.send(to_bytes(action_to_pb(request_id, DecisionKind.PLAY, card)))
 
     async def recv(self) -> object:
         data = await asyncio.wait_for(self.call.read(), 5)
         if data is grpc.aio.EOF:
             return data
-        return convert.decode_referee_message(data, seat=0, players=4)
+        return decode_referee_message(data, seat=0, players=4)
 
     async def error(self) -> ErrorInfo:
         msg = await self.recv()
@@ -71,7 +73,7 @@ class Raw:
 
 
 # what the referee "asks" in these tests: any referee message will do for a raw client
-STAND_IN = convert.to_bytes(convert.welcome_to_pb("stand-in request", "0"))
+STAND_IN = to_bytes(welcome_to_pb("stand-in request", "0"))
 
 Scenario = Callable[[ArenaServer, list[tuple[str, str, str]]], Awaitable[None]]
 
@@ -151,7 +153,7 @@ def test_a_seat_socket_serves_its_own_token_only() -> None:
 @pytest.mark.parametrize(
     ("first", "code", "words"),
     [
-        (convert.to_bytes(convert.action_to_pb(1, DecisionKind.PLAY, 0)), ErrorCode.BAD_HELLO, "must be a Hello"),
+        (to_bytes(action_to_pb(1, DecisionKind.PLAY, 0)), ErrorCode.BAD_HELLO, "must be a Hello"),
         (b"\xff\xff\xff garbage", ErrorCode.MALFORMED, "not a BotMessage"),
         (b"", ErrorCode.MALFORMED, "empty BotMessage"),
     ],
@@ -253,7 +255,7 @@ def test_malformed_and_oversized_messages_get_errors_and_the_stream_goes_on() ->
         await raw.send(b"\x08\x96\x01\xff")  # not a BotMessage
         err = await raw.error()
         assert err.code is ErrorCode.MALFORMED and not err.fatal
-        await raw.send(convert.to_bytes(convert.hello_to_pb("x" * 70_000, "big", "1")))
+        await raw.send(to_bytes(hello_to_pb("x" * 70_000, "big", "1")))
         err = await raw.error()
         assert err.code is ErrorCode.TOO_LARGE and "over the limit of 65536 bytes" in err.message
         await raw.hello(player.token)  # a second Hello
@@ -273,7 +275,7 @@ def test_malformed_and_oversized_messages_get_errors_and_the_stream_goes_on() ->
 def test_a_huge_message_cuts_only_that_stream() -> None:
     async def scenario(server: ArenaServer, reports: list) -> None:
         player, raw = await connected(server)
-        await raw.send(convert.to_bytes(convert.hello_to_pb("x" * 2_000_000, "huge", "1")))
+        await raw.send(to_bytes(hello_to_pb("x" * 2_000_000, "huge", "1")))
         assert await raw.ended()
         await until(lambda: not player.connected, "the server to drop the cut stream")
         other, raw2 = await connected(server, "q")  # the server still serves
@@ -335,7 +337,7 @@ def test_health_and_reflection_answer() -> None:
     async def scenario(server: ArenaServer, reports: list) -> None:
         async with grpc.aio.insecure_channel(server.address) as channel:
             health = health_pb2_grpc.HealthStub(channel)
-            for service in ("", convert.SERVICE_NAME):
+            for service in ("", SERVICE_NAME):
                 reply = await health.Check(health_pb2.HealthCheckRequest(service=service))
                 assert reply.status == health_pb2.HealthCheckResponse.SERVING
             stub = reflection_pb2_grpc.ServerReflectionStub(channel)
@@ -343,8 +345,8 @@ def test_health_and_reflection_answer() -> None:
             await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
             listed = await call.read()
             names = {s.name for s in listed.list_services_response.service}
-            assert convert.SERVICE_NAME in names
-            await call.write(reflection_pb2.ServerReflectionRequest(file_containing_symbol=convert.SERVICE_NAME))
+            assert SERVICE_NAME in names
+            await call.write(reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE_NAME))
             files = await call.read()
             assert files.file_descriptor_response.file_descriptor_proto
             await call.done_writing()
@@ -384,8 +386,8 @@ def _stalled_ask(limits: Limits) -> ActionMsg | Closed:
                 assert conn is not None
                 rules = rules_for("neuralplay")
                 await conn.send(
-                    convert.to_bytes(
-                        convert.game_start_to_pb(
+                    to_bytes(
+                        game_start_to_pb(
                             game_id="g1",
                             preset="neuralplay",
                             rules=rules,
@@ -400,7 +402,7 @@ def _stalled_ask(limits: Limits) -> ActionMsg | Closed:
                 game.deal(shuffled_deck(rules, random.Random(1)))
                 decision = game.decision()
                 assert decision is not None and decision.seat == 1
-                request = convert.RequestEncoder().decision(
+                request = RequestEncoder().decision(
                     game, decision, request_id=1, game_id="g1", events=[], time_limit_ms=200
                 )
                 asyncio.get_running_loop().call_soon(time.sleep, 0.8)  # the referee is busy elsewhere
@@ -425,7 +427,7 @@ def test_a_bot_that_stops_reading_cannot_stall_the_referee() -> None:
         watch(player, reports)
         conn = player.connection
         assert conn is not None
-        bulky = convert.to_bytes(convert.welcome_to_pb("x" * 500_000, "0"))  # never read by the bot
+        bulky = to_bytes(welcome_to_pb("x" * 500_000, "0"))  # never read by the bot
         outcomes = []
         for request_id in range(1, 100):
             outcomes.append(await asyncio.wait_for(conn.ask(bulky, request_id, 0.1), 5))

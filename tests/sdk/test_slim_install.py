@@ -58,7 +58,8 @@ def test_the_wheel_ships_the_sdk_the_engine_the_wire_and_the_example_bots() -> N
     names = shipped()
     for module in ("sdk", "sdk.runner", "sdk.log", "sdk.simulator", "referee.errors", "referee.engine.game"):
         assert module in names
-    assert "referee.protocol.bideuchre.v1.arena_pb2" in names and "referee.protocol.convert" in names
+    wire = ("bideuchre.v1.arena_pb2", "domain", "messages", "encoder", "decoded")
+    assert {f"referee.protocol.{m}" for m in wire} <= set(names)
     bots = sorted(n.removeprefix("example_bots.") for n in names if n.startswith("example_bots."))
     assert bots == ["first_bot", "montecarlo_bot", "random_bot", "rules_bot"]
     assert not any(n.startswith(("referee.cli", "referee.server", "referee.match", "referee.logging")) for n in names)

@@ -21,8 +21,8 @@ from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from referee.engine.view import seat_view
 from referee.match import FaultPolicy, Match, MatchConfig, MatchResult, SeatBot, seat_bots
-from referee.protocol import convert
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
+from referee.protocol.decoded import RequestInfo, decode_referee_message, view_from_request
 from referee.replay.logfile import load_log
 from referee.replay.steps import DecisionPoint, GameReplay
 from referee.sandbox import Sandbox, default_sandbox
@@ -193,13 +193,13 @@ def check_wire(log_path: Path, record_dir: Path) -> Counter[str]:
             assert msg.WhichOneof("message") == "decision", msg
             assert not unseen_cards(msg, game, seat), (seat, msg)
             stats["card observations"] += len(card_texts(msg))
-            info = convert.decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
-            assert isinstance(info, convert.RequestInfo)
+            info = decode_referee_message(msg.SerializeToString(), seat=seat, players=rules.players)
+            assert isinstance(info, RequestInfo)
             for ev in info.events:
                 hand_events[seat] = [ev] if isinstance(ev, DealEvent) else [*hand_events[seat], ev]
                 if isinstance(ev, ExchangeEvent) and seat not in (ev.from_seat, ev.to_seat):
                     stats["exchanges hidden from a seat"] += 1
-            assert convert.view_from_request(info, rules, hand_events[seat]) == seat_view(game, seat)
+            assert view_from_request(info, rules, hand_events[seat]) == seat_view(game, seat)
             stats[str(item.decision.kind)] += 1
         for seat in range(rules.players):
             msg = next(queues[seat])

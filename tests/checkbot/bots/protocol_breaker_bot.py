@@ -25,7 +25,7 @@ from pathlib import Path
 
 import sdk.runner
 from referee.engine.bids import BidKind
-from referee.protocol import convert
+from referee.protocol import messages
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from sdk import Bid, Bot, DecisionKind, SeatView
 from sdk.log import EventLogger
@@ -44,7 +44,7 @@ if MODE == "crash-then-hang" and MARKER is not None:
         sys.exit(0)
     MARKER.write_text("started once\n")
 
-_encode = convert.action_to_pb
+_encode = messages.action_to_pb
 
 
 def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
@@ -63,7 +63,7 @@ def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.Bot
     return _encode(request_id, kind, action)
 
 
-convert.action_to_pb = _action_to_pb
+messages.action_to_pb = _action_to_pb
 
 
 class _ExitOnError(EventLogger):

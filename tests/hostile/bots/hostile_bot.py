@@ -27,7 +27,9 @@ import grpc
 
 import sdk.runner
 from example_bots.random_bot import RandomBot
-from referee.protocol import convert
+from referee.protocol.decoded import HelloMsg, decode_bot_message
+from referee.protocol.domain import PLAY_METHOD
+from referee.protocol.messages import action_to_pb, hello_to_pb, to_bytes
 
 MODE, AT = sys.argv[1], int(sys.argv[2])
 _channel = grpc.aio.insecure_channel
@@ -45,8 +47,8 @@ class _Stream:
     async def write(self, data: bytes) -> None:
         self.writes += 1
         if self.writes == 1:  # the Hello
-            hello = convert.decode_bot_message(data)
-            assert isinstance(hello, convert.HelloMsg)
+            hello = decode_bot_message(data)
+            assert isinstance(hello, HelloMsg)
             self.token = hello.token
         elif self.writes == AT + 1:
             attack = await self._attack(data)
@@ -58,23 +60,23 @@ class _Stream:
     async def _attack(self, answer: bytes) -> bytes | None:
         if MODE == "flood":
             for k in range(40):
-                await self._call.write(convert.to_bytes(convert.action_to_pb(10**6 + k, _PLAY, 0)))
+                await self._call.write(to_bytes(action_to_pb(10**6 + k, _PLAY, 0)))
         elif MODE == "big":
             return b"\x12" + bytes(10 * 1024 * 1024)
         elif MODE == "garbage":
             return b"\xff\xfe garbage \x00\x01"
         elif MODE == "double-hello":
-            await self._call.write(convert.to_bytes(convert.hello_to_pb(self.token, "again", "1")))
+            await self._call.write(to_bytes(hello_to_pb(self.token, "again", "1")))
         elif MODE == "streams":
-            calls = [self._channel.stream_stream(convert.PLAY_METHOD)() for _ in range(200)]
+            calls = [self._channel.stream_stream(PLAY_METHOD)() for _ in range(200)]
             for call in calls:
-                await call.write(convert.to_bytes(convert.hello_to_pb(secrets.token_urlsafe(18), "x", "1")))
+                await call.write(to_bytes(hello_to_pb(secrets.token_urlsafe(18), "x", "1")))
             await asyncio.gather(*(call.read() for call in calls), return_exceptions=True)
             for call in calls:
                 call.cancel()
         elif MODE == "intruder":
-            call = self._channel.stream_stream(convert.PLAY_METHOD)()
-            await call.write(convert.to_bytes(convert.hello_to_pb(self.token, "thief", "1")))
+            call = self._channel.stream_stream(PLAY_METHOD)()
+            await call.write(to_bytes(hello_to_pb(self.token, "thief", "1")))
             await asyncio.gather(call.read(), return_exceptions=True)
             call.cancel()
         else:

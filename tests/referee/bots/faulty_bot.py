@@ -22,7 +22,7 @@ from pathlib import Path
 
 import sdk.runner
 from referee.engine.bids import BidKind
-from referee.protocol import convert
+from referee.protocol import messages
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from sdk import Bid, Bot, DecisionKind, SeatView
 
@@ -34,7 +34,7 @@ if MARKER is not None and ARMED:
     print(f"misbehaved once: {MARKER}", file=sys.stderr, flush=True)
 
 _MALFORMED = object()
-_encode = convert.action_to_pb
+_encode = messages.action_to_pb
 
 
 def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
@@ -46,7 +46,7 @@ def _action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.Bot
     return _encode(request_id, kind, action)
 
 
-convert.action_to_pb = _action_to_pb
+messages.action_to_pb = _action_to_pb
 
 
 class Faulty(Bot):

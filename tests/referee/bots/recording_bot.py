@@ -14,19 +14,19 @@ import uuid
 
 import sdk.runner
 from example_bots.random_bot import RandomBot
-from referee.protocol import convert
+from referee.protocol import decoded
 
 _path = os.path.join(os.environ["RECORD_DIR"], f"{os.getpid()}-{uuid.uuid4().hex}.msgs")
-_decode = convert.decode_referee_message
+_decode = decoded.decode_referee_message
 
 
-def _recording_decode(data: bytes, *, seat: int, players: int) -> convert.RefereeInfo:
+def _recording_decode(data: bytes, *, seat: int, players: int) -> decoded.RefereeInfo:
     with open(_path, "a", encoding="ascii") as f:
         f.write(data.hex() + "\n")
     return _decode(data, seat=seat, players=players)
 
 
-convert.decode_referee_message = _recording_decode
+decoded.decode_referee_message = _recording_decode
 
 if __name__ == "__main__":
     sdk.runner.run(RandomBot())
