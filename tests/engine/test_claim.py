@@ -87,9 +87,9 @@ def assert_accepted_as_if_played(game: Game, seat: int) -> list[Event]:
     left = game.rules.cards_each - game.trick_number + 1
     won_before = list(game.tricks_won)
     reference = played_out(game, team)
+    trick = game.trick_number
     events = game.claim(seat)
-    claim = events[0]
-    assert claim == ClaimEvent(game.hand_number, claim.trick, seat, team, left, accepted=True)
+    assert events[0] == ClaimEvent(game.hand_number, trick, seat, team, left, accepted=True)
     end = events[1]
     assert isinstance(end, HandEndEvent)
     assert end.tricks[team] == won_before[team] + left
@@ -109,7 +109,7 @@ def test_the_highest_trumps_claim_every_trick_on_every_preset(name: str) -> None
     declarer = 1
     game = deal_and_contract(rules, declarer, dict(enumerate(top_trumps(rules, declarer, Trump.S))), Trump.S)
     events = assert_accepted_as_if_played(game, declarer)
-    assert events[0].tricks == rules.cards_each
+    assert events[0] == ClaimEvent(1, 1, declarer, rules.team_of(declarer), rules.cards_each, accepted=True)
     end = events[1]
     assert isinstance(end, HandEndEvent) and end.made
 
