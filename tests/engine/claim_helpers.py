@@ -5,10 +5,12 @@
   passes; the exchanges are given card by card.
 - ``follow_plan``: play on, each seat playing the first card of its list that
   is legal, to reach an ending from a full deal (``filler`` tricks).
-- ``top_trumps`` and ``held_over``: a deal for any rules where the declarer's
-  claim at the first lead clearly holds (it holds the highest trumps), or looks
-  right but fails (the top trumps and one low card of a suit whose high card an
-  opponent keeps, with no partner able to win that trick).
+- ``top_trumps``, ``draw_first`` and ``held_over``: a deal for any rules where
+  the declarer's claim at the first lead clearly holds (it holds the highest
+  trumps), holds only if trumps are drawn before a plain winner is cashed (an
+  opponent could ruff it), or looks right but fails (the top trumps and one
+  low card of a suit whose high card an opponent keeps, with no partner able
+  to win that trick). ``bench/claim.py`` measures the search on them too.
 - ``plain_holds``: the claim decided by trying every legal card through
   ``Game`` itself, without any of the search's shortcuts (small endings only).
 - ``every_line``: every line of play of the other side, the claiming team
@@ -83,60 +85,73 @@ def _ranked(rules: Rules, trump: int, suit: int) -> list[Card]:
     return sorted((c for c in deck_cards(rules.deck) if EFFECTIVE_SUIT[trump][c] == suit), key=lambda c: -power[c])
 
 
-def _deal(
-    rules: Rules, declarer: int, own: list[Card], to_others: list[Card], for_partners: list[Card] | None
-) -> list[list[Card]]:
-    """Every hand: the declarer's ``own``; ``to_others`` spread over the opponents; the partners filled
-    from ``for_partners`` (None: from anything left); the rest of the deck wherever there is room."""
+def _deal(rules: Rules, given: Mapping[int, Sequence[Card]], only: Mapping[int, Sequence[Card]]) -> list[list[Card]]:
+    """Every hand: each seat's ``given`` cards, then filled up from the rest of the deck, the seats of ``only``
+    first and only from their cards there."""
     n, each = rules.players, rules.cards_each
-    team = rules.team_of(declarer)
-    opponents = [s for s in range(n) if rules.team_of(s) != team]
-    partners = [s for s in range(n) if s != declarer and rules.team_of(s) == team]
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[declarer] = list(own)
+    hands: list[list[Card]] = [list(given.get(s, ())) for s in range(n)]
     rest = list(deck_cards(rules.deck))
-    for c in own:
+    for c in (c for hand in hands for c in hand):
         rest.remove(c)
-    for k, c in enumerate(to_others):
-        hands[opponents[k % len(opponents)]].append(c)
-        rest.remove(c)
-    for seat in partners:
+    for seat in [*only, *(s for s in range(n) if s not in only)]:
+        allowed = only.get(seat)
         while len(hands[seat]) < each:
-            c = rest[0] if for_partners is None else next(c for c in for_partners if c in rest)
+            c = rest[0] if allowed is None else next(c for c in allowed if c in rest)
             hands[seat].append(c)
             rest.remove(c)
-    for seat in opponents:
-        while len(hands[seat]) < each:
-            hands[seat].append(rest.pop(0))
     assert not rest and all(len(h) == each for h in hands), "the deal does not add up"
     return hands
+
+
+def _sides(rules: Rules, declarer: int) -> tuple[list[int], list[int]]:
+    """The declarer's partners, and its opponents (nearest on its left first)."""
+    n, team = rules.players, rules.team_of(declarer)
+    seats = [(declarer + k) % n for k in range(1, n)]
+    return [s for s in seats if rules.team_of(s) == team], [s for s in seats if rules.team_of(s) != team]
+
+
+def _highest(rules: Rules, trump: int, count: int, suits: Sequence[int]) -> list[Card]:
+    """The ``count`` highest cards of ``suits``, taken suit by suit in that order."""
+    cards: list[Card] = []
+    for suit in suits:
+        cards += _ranked(rules, trump, suit)[: count - len(cards)]
+    return cards
 
 
 def top_trumps(rules: Rules, declarer: int, trump: int) -> list[list[Card]]:
     """The declarer holds the highest trumps (and, when there are too few, the highest cards of the other
     suits): a claim at the first lead holds whatever the others hold."""
-    each = rules.cards_each
-    own = _ranked(rules, trump, trump)[:each]
-    for suit in (s for s in range(4) if s != trump):
-        own += _ranked(rules, trump, suit)[: each - len(own)]
-    return _deal(rules, declarer, own, [], None)
+    suits = [trump, *(s for s in range(4) if s != trump)]
+    return _deal(rules, {declarer: _highest(rules, trump, rules.cards_each, suits)}, {})
 
 
 def held_over(rules: Rules, declarer: int, trump: int) -> list[list[Card]]:
     """The declarer holds the highest trumps but one card less, and the lowest card of a plain suit whose
     highest card the next seat (an opponent) holds; the other trumps and that suit go to the opponents, so no
     partner can take the trick of that low card: the claim looks right and fails."""
-    each = rules.cards_each
-    plain = [s for s in range(4) if s != trump]
-    low_suit, other = plain[0], plain[1:]
-    own = _ranked(rules, trump, trump)[: each - 1]
-    for suit in other:
-        own += _ranked(rules, trump, suit)[: each - 1 - len(own)]
+    low_suit, *other = (s for s in range(4) if s != trump)
     low = _ranked(rules, trump, low_suit)
-    own.append(low[-1])
-    to_others = [c for c in _ranked(rules, trump, trump) if c not in own] + low[:-1]
-    for_partners = [c for suit in other for c in _ranked(rules, trump, suit)]
-    return _deal(rules, declarer, own, to_others, for_partners)
+    own = [*_highest(rules, trump, rules.cards_each - 1, [trump, *other]), low[-1]]
+    partners, opponents = _sides(rules, declarer)
+    given: dict[int, list[Card]] = {declarer: own}
+    theirs = [c for c in _ranked(rules, trump, trump) if c not in own] + low[:-1]
+    for k, c in enumerate(theirs):
+        given.setdefault(opponents[k % len(opponents)], []).append(c)
+    plain = [c for suit in other for c in _ranked(rules, trump, suit)]
+    return _deal(rules, given, {p: plain for p in partners})
+
+
+def draw_first(rules: Rules, declarer: int, trump: int) -> list[list[Card]]:
+    """The declarer holds the highest trumps but one and the highest card of a plain suit; the other trumps go
+    to the opponent on its left, who holds none of that suit: the plain card led before the trumps are drawn
+    is ruffed, and drawing them first takes every trick."""
+    side, *other = (s for s in range(4) if s != trump)
+    own = [*_highest(rules, trump, rules.cards_each - 1, [trump, *other]), _ranked(rules, trump, side)[0]]
+    partners, opponents = _sides(rules, declarer)
+    ruffer = opponents[0]
+    given = {declarer: own, ruffer: [c for c in _ranked(rules, trump, trump) if c not in own]}
+    plain = [c for suit in other for c in _ranked(rules, trump, suit)]
+    return _deal(rules, given, {ruffer: plain, **{p: plain for p in partners}})
 
 
 # ------------------------------------------------------------------ checking the search

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from claim_helpers import (
     deal_and_contract,
+    draw_first,
     every_line,
     follow_plan,
     held_over,
@@ -112,6 +113,24 @@ def test_the_highest_trumps_claim_every_trick_on_every_preset(name: str) -> None
     assert events[0] == ClaimEvent(1, 1, declarer, rules.team_of(declarer), rules.cards_each, accepted=True)
     end = events[1]
     assert isinstance(end, HandEndEvent) and end.made
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_trumps_must_be_drawn_before_the_plain_winner_on_every_preset(name: str) -> None:
+    rules = preset(name)
+    declarer = 1
+    game = deal_and_contract(rules, declarer, dict(enumerate(draw_first(rules, declarer, Trump.S))), Trump.S)
+    team = rules.team_of(declarer)
+    if any(effective_suit(c, Trump.S) == Trump.S for c in game.hands[(declarer + 1) % rules.players]):
+        card = claim_card(game)
+        assert card is not None and effective_suit(card, Trump.S) == Trump.S, "a trump first"
+        cashed = game.copy()
+        plain = next(c for c in game.hands[declarer] if effective_suit(c, Trump.S) != Trump.S)
+        cashed.apply(plain)  # the plain winner first: the next seat ruffs it
+        assert not cashed.claim_search(team).holds()
+    else:
+        assert name == "double-deck-3p"  # 16 cards each: the declarer holds every trump, and no one can ruff
+    assert_accepted_as_if_played(game, declarer)
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
