@@ -28,14 +28,22 @@ What keeps it fast, each safe for the reason given:
   card can block its own suit, so each of its cards that differ is tried.
 - Settled at a trick's start: the claim holds when every card the team holds
   is a sure winner (nothing the others hold can beat it, and they hold no
-  trump to ruff it); it fails when an opponent holds a trump above every
-  trump of the team (sooner or later that trump is played: when trump is
-  led, when its holder cannot follow, or as its last card, and it wins).
+  trump to ruff it). It fails when an opponent's trumps cannot all be beaten
+  (each falls in a trick of its own that needs a higher trump of the team),
+  or when the team is a lone seat holding a suit in which an opponent has a
+  higher card than all of its own (the lone seat leads every trick, so it
+  leads that suit in the end, and the opponent kept that card for it).
+- In a trick: the search stops at once when the others hold the trick and
+  no seat of the team still to play can beat their card.
 
 ``ClaimSearch`` works on copies of the cards; the game it came from is never
-touched. ``tests/engine/test_claim.py`` checks it against a plain search
-through ``Game`` itself, and plays out every line of the other side against
-``claim_card``; ``bench/claim.py`` measures it.
+touched. It takes at most ``SEARCH_LIMIT`` turns: a claim not proved by then
+is refused (never accepted unproved). Claims that hold are proved in far
+fewer turns; what comes near the limit is the refusal of a claim with most
+of a long hand left (triple-deck's 15 tricks), which would otherwise take
+seconds. ``tests/engine/test_claim.py`` checks the search against a plain
+search through ``Game`` itself, and plays out every line of the other side
+against ``claim_card``; ``bench/claim.py`` measures it.
 """
 
 from __future__ import annotations
@@ -62,9 +70,17 @@ def _suit_orders() -> list[list[list[Card]]]:
 
 
 _SUIT_ORDER = _suit_orders()
+# The turns one search may take (about a second on the machine of bench/claim.py). A claim it has not proved by
+# then is refused: the engine never accepts a claim it has not proved. Claims that hold are proved in far fewer
+# turns (bench/claim.py); only refusals with most of a long hand left come near it.
+SEARCH_LIMIT = 250_000
 _NEVER = 1 << 30  # above every trick key
 # Per trump: every card code by effective suit, weakest first, each suit followed by the end mark (NUM_CODES).
 _LAYOUT_ORDER = [[c for suit in suits for c in (*suit, NUM_CODES)] for suits in _SUIT_ORDER]
+
+
+class _OutOfTurns(Exception):
+    """The search has taken its ``limit`` of turns."""
 
 
 class ClaimSearch:
@@ -74,6 +90,10 @@ class ClaimSearch:
     out and are ignored), ``to_act`` the seat to play, ``trick_seats`` and
     ``trick_cards`` the trick in progress. ``next_seat[s]`` is the active
     seat after ``s``. Seat ``s`` plays for team ``s % teams``.
+
+    One search answers one question (``holds`` or ``winning_card``). It takes
+    at most ``limit`` turns; a search that runs out answers no (``holds``
+    false, ``winning_card`` None) and says so in ``decided``.
     """
 
     def __init__(
@@ -88,11 +108,15 @@ class ClaimSearch:
         to_act: int,
         trick_seats: Sequence[int],
         trick_cards: Sequence[Card],
+        limit: int = SEARCH_LIMIT,
     ) -> None:
         n = len(hands)
         self.trump = trump
         self.team = team
-        self.nodes = 0  # turns searched (for the benchmark)
+        self.limit = limit
+        self.nodes = 0  # turns searched
+        self.decided = True  # false once the search has run out of turns
+        self._asked = False
         self._eff = EFFECTIVE_SUIT[trump]
         self._power = CARD_POWER[trump]
         self._keys = TRICK_KEY[trump]
@@ -130,21 +154,36 @@ class ClaimSearch:
     # ------------------------------------------------------------------ the answers
 
     def holds(self) -> bool:
-        """The team takes every remaining trick against every play of the others."""
-        if not self._trick_cards:
-            return self._trick_start(self._to_act)
-        return self._turn(self._to_act, *self._trick_state())
+        """The team takes every remaining trick against every play of the others (false if not proved)."""
+        self._ask()
+        try:
+            if not self._trick_cards:
+                return self._trick_start(self._to_act)
+            return self._turn(self._to_act, *self._trick_state())
+        except _OutOfTurns:
+            self.decided = False
+            return False
 
     def winning_card(self) -> Card | None:
         """A card for the seat to act (one of the team) that keeps every remaining trick, or None."""
         seat = self._to_act
         if not self._ours[seat]:
             raise ValueError(f"seat {seat} does not play for team {self.team}")
+        self._ask()
         keys, best_key, best_seat = self._trick_state()
-        for card in self._choices(seat, keys, best_key, best_seat):
-            if self._after(seat, card, keys, best_key, best_seat):
-                return card
+        try:
+            for card in self._choices(seat, keys, best_key, best_seat):
+                if self._after(seat, card, keys, best_key, best_seat):
+                    return card
+        except _OutOfTurns:
+            self.decided = False
         return None
+
+    def _ask(self) -> None:
+        # a search that ran out of turns stopped in the middle of a line: its cards are not put back
+        if self._asked:
+            raise RuntimeError("a ClaimSearch answers one question; make a new one")
+        self._asked = True
 
     # ------------------------------------------------------------------ the search
 
@@ -225,6 +264,8 @@ class ClaimSearch:
     def _turn(self, seat: int, keys: list[int] | None, best_key: int, best_seat: int) -> bool:
         """Seat ``seat`` plays to the trick in progress: can the team still take every trick?"""
         self.nodes += 1
+        if self.nodes > self.limit:
+            raise _OutOfTurns
         ours = self._ours[seat]
         for card in self._choices(seat, keys, best_key, best_seat):
             if self._after(seat, card, keys, best_key, best_seat) is ours:

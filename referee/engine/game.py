@@ -39,7 +39,7 @@ from referee.engine.bids import (
     trump_named_with_bid,
 )
 from referee.engine.cards import Card, Trump, card_str, deck_cards
-from referee.engine.claim import ClaimSearch
+from referee.engine.claim import SEARCH_LIMIT, ClaimSearch
 from referee.engine.deal import deal_seats
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import (
@@ -720,11 +720,9 @@ class Game:
 
     # ----------------------------------------------------------------- claims
 
-    def claim_search(self, team: int) -> ClaimSearch:
-        """The search that decides whether ``team`` can take every remaining trick of the hand in play.
-
-        See ``referee.engine.claim``; the game is left as it is.
-        """
+    def claim_search(self, team: int, limit: int = SEARCH_LIMIT) -> ClaimSearch:
+        """The search that decides whether ``team`` can take every remaining trick of the hand in play, in at most
+        ``limit`` turns (see ``referee.engine.claim``); the game is left as it is."""
         if not 0 <= team < self._teams:
             raise ValueError(f"team {team} is not a team of this game (0..{self._teams - 1})")
         if self.phase is not _PLAY or self.to_act is None:
@@ -739,6 +737,7 @@ class Game:
             to_act=self.to_act,
             trick_seats=self.trick_seats,
             trick_cards=self.trick_cards,
+            limit=limit,
         )
 
     def claim(self, seat: int) -> list[Event]:

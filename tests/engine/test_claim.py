@@ -35,7 +35,7 @@ from claim_helpers import (
 from engine_helpers import SMALL, act, arranged_deck, bids, cards, new_game
 
 from referee.engine.cards import Card, Trump, card_power, card_str, deck_cards, effective_suit, winning_index
-from referee.engine.claim import claim_card
+from referee.engine.claim import SEARCH_LIMIT, claim_card
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import ClaimEvent, Event, GameEndEvent, HandEndEvent
 from referee.engine.game import Game, Phase
@@ -451,3 +451,17 @@ def test_claim_card_is_a_legal_card_or_none() -> None:
         seen.add(card is None)
         assert card is None or card in game.legal_plays()
     assert seen == {True, False}
+
+
+def test_a_search_that_runs_out_of_turns_refuses_and_says_it_did_not_decide() -> None:
+    rules = preset("bloomington")
+    hands = dict(enumerate(top_trumps(rules, 1, Trump.S)))
+    game = deal_and_contract(rules, 1, hands, Trump.S)
+    team = rules.team_of(1)
+    full = game.claim_search(team)
+    assert full.holds() and full.decided and full.nodes > 10
+    short = game.claim_search(team, limit=10)
+    assert short.holds() is False and not short.decided and short.nodes == 11
+    with pytest.raises(RuntimeError):
+        short.holds()  # one question per search
+    assert SEARCH_LIMIT >= 100_000
