@@ -9,7 +9,10 @@ raises ``IllegalActionError`` naming the rule. Either way the state is left
 unchanged.
 
 Actions by decision kind: BID -> ``Bid``; TRUMP -> ``Trump``; GIVE and DISCARD
--> a sequence of exactly ``count`` cards from the hand; PLAY -> a card.
+-> a sequence of exactly ``count`` cards from the hand; PLAY -> a card. At a
+PLAY decision the seat may instead claim every remaining trick (``claim``):
+the engine checks the claim exactly (``referee.engine.claim``) and either
+ends the hand or changes nothing.
 
 Monte Carlo bots replay thousands of hands per decision, so the trick loop
 works on precomputed tables (``cards.TRICK_KEY``, the next active seat, the
