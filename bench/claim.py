@@ -22,10 +22,8 @@ single-threaded.
     python bench/claim.py                   # every preset, 100 random positions per depth
     python bench/claim.py indiana --positions 300
 
-Measured on AMD EPYC (2 logical CPUs, CPython 3.11.7), load average 4 to 9
-from other jobs, seed 1, 100 random positions per depth, in milliseconds:
-
-(figures: see the report that added this script; the table is printed by the script itself)
+The figures measured so far, and what they mean for the rule, are in
+docs/rules.md ("Claims").
 """
 
 from __future__ import annotations
