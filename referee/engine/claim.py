@@ -14,18 +14,23 @@ of ``cards``. Nothing here decides a rule of its own.
 
 What keeps it fast, each safe for the reason given:
 
-- Memo: at the start of a trick the outcome depends only on what each seat
-  holds and who leads; each such position is solved once.
+- Memo: at the start of a trick the outcome depends only on who leads and
+  on who holds which of the cards left, and of those only their order
+  within each effective suit (which cards are equal, which higher): a card
+  gone changes nothing but that order. Each such layout is solved once.
 - Equal cards: two cards of one effective suit in one hand, with no card
   held by anybody else or on the table between them (nor a copy of either),
   win and lose against exactly the same cards, now and later; only one of
   them is tried.
-- The other side's low cards: of the cards of one suit an opponent may play
-  that cannot become the best card of the trick, only the lowest is tried.
-  The trick goes the same way with any of them, and keeping a higher card
-  of a suit never helps the claiming side (whatever the lower card could
-  win, the higher can). The claiming side gets no such cut: keeping a high
-  card can block its own suit, so each of its cards that differ is tried.
+- Cards that leave the trick to the same seat: of the cards of one suit a
+  seat may play that cannot become the best card of the trick, and (for the
+  team) of those that would become the best with no seat after able to beat
+  them, only the lowest is tried. The trick goes the same way with any of
+  them, and holding the higher card afterwards is never worse for the side
+  that holds it: whatever the lower card could do, the higher can. For the
+  team this holds only when no partner has a card between the two: then a
+  higher card kept could overtake the partner and take the lead from it (a
+  blocked suit), so both are tried.
 - Settled at a trick's start: the claim holds when every card the team holds
   is a sure winner (nothing the others hold can beat it, and they hold no
   trump to ruff it). It fails when an opponent's trumps cannot all be beaten
@@ -70,7 +75,7 @@ def _suit_orders() -> list[list[list[Card]]]:
 
 
 _SUIT_ORDER = _suit_orders()
-# The turns one search may take (about a second on the machine of bench/claim.py). A claim it has not proved by
+# The turns one search may take (one to two seconds on the machine of bench/claim.py). A claim it has not proved by
 # then is refused: the engine never accepts a claim it has not proved. Claims that hold are proved in far fewer
 # turns (bench/claim.py); only refusals with most of a long hand left come near it.
 SEARCH_LIMIT = 250_000
