@@ -2,7 +2,7 @@
 
 Two kinds of position for every preset:
 
-- Built at the first lead, the whole hand left (``tests/engine/claim_helpers.py``):
+- Built at the first lead, the whole hand left (``tests/support/claims.py``):
   ``top trumps`` (the declarer holds the highest trumps: proved at once),
   ``draw first`` (the highest trumps but one and a plain ace, an opponent able
   to ruff it: proved only by a search that draws trumps first, against every
@@ -39,9 +39,7 @@ from pathlib import Path
 # Runnable as a plain script from a checkout (``python bench/claim.py``).
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "engine"))  # the positions of the engine's claim tests
 
-from claim_helpers import deal_and_contract, draw_first, held_over, random_ending, top_trumps  # tests/engine
 from machine import chosen_presets, describe  # bench/machine.py
 
 from referee.engine.cards import Card, Trump
@@ -49,6 +47,7 @@ from referee.engine.claim import SEARCH_LIMIT
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
+from tests.support.claims import deal_and_contract, draw_first, held_over, random_ending, top_trumps
 
 Deal = Callable[[Rules, int, int], list[list[Card]]]
 BUILT: dict[str, Deal] = {"top trumps": top_trumps, "draw first": draw_first, "held over": held_over}

@@ -21,7 +21,16 @@ from functools import partial
 from typing import Any
 
 import pytest
-from claim_helpers import (
+
+from referee.engine.cards import Card, Trump, card_power, card_str, deck_cards, effective_suit, winning_index
+from referee.engine.claim import SEARCH_LIMIT, claim_card
+from referee.engine.errors import IllegalActionError, InvalidActionError
+from referee.engine.events import ClaimEvent, Event, GameEndEvent, HandEndEvent
+from referee.engine.game import Game, Phase
+from referee.engine.presets import PRESETS, preset
+from referee.engine.rules import NoTrump
+from referee.engine.view import seat_view
+from tests.support.claims import (
     deal_and_contract,
     draw_first,
     every_line,
@@ -32,16 +41,7 @@ from claim_helpers import (
     take_contract,
     top_trumps,
 )
-from engine_helpers import SMALL, act, arranged_deck, bids, cards, new_game
-
-from referee.engine.cards import Card, Trump, card_power, card_str, deck_cards, effective_suit, winning_index
-from referee.engine.claim import SEARCH_LIMIT, claim_card
-from referee.engine.errors import IllegalActionError, InvalidActionError
-from referee.engine.events import ClaimEvent, Event, GameEndEvent, HandEndEvent
-from referee.engine.game import Game, Phase
-from referee.engine.presets import PRESETS, preset
-from referee.engine.rules import NoTrump
-from referee.engine.view import seat_view
+from tests.support.engine import SMALL, act, arranged_deck, bids, cards, new_game
 
 
 def state(game: Game) -> dict[str, Any]:

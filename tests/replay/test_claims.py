@@ -1,11 +1,12 @@
 """Logs with claims: the claim record, its round trip, --verify (a forged claim fails it), the text replay, the
 page's steps, --at, and the analysis.
 
-The logs are written by ``make_log(..., claim_tricks=K)``: in the last K tricks
-of each hand every seat claims before it plays, through ``Game.claim``, and the
-records are written with the referee's own ``HandSecrets``, as the referee
-writes any event. Most claims are refused (their card follows), some accepted
-(the hand ends there).
+The logs are written by ``tests.support.claims.write_claim_log``: in the last
+tricks of each hand every seat claims before it plays, through ``Game.claim``,
+and the records are written with the referee's own record builders and
+``HandSecrets``, as its match loop writes a game (which takes no claim until
+the bot protocol carries one). Most claims are refused (their card follows),
+some accepted (the hand ends there).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from replay_helpers import find, one_line_error, records, run, write_records
 
 from referee.engine.events import ClaimEvent
 from referee.engine.presets import PRESETS
@@ -23,6 +23,10 @@ from referee.gamelog import LOG_VERSION, event_from_record, event_record
 from referee.replay.html import game_data
 from referee.replay.logfile import load_log
 from referee.replay.steps import Claim, DecisionPoint, GameReplay, Step
+from tests.support.arena import invoke as run
+from tests.support.claims import write_claim_log
+from tests.support.logs import find, records, write_records
+from tests.support.replay import one_line_error
 
 Record = dict[str, Any]
 CLAIM_PRESETS = ["neuralplay", "bloomington", "double-deck-3p", "hammerwalt", "single-deck-hilo", "triple-deck"]
@@ -33,8 +37,8 @@ def claims(log: Path) -> list[Record]:
 
 
 @pytest.fixture
-def claim_log(make_log) -> Path:
-    log = make_log("neuralplay", seed=5, claim_tricks=3, overrides=("hand_limit=8",))
+def claim_log(tmp_path: Path) -> Path:
+    log = write_claim_log(tmp_path / "claims.jsonl", "neuralplay", seed=5, overrides=("hand_limit=8",))
     kinds = {r["accepted"] for r in claims(log)}
     assert kinds == {True, False}, "the log should hold accepted and refused claims"
     return log
@@ -66,8 +70,8 @@ def test_a_claim_record_round_trips() -> None:
 
 
 @pytest.mark.parametrize("preset", CLAIM_PRESETS)
-def test_logs_with_claims_verify(make_log, preset: str) -> None:
-    log = make_log(preset, seed=11, claim_tricks=3, lone=0.2, overrides=("hand_limit=6",))
+def test_logs_with_claims_verify(tmp_path: Path, preset: str) -> None:
+    log = write_claim_log(tmp_path / "claims.jsonl", preset, seed=11, lone=0.2, overrides=("hand_limit=6",))
     assert claims(log), "the log should hold claims"
     code, out, err = run("replay", log, "--verify")
     assert (code, err) == (0, ""), err
@@ -184,10 +188,10 @@ def test_the_analysis_shows_claims_and_does_not_grade_them(claim_log: Path) -> N
     assert sum(stats["claims"] for stats in analysis["bots"].values()) == len(accepted)
 
 
-def test_every_preset_can_log_a_claim(make_log) -> None:
+def test_every_preset_can_log_a_claim(tmp_path: Path) -> None:
     """Claims in the last trick of every preset's hands: each is accepted or refused as the engine says."""
     for preset in sorted(PRESETS):
-        log = make_log(preset, seed=3, claim_tricks=1, overrides=("hand_limit=3",))
+        log = write_claim_log(tmp_path / f"{preset}.jsonl", preset, seed=3, claim_tricks=1, overrides=("hand_limit=3",))
         assert claims(log), preset
         code, _, err = run("replay", log, "--verify")
         assert code == 0, f"{preset}: {err}"

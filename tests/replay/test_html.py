@@ -13,6 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from tests.support.browser import open_page, text_of
+from tests.support.claims import write_claim_log
 from tests.support.logs import Record, revealed, write_records
 from tests.support.replay import step_index, write_page
 
@@ -219,8 +220,8 @@ def test_names_are_text_not_markup(make_log, tmp_path, browser) -> None:
     assert problems == []
 
 
-def test_a_claim_is_a_step_and_its_tricks_are_on_the_score(make_log, tmp_path, browser) -> None:
-    log = make_log("neuralplay", seed=5, claim_tricks=3, overrides=("hand_limit=8",))
+def test_a_claim_is_a_step_and_its_tricks_are_on_the_score(tmp_path, browser) -> None:
+    log = write_claim_log(tmp_path / "claims.jsonl", "neuralplay", seed=5, overrides=("hand_limit=8",))
     steps = game_steps(log)
     page, problems = open_page(browser, write_page(log, tmp_path))
     accepted = next(k for k, r in enumerate(steps) if r["event"] == "claim" and r["accepted"])

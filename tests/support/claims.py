@@ -1,4 +1,4 @@
-"""Positions for the claim tests, and the plain search the engine's claim search is checked against.
+"""Claims in the tests: positions, the plain search the engine's claim search is checked against, and logs.
 
 - ``take_contract``: the first seat to bid takes the contract (the lowest
   level bid, or a named special bid) in the trump asked for; every other seat
@@ -16,22 +16,26 @@
 - ``every_line``: every line of play of the other side, the claiming team
   playing ``claim_card``; each line must take every trick for the team.
 - ``random_ending``: a random deal played at random down to a few tricks.
+- ``write_claim_log``: a game played at random in which the seats claim in
+  the last tricks of each hand, logged as the referee logs a game.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-
-from engine_helpers import arranged_deck, cards
+from pathlib import Path
 
 from referee.engine.bids import PASS
 from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, Card, Trump, deck_cards
 from referee.engine.claim import claim_card
 from referee.engine.events import Event, HandEndEvent, TrickEvent
 from referee.engine.game import DecisionKind, Game, Phase
+from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
 from referee.engine.simulate import random_action, shuffled_deck
+from referee.gamelog import HandSecrets, LogWriter, game_start_record, match_end_record, match_start_record
+from tests.support.engine import arranged_deck, cards, short_bid
 
 
 def take_contract(game: Game, trump: Trump, kind: str = "level", exchanges: Sequence[str] = ()) -> None:
@@ -224,3 +228,61 @@ def random_ending(rules: Rules, rng: random.Random, tricks_left: int, lone: floa
         assert decision is not None
         game.apply(random_action(decision, rng))
     return game
+
+
+# ------------------------------------------------------------------ logs with claims
+
+
+def write_claim_log(
+    path: Path,
+    preset: str,
+    *,
+    seed: int = 1,
+    claim_tricks: int = 3,
+    lone: float = 0.0,
+    overrides: tuple[str, ...] = (),
+) -> Path:
+    """One game of ``preset`` played at random, logged to ``path`` with the referee's record builders
+    (``referee.gamelog``: match_start, game_start, each event through ``HandSecrets``, match_end), as its
+    match loop logs a game. With ``claim_tricks`` tricks left or fewer, each seat claims them all before it
+    plays a card: a refused claim is logged and the card follows, an accepted one ends the hand.
+
+    Bids are short (``short_bid``), or a lone bid at the rate ``lone`` when one is legal. The match loop
+    (``referee.match``) takes no claim until the bot protocol carries one, hence this writer.
+    """
+    rules = rules_for(preset, overrides)
+    rng = random.Random(seed)
+    names = [f"bot{s}" for s in range(rules.players)]
+    game = Game(rules, rng.randrange(rules.players))
+    secrets = HandSecrets(1)
+    with LogWriter(path) as log:
+        start = match_start_record(
+            preset=preset, rules=rules, bot_names=names, seed=seed, games=1, move_time_ms=1000, on_fault="default"
+        )
+        log.write(start)
+        log.write(
+            game_start_record(
+                game=1, game_id="g0001", seed=seed, first_dealer=game.first_dealer, rules=rules, bot_names=names
+            )
+        )
+        while not game.is_over:
+            decision = game.decision()
+            if decision is None:
+                log.write_many(secrets.records(game.deal(shuffled_deck(rules, rng))))
+                continue
+            if decision.kind is DecisionKind.PLAY and rules.cards_each - game.trick_number + 1 <= claim_tricks:
+                events = game.claim(decision.seat)
+                log.write_many(secrets.records(events))
+                if game.phase is not Phase.PLAY:
+                    continue  # accepted: the hand is over
+            action = random_action(decision, rng)
+            if decision.kind is DecisionKind.BID:
+                lone_bids = [b for b in decision.bids if b.is_lone]
+                if lone_bids and rng.random() < lone:
+                    action = rng.choice(lone_bids)
+                else:
+                    action = short_bid(decision.bids, rng)
+            log.write_many(secrets.records(game.apply(action)))
+        result = {"game": 1, "winner": game.winner, "scores": list(game.scores), "reason": game.end_reason}
+        log.write(match_end_record(games=1, results=[result]))
+    return path
