@@ -136,6 +136,7 @@ $(JAVA_BIN): $(wildcard $(JAVA_BOT)/*.java) $(JAVA_BOT)/Makefile $(PROTO_SRC)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/claim.py
 	$(BIN)/python bench/referee.py
 	$(BIN)/python bench/wire.py
 	$(BIN)/python bench/tournament.py

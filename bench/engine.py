@@ -29,7 +29,7 @@ from pathlib import Path
 # Runnable as a plain script from a checkout (``python bench/engine.py``).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from machine import describe  # bench/machine.py
+from machine import chosen_presets, describe  # bench/machine.py
 
 from referee.engine.game import Game, Phase
 from referee.engine.playout import finish_game_hand
@@ -86,10 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per preset (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    names = args.presets or list(PRESETS)
-    unknown = [n for n in names if n not in PRESETS]
-    if unknown:
-        parser.error(f"unknown preset(s) {', '.join(unknown)}; presets: {', '.join(PRESETS)}")
+    names = chosen_presets(parser, args.presets)
 
     print("Engine: random-play hands per second, and fast playouts per second (playouts/s), one process, one core")
     print(f"Machine: {describe(load=False)}")

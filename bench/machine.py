@@ -1,4 +1,4 @@
-"""What every benchmark prints about where it ran, and the CPU-time reading they share.
+"""What every benchmark prints about where it ran, the CPU-time reading they share, and their preset arguments.
 
 Imported by the scripts beside it (``from machine import ...``): each runs as
 a plain script from a checkout, so this folder is on ``sys.path``.
@@ -6,6 +6,7 @@ a plain script from a checkout, so this folder is on ``sys.path``.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import resource
@@ -41,3 +42,13 @@ def cpu_seconds(who: int = resource.RUSAGE_SELF) -> float:
     """User + system CPU seconds of this process (or of its waited-for children)."""
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
+
+
+def chosen_presets(parser: argparse.ArgumentParser, names: list[str]) -> list[str]:
+    """The presets named on a benchmark's command line (all of them when none is); an unknown one is a usage error."""
+    from referee.engine.presets import PRESETS
+
+    unknown = [n for n in names if n not in PRESETS]
+    if unknown:
+        parser.error(f"unknown preset(s) {', '.join(unknown)}; presets: {', '.join(PRESETS)}")
+    return names or list(PRESETS)

@@ -11,6 +11,9 @@ Record shapes (every record has ``event``; see docs/logs.md):
 - ``exchange``: hand, from, to (null for a discard), cards (null while the hand is in play), count
 - ``play``: hand, trick, seat, card
 - ``trick``: hand, trick, winner
+- ``claim``: hand, trick, seat, team, tricks, accepted: a claim of every remaining
+  trick by the seat on turn to play; accepted, the hand_end follows (after the
+  reveal); refused, nothing changed and the seat's card comes next
 - ``hand_end``: hand, tricks, points, scores (per team), passed_out, declarer, made
 - ``violation``: game, hand, seat, kind (timeout, illegal, malformed, crash,
   protocol, late), detail, penalty (forfeit, default-action, none). Under the
@@ -45,6 +48,7 @@ from referee.engine.cards import Trump, card_str, cards_str, parse_card, parse_c
 from referee.engine.errors import InvalidActionError
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -58,7 +62,7 @@ from referee.engine.rules import Rules
 from referee.errors import ArenaError
 from referee.faults import Penalty, ViolationKind
 
-LOG_VERSION = 2  # 2: hidden cards are written at hand end, in a reveal record
+LOG_VERSION = 3  # 2: hidden cards are written at hand end, in a reveal record; 3: claim records
 
 
 class LogError(ArenaError, ValueError):
@@ -109,6 +113,16 @@ def _event_fields(event: Event) -> dict[str, Any]:
             "cards": cards_str(event.cards) if event.cards is not None else None,
             "count": event.count,
         }
+    if isinstance(event, ClaimEvent):
+        return {
+            "event": "claim",
+            "hand": event.hand,
+            "trick": event.trick,
+            "seat": event.seat,
+            "team": event.team,
+            "tricks": event.tricks,
+            "accepted": event.accepted,
+        }
     if isinstance(event, HandEndEvent):
         return {
             "event": "hand_end",
@@ -155,6 +169,8 @@ def event_from_record(rec: dict[str, Any]) -> Event:
     if kind == "exchange":
         cards = tuple(parse_cards(rec["cards"])) if rec["cards"] is not None else None
         return ExchangeEvent(rec["hand"], rec["from"], rec["to"], cards, rec["count"])
+    if kind == "claim":
+        return ClaimEvent(rec["hand"], rec["trick"], rec["seat"], rec["team"], rec["tricks"], rec["accepted"])
     if kind == "hand_end":
         return HandEndEvent(
             rec["hand"],
@@ -302,7 +318,7 @@ class HandSecrets:
         return rec
 
 
-ENGINE_EVENTS = frozenset({"deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end"})
+ENGINE_EVENTS = frozenset({"deal", "bid", "contract", "exchange", "play", "trick", "claim", "hand_end", "game_end"})
 KNOWN_EVENTS = ENGINE_EVENTS | {"match_start", "game_start", "violation", "reveal", "match_end"}
 
 

@@ -31,7 +31,7 @@ from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.playout import finish_game_hand
 from referee.engine.view import seat_view
 from referee.replay.logfile import MatchLog
-from referee.replay.steps import DecisionPoint, GameReplay
+from referee.replay.steps import Claim, DecisionPoint, GameReplay
 from sdk.worldmodel import WorldModel, finish_hand, margin
 
 
@@ -69,7 +69,7 @@ def calibrate(
     for logged in match.games:
         replay = GameReplay(match, logged)
         for item in replay:
-            if not isinstance(item, DecisionPoint) or item.violations:
+            if not isinstance(item, DecisionPoint) or item.violations or isinstance(item.action, Claim):
                 continue
             decision = item.decision
             if kinds and decision.kind not in kinds:

@@ -47,6 +47,7 @@ def _game(game: GameAnalysis) -> dict[str, Any]:
                 "low": None if d.low is None else round(d.low, 3),
                 "high": None if d.high is None else round(d.high, 3),
                 "grade": d.grade,
+                "refusedClaims": d.refused_claims,
                 "choices": [
                     {"choice": c["choice"], "value": round(c["value"], 2), "half": round(c["half_width"], 2)}
                     for c in d.choices[:CHOICES_SHOWN]

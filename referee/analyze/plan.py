@@ -7,7 +7,9 @@
 - for each decision of a chosen seat, its view at the decision (the engine's
   ``seat_view``: what that seat knew, nothing more), the action the log says
   it took, and where the decision is: its number in the game (``#N``), its
-  log line and its address for ``arena replay --at``.
+  log line and its address for ``arena replay --at``. A card decision the seat
+  answered with an accepted claim is kept with the claim as its action; claims
+  the engine refused are counted on the decision that followed them.
 
 The views are all the analysis gets (``referee.analyze.run``): a hidden card
 reaches it only if the seat could see it.
@@ -29,7 +31,7 @@ from referee.engine.game import DecisionKind
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView, seat_view
 from referee.replay.logfile import LoggedGame, MatchLog
-from referee.replay.steps import DecisionPoint, GameReplay, Step
+from referee.replay.steps import Claim, DecisionPoint, GameReplay, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,12 @@ class DecisionItem:
     taken: object  # the engine action the log records
     forced: bool  # only one legal choice
     by_referee: bool  # the referee played it for the bot (after a timeout, crash or bad answer)
+    refused_claims: int = 0  # claims of the seat the engine refused at this decision, before it played
+
+    @property
+    def claimed(self) -> bool:
+        """The seat answered with a claim of every remaining trick, and the engine accepted it."""
+        return isinstance(self.taken, Claim)
 
     @property
     def kind(self) -> DecisionKind:
@@ -125,6 +133,7 @@ def plan_game(match: MatchLog, logged: LoggedGame, seats: Sequence[int]) -> Game
                     taken=item.action,
                     forced=forced,
                     by_referee=bool(item.violations),
+                    refused_claims=item.refused_claims,
                 )
             )
         elif isinstance(item, Step):

@@ -43,7 +43,7 @@ class HandResult:
     game_id: str
     hand: int
     luck: tuple[Worth | None, ...]  # per chosen seat (the order of the plan's deal views): its cards' worth
-    judgements: tuple[Judgement | None, ...]  # per decision of the plan; None: forced, the referee's, or no world
+    judgements: tuple[Judgement | None, ...]  # per decision of the plan; None: forced, the referee's, a claim, no world
 
 
 def decision_rng(seed: int, game_id: str, number: int) -> random.Random:
@@ -61,7 +61,7 @@ def analyse_hand(plan: HandPlan, budget: Budget, seed: int) -> HandResult:
     )
     judgements = tuple(
         None
-        if item.forced or item.by_referee
+        if item.forced or item.by_referee or item.claimed
         else judge(item.view, item.taken, budget, decision_rng(seed, plan.game_id, item.number))
         for item in plan.decisions
     )

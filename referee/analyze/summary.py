@@ -6,8 +6,10 @@ records (``DecisionRecord``, ``LuckRecord``) and sums them up by any grouping
 
 Means over decisions
     The mean loss per decision counts only decisions with a choice: a forced
-    one (one legal choice), one the referee played for a bot after a fault, or
-    one where no world could be dealt is counted apart and not in the mean.
+    one (one legal choice), one the referee played for a bot after a fault, a
+    claim the engine accepted (it gave the team every trick left: no choice
+    does better, so there is nothing to judge), or one where no world could be
+    dealt is counted apart and not in the mean.
     Losses within a hand are not independent (one misread of the cards costs
     several tricks), so the 95% interval of a mean treats each hand of a seat
     as one sample: the ratio of the summed losses to the summed decisions,
@@ -65,7 +67,7 @@ class DecisionRecord:
     bot: str
     kind: str
     phase: str
-    status: str  # analysed, forced, referee (played for the bot after a fault), unjudged (no world could be dealt)
+    status: str  # analysed, forced, referee (played for the bot after a fault), claim (accepted), unjudged (no world)
     taken: str
     best: str | None
     loss: float | None  # points of hand margin given up (None unless analysed)
@@ -75,6 +77,7 @@ class DecisionRecord:
     worlds: int
     legal: int  # legal choices (gives and discards: distinct sets of cards)
     choices: tuple[dict[str, Any], ...]  # every choice tried: choice, value, half_width, worlds, final
+    refused_claims: int = 0  # claims the engine refused before the seat played
 
     @property
     def analysed(self) -> bool:
@@ -132,6 +135,7 @@ class Stats:
     decisions: int  # with a choice, analysed
     forced: int
     by_referee: int
+    claims: int  # accepted claims
     unjudged: int
     loss: Mean  # per decision, clustered by hand
     total_loss: float
@@ -147,6 +151,7 @@ class Stats:
             "decisions": self.decisions,
             "forced": self.forced,
             "by_referee": self.by_referee,
+            "claims": self.claims,
             "unjudged": self.unjudged,
             "loss_per_decision": self.loss.record(),
             "total_loss": _num(self.total_loss),
@@ -195,6 +200,7 @@ def summarise(decisions: Sequence[DecisionRecord], luck: Sequence[LuckRecord], w
         decisions=len(analysed),
         forced=sum(1 for d in decisions if d.status == "forced"),
         by_referee=sum(1 for d in decisions if d.status == "referee"),
+        claims=sum(1 for d in decisions if d.status == "claim"),
         unjudged=sum(1 for d in decisions if d.status == "unjudged"),
         loss=clustered_mean(clusters(analysed)),
         total_loss=sum(d.loss or 0.0 for d in analysed),
@@ -212,7 +218,12 @@ def summarise(decisions: Sequence[DecisionRecord], luck: Sequence[LuckRecord], w
 
 def decision_record(game: GamePlan, item: DecisionItem, judgement: Judgement | None, log: str) -> DecisionRecord:
     kind = item.kind
-    status = "forced" if item.forced else "referee" if item.by_referee else "analysed" if judgement else "unjudged"
+    if item.claimed:
+        status = "claim"
+    elif item.forced:
+        status = "forced"
+    else:
+        status = "referee" if item.by_referee else "analysed" if judgement else "unjudged"
     j = judgement
     return DecisionRecord(
         log=log,
@@ -236,6 +247,7 @@ def decision_record(game: GamePlan, item: DecisionItem, judgement: Judgement | N
         worlds=0 if j is None else j.worlds,
         legal=0 if j is None else j.legal,
         choices=() if j is None else tuple(_choice(kind, c) for c in j.choices),
+        refused_claims=item.refused_claims,
     )
 
 

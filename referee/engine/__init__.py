@@ -1,7 +1,7 @@
 """The pure rules engine of Bid Euchre: no I/O, no clock, no global random.
 
 Public API: cards and trump (``cards``), the rules object and presets, bids,
-events, the ``Game`` state machine and the per-seat ``SeatView``.
+events, the ``Game`` state machine (with claims, ``claim``) and the per-seat ``SeatView``.
 """
 
 from referee.engine.bids import PASS, Bid, bid_rank, enabled_specials, tricks_needed
@@ -16,12 +16,15 @@ from referee.engine.cards import (
     is_trump,
     parse_card,
     parse_cards,
+    playable,
     sort_hand,
     winning_index,
 )
+from referee.engine.claim import SEARCH_LIMIT, ClaimSearch, claim_card
 from referee.engine.errors import EngineError, IllegalActionError, InvalidActionError, RulesError
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -42,9 +45,12 @@ __all__ = [
     "OPTION_NAMES",
     "PASS",
     "PRESETS",
+    "SEARCH_LIMIT",
     "Bid",
     "BidEvent",
     "Card",
+    "ClaimEvent",
+    "ClaimSearch",
     "Contract",
     "ContractEvent",
     "DealEvent",
@@ -69,6 +75,7 @@ __all__ = [
     "card_power",
     "card_str",
     "cards_str",
+    "claim_card",
     "deck_cards",
     "effective_suit",
     "enabled_specials",
@@ -77,6 +84,7 @@ __all__ = [
     "is_trump",
     "parse_card",
     "parse_cards",
+    "playable",
     "preset",
     "rules_for",
     "seat_view",

@@ -195,6 +195,18 @@ def card_power(card: Card, trump: int) -> int:
     return CARD_POWER[trump][card]
 
 
+def playable(hand: Sequence[Card], trump: int, led: int | None) -> tuple[Card, ...]:
+    """The distinct cards of ``hand`` that may go to a trick whose led (effective) suit is ``led``, ascending.
+
+    ``led`` is None for the lead: any card. Otherwise the hand follows the
+    effective suit led when it can (the left bower is a trump), else plays any card.
+    """
+    if led is not None:
+        eff = EFFECTIVE_SUIT[trump]
+        hand = [c for c in hand if eff[c] == led] or hand
+    return tuple(sorted(set(hand)))
+
+
 def winning_index(cards: Sequence[Card], trump: int) -> int:
     """Index of the card winning a trick (led by ``cards[0]``) so far.
 

@@ -63,6 +63,23 @@ class TrickEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimEvent:
+    """A claim of every remaining trick by the seat on turn to play (see ``Game.claim``).
+
+    Accepted, the team takes ``tricks`` (every trick left, the one in progress
+    included) and the hand ends. Refused, nothing changes: the event is only
+    returned to the caller, never kept in the game's events.
+    """
+
+    hand: int
+    trick: int  # the trick in progress when the claim was made
+    seat: int
+    team: int
+    tricks: int  # the tricks claimed
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HandEndEvent:
     hand: int
     tricks: tuple[int, ...]  # per team, this hand
@@ -81,7 +98,17 @@ class GameEndEvent:
     detail: str = ""
 
 
-Event = DealEvent | BidEvent | ContractEvent | ExchangeEvent | PlayEvent | TrickEvent | HandEndEvent | GameEndEvent
+Event = (
+    DealEvent
+    | BidEvent
+    | ContractEvent
+    | ExchangeEvent
+    | PlayEvent
+    | TrickEvent
+    | ClaimEvent
+    | HandEndEvent
+    | GameEndEvent
+)
 
 
 def visible_to(event: Event, seat: int) -> Event:

@@ -9,7 +9,10 @@ raises ``IllegalActionError`` naming the rule. Either way the state is left
 unchanged.
 
 Actions by decision kind: BID -> ``Bid``; TRUMP -> ``Trump``; GIVE and DISCARD
--> a sequence of exactly ``count`` cards from the hand; PLAY -> a card.
+-> a sequence of exactly ``count`` cards from the hand; PLAY -> a card. At a
+PLAY decision the seat may instead claim every remaining trick (``claim``):
+the engine checks the claim exactly (``referee.engine.claim``) and either
+ends the hand or changes nothing.
 
 Monte Carlo bots replay thousands of hands per decision, so the trick loop
 works on precomputed tables (``cards.TRICK_KEY``, the next active seat, the
@@ -39,10 +42,12 @@ from referee.engine.bids import (
     trump_named_with_bid,
 )
 from referee.engine.cards import Card, Trump, card_str, deck_cards
+from referee.engine.claim import SEARCH_LIMIT, ClaimSearch
 from referee.engine.deal import deal_seats
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -667,12 +672,8 @@ class Game:
                 return ()
             seat = self.to_act
             assert seat is not None  # someone is to play in the play phase
-            hand = self.hands[seat]
-            if self.trick_cards:
-                # Follow the suit led when able (by effective suit: the left bower is a trump).
-                eff, led = self._effective_suit, self._led_suit
-                hand = [c for c in hand if eff[c] == led] or hand
-            legal = self._legal_plays = tuple(sorted(set(hand)))
+            led = self._led_suit if self.trick_cards else None
+            legal = self._legal_plays = C.playable(self.hands[seat], self.trump, led)
         return legal
 
     def _play(self, card: Card) -> list[Event]:
@@ -719,6 +720,64 @@ class Game:
         self.trick_number += 1
         self.to_act = winner
         return events
+
+    # ----------------------------------------------------------------- claims
+
+    def claim_search(self, team: int, limit: int = SEARCH_LIMIT) -> ClaimSearch:
+        """The search that decides whether ``team`` can take every remaining trick of the hand in play, in at most
+        ``limit`` turns (see ``referee.engine.claim``); the game is left as it is."""
+        if not 0 <= team < self._teams:
+            raise ValueError(f"team {team} is not a team of this game (0..{self._teams - 1})")
+        if self.phase is not _PLAY or self.to_act is None:
+            raise IllegalActionError("claim-not-in-play", f"a claim is made in the play, not during the {self.phase}")
+        return ClaimSearch(
+            trump=self.trump,
+            teams=self._teams,
+            team=team,
+            active=self.active,
+            next_seat=self._next_seat,
+            hands=self.hands,
+            to_act=self.to_act,
+            trick_seats=self.trick_seats,
+            trick_cards=self.trick_cards,
+            limit=limit,
+        )
+
+    def claim(self, seat: int) -> list[Event]:
+        """``seat``, on turn to play a card, claims every remaining trick for its team; return the events.
+
+        The claim is accepted only if the team can take every trick left (the
+        one in progress included) against every legal play of the other seats
+        (``claim_search``). Accepted: the team is credited with those tricks
+        and the hand ends, scored as if they had been played: the events are
+        the ``ClaimEvent``, the ``HandEndEvent`` and, when the game ends, the
+        ``GameEndEvent``. Refused: nothing changes, the game's own events
+        included, and the seat still has its card to play; the one event
+        returned (``accepted`` false) is for the caller to record.
+
+        A claim out of turn or outside the play raises ``IllegalActionError``
+        (the state is left unchanged); a seat that is not one, ``InvalidActionError``.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise InvalidActionError(f"a claim needs a seat 0..{self.n - 1}, got {seat!r}")
+        if self.phase is not _PLAY:
+            raise IllegalActionError("claim-not-in-play", f"a claim is made in the play, not during the {self.phase}")
+        if seat != self.to_act:
+            raise IllegalActionError(
+                "claim-out-of-turn", f"seat {seat} may claim only on its turn to play; seat {self.to_act} is to play"
+            )
+        team = self.rules.team_of(seat)
+        tricks = self._cards_each - self.trick_number + 1  # the trick in progress and every one after it
+        accepted = self.claim_search(team).holds()
+        claim = ClaimEvent(self.hand_number, self.trick_number, seat, team, tricks, accepted)
+        if not accepted:
+            return [claim]
+        self.events.append(claim)
+        self.tricks_won[team] += tricks
+        self.trick_seats = []
+        self.trick_cards = []
+        self._legal_plays = None
+        return [claim, *self._end_hand_played()]
 
     # ---------------------------------------------------------------- scoring
 

@@ -19,6 +19,7 @@ from referee.engine.bids import Bid
 from referee.engine.cards import Card, Trump
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -108,10 +109,13 @@ class SeatView:
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
+        """Tricks taken this hand per team, the tricks an accepted claim gave included."""
         won = [0] * self.rules.teams
         for ev in self.events:
             if isinstance(ev, TrickEvent):
                 won[self.rules.team_of(ev.winner)] += 1
+            elif isinstance(ev, ClaimEvent) and ev.accepted:
+                won[ev.team] += ev.tricks
         return tuple(won)
 
     @property

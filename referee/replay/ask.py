@@ -48,7 +48,7 @@ from referee.bots import BotCommand, BotPool
 from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str
-from referee.engine.events import Event
+from referee.engine.events import ClaimEvent, Event
 from referee.engine.game import Decision, DecisionKind
 from referee.errors import ArenaError
 from referee.faults import ViolationKind
@@ -57,7 +57,7 @@ from referee.logging import configure
 from referee.protocol.encoder import RequestEncoder
 from referee.protocol.messages import game_start_to_pb, to_bytes
 from referee.replay.logfile import LoggedGame, MatchLog
-from referee.replay.steps import DecisionPoint, GameReplay
+from referee.replay.steps import Claim, DecisionPoint, GameReplay
 from referee.seat import SeatChannel, settle
 from referee.server import ArenaServer, Closed
 
@@ -133,7 +133,9 @@ class Address:
 
 
 def action_text(kind: DecisionKind, action: object) -> str:
-    """An engine action in the log's notation."""
+    """An engine action in the log's notation (``claim`` for a play decision answered by an accepted claim)."""
+    if isinstance(action, Claim):
+        return "claim"
     if kind is DecisionKind.BID:
         assert isinstance(action, Bid)
         return action.text()
@@ -219,6 +221,13 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
         was_asked = not gone[seat] and not crashed
         game = replay.game
         events = tuple(channel.untold(game, tell=False))
+        claims = [ev for ev in events if isinstance(ev, ClaimEvent)]
+        if claims:
+            raise AskError(
+                f"game {game_number}: seat {seat} was told of the claim of hand {claims[0].hand} before decision "
+                f"#{item.number}, and the bot protocol cannot carry a claim yet: only decisions before the first "
+                "accepted claim of the game can be asked"
+            )
         bank = channel.bank_ms
         data = channel.request(game, item.decision, asked[seat] + 1, tell=was_asked)
         if address.matches(item):

@@ -21,6 +21,7 @@ from referee import webassets
 from referee.engine.cards import card_str
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     GameEndEvent,
@@ -86,6 +87,8 @@ class StepMaker:
         elif isinstance(event, TrickEvent):
             self.winner = event.winner
             self.tricks = [t + (team == rules.team_of(event.winner)) for team, t in enumerate(self.tricks)]
+        elif isinstance(event, ClaimEvent) and event.accepted:
+            self.tricks = [t + (team == event.team) * event.tricks for team, t in enumerate(self.tricks)]
         elif isinstance(event, HandEndEvent):
             self.table, self.winner, self.scores = [], None, list(event.scores)
         elif isinstance(event, GameEndEvent):

@@ -7,6 +7,11 @@ dealer, then walks the game's records in order:
 - the record of a seat's action (``bid``, ``exchange``, ``play``, and for the
   trump decision the ``contract`` record, which names the trump) gives the
   action; the engine applies it, so an illegal action is caught;
+- a ``claim`` record, at a seat's turn to play, is put to the engine's
+  ``Game.claim``: the engine must come to the same answer (accepted or
+  refused), so a claim logged as accepted that the engine cannot prove fails
+  here. An accepted claim is the seat's decision (its action a ``Claim``);
+  a refused one changes nothing, and the seat's card follows;
 - every event the engine emits must be the next record, field for field
   (extra fields in a record are allowed);
 - a ``violation`` with penalty ``forfeit`` must be followed by the
@@ -31,6 +36,7 @@ from referee.engine.deal import deck_for_hands
 from referee.engine.errors import EngineError
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -65,6 +71,13 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """The action of a play decision answered by a claim the engine accepted: every remaining trick."""
+
+    tricks: int  # the tricks it gave the claimer's team
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionPoint:
     """A seat's decision about to be taken; the engine stands where the seat was asked."""
 
@@ -74,8 +87,9 @@ class DecisionPoint:
     trick: int  # the trick of a play; 0 for other decisions
     turn: int  # for a bid, the seat's n-th bid of the hand (1-based); else 1
     line: int  # the record that holds the action taken
-    action: object  # the engine action taken
+    action: object  # the engine action taken (a ``Claim`` for an accepted claim)
     violations: tuple[Violation, ...]  # the bot's faults at this decision (the action was then the referee's)
+    refused_claims: int = 0  # claims of the seat the engine refused at this decision, before its action
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +128,8 @@ def describe_event(event: Event) -> str:
         return f"play of seat {event.seat} in hand {event.hand}, trick {event.trick}"
     if isinstance(event, TrickEvent):
         return f"trick {event.trick} of hand {event.hand}"
+    if isinstance(event, ClaimEvent):
+        return f"claim of seat {event.seat} in hand {event.hand}, trick {event.trick}"
     if isinstance(event, HandEndEvent):
         return f"end of hand {event.hand}"
     if isinstance(event, GameEndEvent):
@@ -176,6 +192,7 @@ class GameReplay:
         forfeit_by: Violation | None = None
         bid_turns: Counter[int] = Counter()
         number = 0
+        refused = 0  # refused claims at the decision now due
         for entry in self.logged.entries:
             kind = entry.event
             if kind == "violation":
@@ -197,7 +214,19 @@ class GameReplay:
                 else:
                     decision = game.decision()
                     assert decision is not None  # not over, not waiting for a deal
-                    action = self._action(decision, entry)
+                    claimed = kind == "claim" and decision.kind is DecisionKind.PLAY
+                    if claimed and entry.record.get("accepted") is not True:
+                        refused += 1  # nothing changes: the seat's card follows
+                        claim = self._claim(decision, entry)[0]
+                        self._compare(entry, claim)
+                        self.checked += 1
+                        yield Step(entry.line, claim, len(game.events), None)
+                        continue
+                    action: object
+                    if claimed:
+                        action = Claim(self.rules.cards_each - game.trick_number + 1)
+                    else:
+                        action = self._action(decision, entry)
                     number += 1
                     if decision.kind is DecisionKind.BID:
                         bid_turns[decision.seat] += 1
@@ -210,13 +239,20 @@ class GameReplay:
                         line=entry.line,
                         action=action,
                         violations=tuple(faults),
+                        refused_claims=refused,
                     )
                     faults = []
+                    refused = 0
                     yield point
-                    try:
-                        pending.extend(game.apply(action))
-                    except EngineError as exc:
-                        raise self._mismatch(entry, f"{describe_decision(decision, game)} is illegal: {exc}") from None
+                    if claimed:
+                        pending.extend(self._claim(decision, entry))
+                    else:
+                        try:
+                            pending.extend(game.apply(action))
+                        except EngineError as exc:
+                            raise self._mismatch(
+                                entry, f"{describe_decision(decision, game)} is illegal: {exc}"
+                            ) from None
             expected = pending.popleft()
             self._compare(entry, expected)
             self.checked += 1
@@ -241,9 +277,13 @@ class GameReplay:
         """What ``seat`` knew right after ``step``: the engine's seat view, and its events of the hand up to the step.
 
         Call it while the replay stands at ``step``. The view's hand is the
-        seat's holding after the engine applied the action of the step.
+        seat's holding after the engine applied the action of the step. A
+        refused claim is not one of the game's events (it changed nothing),
+        but every seat heard it: it ends the events of its step.
         """
         view = seat_view(self.game, seat)
+        if isinstance(step.event, ClaimEvent) and not step.event.accepted:
+            return view, (*view.events, step.event)
         upto = step.index - self.game.hand_start + 1
         return view, view.events[: max(upto, 0)]
 
@@ -328,6 +368,35 @@ class GameReplay:
                 entry, f"expected {describe_decision(decision, self.game)}, recorded one by seat {_show(seat)}"
             )
         return action
+
+    def _claim(self, decision: Decision, entry: Entry) -> list[Event]:
+        """The engine's answer to the claim recorded in ``entry`` (the seat's turn to play): its events, the
+        ``ClaimEvent`` first. The engine must agree with the log on whether the claim holds."""
+        ev = parse_event_record(self.match.path, entry.line, entry.record)
+        assert isinstance(ev, ClaimEvent)
+        game = self.game
+        if ev.seat != decision.seat:
+            raise self._mismatch(
+                entry, f"expected {describe_decision(decision, game)}, recorded a claim by seat {_show(ev.seat)}"
+            )
+        events = game.claim(decision.seat)
+        claim = events[0]
+        assert isinstance(claim, ClaimEvent)
+        if ev.accepted is not claim.accepted and isinstance(ev.accepted, bool):
+            what = (
+                f"seat {claim.seat}'s claim of the last {claim.tricks} tricks of hand {claim.hand} (from trick "
+                f"{claim.trick})"
+            )
+            if ev.accepted:
+                raise self._mismatch(
+                    entry,
+                    f"{what} is recorded as accepted, but the engine refuses it: the other side can take a "
+                    "trick against every line of the claiming team (a forged claim)",
+                )
+            raise self._mismatch(
+                entry, f"{what} is recorded as refused, but the engine accepts it: its team takes every trick"
+            )
+        return events
 
     def _compare(self, entry: Entry, expected: Event) -> None:
         want = event_record(expected)

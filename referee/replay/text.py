@@ -27,6 +27,7 @@ from referee.engine.bids import Bid
 from referee.engine.cards import RANK_LETTERS, SUIT_LETTERS, Card, Trump, card_rank, card_suit, sort_hand
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -94,6 +95,7 @@ class Words:
         "play": "plays",
         "give": "gives",
         "discard": "discards",
+        "claim": "claims",
     }
 
     def __init__(self, cards: Cards, rules: Rules, names: list[str], you: int | None = None) -> None:
@@ -123,9 +125,18 @@ class Words:
             return Text(f"{self.does(event.seat, 'play')} ").append_text(self.cards.card(event.card))
         if isinstance(event, TrickEvent):
             return Text(f"Trick {event.trick} won by {self.seat(event.winner)}")
+        if isinstance(event, ClaimEvent):
+            return self.claim(event)
         if isinstance(event, HandEndEvent):
             return self.result(event)
         return self.game_end(event)
+
+    def claim(self, ev: ClaimEvent) -> Text:
+        tricks = "the last trick" if ev.tricks == 1 else f"the remaining {ev.tricks} tricks"
+        text = Text(f"{self.does(ev.seat, 'claim')} {tricks} for team {ev.team}: ")
+        if ev.accepted:
+            return text.append("accepted, the hand ends", style="bold")
+        return text.append("refused, play goes on")
 
     def bid(self, ev: BidEvent) -> Text:
         if ev.bid.is_pass:
@@ -200,6 +211,7 @@ class _Hand:
     leaders: dict[int, int] = field(default_factory=dict)
     winners: dict[int, int] = field(default_factory=dict)
     holdings: dict[int, dict[int, tuple[Card, ...]]] = field(default_factory=dict)  # trick -> seat -> cards held
+    claimed: ClaimEvent | None = None  # the claim that ended the hand
     notes: list[Text] = field(default_factory=list)
     end: HandEndEvent | None = None
 
@@ -306,6 +318,10 @@ class GameText:
             hand.plays.setdefault(event.trick, {})[event.seat] = event.card
         elif isinstance(event, TrickEvent):
             hand.winners[event.trick] = event.winner
+        elif isinstance(event, ClaimEvent):
+            hand.notes.append(Text(f"Trick {event.trick}: ").append_text(self.words.claim(event)))
+            if event.accepted:
+                hand.claimed = event
         elif isinstance(event, HandEndEvent):
             hand.end = event
 
@@ -394,7 +410,10 @@ class GameText:
                     row.append(c.card(plays[s], style="bold").append("*"))
                 else:
                     row.append(c.card(plays[s]))
-            row.append(Text(self.seat(winner) if winner is not None else "(not finished)"))
+            if winner is not None:
+                row.append(Text(self.seat(winner)))
+            else:
+                row.append(Text("(claimed)" if hand.claimed is not None else "(not finished)"))
             if self.sel.seat is not None:
                 held = hand.holdings.get(trick, {}).get(self.sel.seat, ())
                 row.append(c.cards(sort_hand(held, trump)))

@@ -13,6 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from tests.support.browser import open_page, text_of
+from tests.support.claims import write_claim_log
 from tests.support.logs import Record, revealed, write_records
 from tests.support.replay import step_index, write_page
 
@@ -216,4 +217,23 @@ def test_names_are_text_not_markup(make_log, tmp_path, browser) -> None:
     page, problems = open_page(browser, write_page(log, tmp_path))
     assert text_of(page.text_content('#seats .seat[data-seat="2"] .name')).startswith(f"2 {hostile} · team 0")
     assert page.locator("img").count() == 0
+    assert problems == []
+
+
+def test_a_claim_is_a_step_and_its_tricks_are_on_the_score(tmp_path, browser) -> None:
+    log = write_claim_log(tmp_path / "claims.jsonl", "neuralplay", seed=5, overrides=("hand_limit=8",))
+    steps = game_steps(log)
+    page, problems = open_page(browser, write_page(log, tmp_path))
+    accepted = next(k for k, r in enumerate(steps) if r["event"] == "claim" and r["accepted"])
+    claim = steps[accepted]
+    go_to(page, accepted)
+    seat, team, tricks = claim["seat"], claim["team"], claim["tricks"]
+    what = "the last trick" if tricks == 1 else f"the remaining {tricks} tricks"
+    assert page.text_content("#event") == f"{seat} bot{seat} claims {what} for team {team}: accepted, the hand ends"
+    end = next(r for r in steps[accepted:] if r["event"] == "hand_end")
+    shown = page.eval_on_selector_all("#score tr td:nth-child(2)", "els => els.map(e => Number(e.textContent))")
+    assert shown == end["tricks"], "the claimed tricks count at once"
+    refused = next(k for k, r in enumerate(steps) if r["event"] == "claim" and not r["accepted"])
+    go_to(page, refused)
+    assert text_of(page.text_content("#event")).endswith("refused, play goes on")
     assert problems == []

@@ -1,0 +1,133 @@
+"""How long the engine takes to check a claim (``Game.claim``'s search), per preset, in one process.
+
+Two kinds of position for every preset:
+
+- Built at the first lead, the whole hand left (``tests/support/claims.py``):
+  ``top trumps`` (the declarer holds the highest trumps: proved at once),
+  ``draw first`` (the highest trumps but one and a plain ace, an opponent able
+  to ruff it: proved only by a search that draws trumps first, against every
+  discard of the others), ``held over`` (the highest trumps and a low card
+  under a high card an opponent keeps: refused).
+- Random: hands dealt and bid at random (lone bids too), played at random to
+  the first lead, to half the hand, and to three tricks left; the seat on
+  turn claims. Most of these claims are refused. The table gives, per depth,
+  how many held, how many the search gave up on (``SEARCH_LIMIT`` turns:
+  refused unproved), the median, mean, 99th percentile and slowest claim and
+  that one's search size (turns searched), and the slowest claim that held.
+
+Times are CPU seconds of this process (``time.process_time``), so the load of
+other processes disturbs them less than the wall clock would; the search is
+single-threaded.
+
+    python bench/claim.py                   # every preset, 100 random positions per depth
+    python bench/claim.py indiana --positions 300
+
+The figures measured so far, and what they mean for the rule, are in
+docs/rules.md ("Claims").
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# Runnable as a plain script from a checkout (``python bench/claim.py``).
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from machine import chosen_presets, describe  # bench/machine.py
+
+from referee.engine.cards import Card, Trump
+from referee.engine.claim import SEARCH_LIMIT
+from referee.engine.game import Game
+from referee.engine.presets import PRESETS
+from referee.engine.rules import Rules
+from tests.support.claims import deal_and_contract, draw_first, held_over, random_ending, top_trumps
+
+Deal = Callable[[Rules, int, int], list[list[Card]]]
+BUILT: dict[str, Deal] = {"top trumps": top_trumps, "draw first": draw_first, "held over": held_over}
+
+
+def timed(game: Game) -> tuple[float, bool, int]:
+    """(CPU seconds, whether the claim of the seat on turn holds, turns searched: more than the limit when the
+    search ran out of them)."""
+    assert game.to_act is not None
+    search = game.claim_search(game.rules.team_of(game.to_act))
+    start = time.process_time()
+    holds = search.holds()
+    return time.process_time() - start, holds, search.nodes
+
+
+def built(name: str) -> dict[str, tuple[float, bool, int]]:
+    rules = PRESETS[name]
+    out = {}
+    for label, deal in BUILT.items():
+        hands = deal(rules, 1, Trump.S)
+        out[label] = timed(deal_and_contract(rules, 1, dict(enumerate(hands)), Trump.S))
+    return out
+
+
+def sampled(name: str, left: int, positions: int, seed: int) -> list[tuple[float, bool, int]]:
+    rules = PRESETS[name]
+    rng = random.Random(f"{seed}:{name}:{left}")
+    results: list[tuple[float, bool, int]] = []
+    while len(results) < positions:
+        game = random_ending(rules, rng, tricks_left=left, lone=0.2)
+        if game is not None:
+            results.append(timed(game))
+    return results
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}" if seconds < 10 else f"{seconds:.0f}s"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("presets", nargs="*", help="presets to measure (default: all)")
+    parser.add_argument("--positions", type=int, default=100, help="random positions per depth (default 100)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    names = chosen_presets(parser, args.presets)
+
+    print("Claims: CPU milliseconds for the engine to decide a claim, one process")
+    print(f"Machine: {describe()}")
+    print(f"Random positions: {args.positions} per depth, seed {args.seed}\n")
+    head = f"{'preset':<19} {'tricks':>6} " + " ".join(f"{label:>18}" for label in BUILT)
+    print("Built positions at the first lead: ms (held or refused, turns searched)")
+    print(head)
+    print("-" * len(head))
+    for name in names:
+        cells = [f"{ms(t)} ({'held' if h else 'refused'}, {nodes})".rjust(18) for t, h, nodes in built(name).values()]
+        print(f"{name:<19} {PRESETS[name].cards_each:>6} " + " ".join(cells))
+    print()
+    head = (
+        f"{'preset':<19} {'left':>5} {'held':>5} {'undecided':>9} {'median':>8} {'mean':>8} {'p99':>8} {'slowest':>9} "
+        f"{'its turns':>9} {'held: slowest':>13} {'its turns':>9}"
+    )
+    print("Random positions: ms per claim")
+    print(head)
+    print("-" * len(head))
+    for name in names:
+        each = PRESETS[name].cards_each
+        for left in sorted({each, (each + 1) // 2, min(3, each)}, reverse=True):
+            results = sampled(name, left, args.positions, args.seed)
+            times = sorted(t for t, _, _ in results)
+            slowest = max(results)
+            proved = max((r for r in results if r[1]), default=(0.0, True, 0))
+            undecided = sum(1 for _, _, nodes in results if nodes > SEARCH_LIMIT)
+            print(
+                f"{name:<19} {left:>5} {sum(h for _, h, _ in results):>5} {undecided:>9} "
+                f"{ms(statistics.median(times)):>8} "
+                f"{ms(statistics.fmean(times)):>8} {ms(times[int(len(times) * 0.99) - 1]):>8} {ms(slowest[0]):>9} "
+                f"{slowest[2]:>9} {ms(proved[0]):>13} {proved[2]:>9}"
+            )
+
+
+if __name__ == "__main__":
+    main()
