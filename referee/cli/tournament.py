@@ -57,23 +57,12 @@ def tournament_command(
     with user_errors(OSError):
         place = Placement(ray, ray_working_dir, verbose)
         tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
-    settings, folder = tournament.settings, tournament.folder
-    total, done = len(tournament.schedule), len(tournament.done)
-    pending, tables = total - done, min(tournament.concurrency, total - done)
-    where = tournament.backend.describe(tables) if pending else ""
-    console.print(
-        f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
-        + (f" ({done} done)" if done else "")
-        + (f", {tables} table(s)" if pending else "")
-        + (f" {where}" if where else "")
-        + f"; folder {folder.path}",
-        highlight=False,
-        soft_wrap=True,
-    )
+    settings, folder, total = tournament.settings, tournament.folder, len(tournament.schedule)
+    console.print(start_line(tournament), highlight=False, soft_wrap=True)
     report: Report | None = None
     with user_errors(OSError):
         try:
-            if pending:
+            if tournament.pending:
                 report = _play(tournament, verbose, live)
         finally:
             tournament.backend.release()
@@ -85,6 +74,20 @@ def tournament_command(
     paths = f"{folder.standings_csv}, {folder.standings_json}"
     console.print(f"standings: {paths}; game logs: {folder.games}", highlight=False, soft_wrap=True)
     write_folder_report(folder.path, report=report)
+
+
+def start_line(tournament: Tournament) -> str:
+    """What the tournament is, how far it got and where its tables run."""
+    settings, total, done = tournament.settings, len(tournament.schedule), len(tournament.done)
+    tables = min(tournament.concurrency, total - done)
+    where = tournament.backend.describe(tables) if tables else ""
+    return (
+        f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
+        + (f" ({done} done)" if done else "")
+        + (f", {tables} table(s)" if tables else "")
+        + (f" {where}" if where else "")
+        + f"; folder {tournament.folder.path}"
+    )
 
 
 def _play(tournament: Tournament, verbose: bool, live: int | None) -> Report | None:

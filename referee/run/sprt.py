@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from referee.engine.presets import rules_for
 from referee.run.placement import HERE, Placement, Warn, unwarned
-from referee.run.tournament import check_same, folder_of, prepare
+from referee.run.tournament import check_same, folder_of, prepare, releasing
 from referee.runfolder import write_json
 from referee.setting import SettingsError
 from referee.sprt.config import SprtGiven
@@ -53,7 +53,8 @@ def open_sprt(
         settings = resolve(given)
     check_two_bots(settings)
     backend, tables = prepare(settings, given, folder, new=saved_plan is None, place=place, warn=warn)
-    if plan != saved_plan:  # a new test, or one given more pairs: its games are saved with it
-        write_json(folder.sprt, plan.record())
-        write_json(folder.settings, settings.record())
-    return SprtRun(settings, plan, folder, concurrency=tables, backend=backend)
+    with releasing(backend):
+        if plan != saved_plan:  # a new test, or one given more pairs: its games are saved with it
+            write_json(folder.sprt, plan.record())
+            write_json(folder.settings, settings.record())
+        return SprtRun(settings, plan, folder, concurrency=tables, backend=backend)

@@ -8,6 +8,8 @@ backend its tables run on are its attributes. The parts an SPRT shares
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 from referee.run.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, crowding, unwarned
@@ -36,7 +38,8 @@ def open_tournament(
     else:
         settings = resolve(replace(given, name=given.name or folder.path.name))
     backend, tables = prepare(settings, given, folder, new=not resume, place=place, warn=warn)
-    tournament = Tournament(settings, folder, concurrency=tables, backend=backend)
+    with releasing(backend):  # a results file that does not fit the schedule: a one-line error
+        tournament = Tournament(settings, folder, concurrency=tables, backend=backend)
     pending = len(tournament.schedule) - len(tournament.done)
     if (crowded := crowding(place, tables, pending)) is not None:
         warn(crowded)
@@ -70,9 +73,16 @@ def prepare(
         folder.check_new()
     backend, tables = choose_backend(place, workers=given.workers, concurrency=given.concurrency, sandbox=box)
     if new:
-        try:
+        with releasing(backend):
             folder.create(settings.record())
-        except BaseException:
-            backend.release()
-            raise
     return backend, tables
+
+
+@contextmanager
+def releasing(backend: Backend) -> Iterator[None]:
+    """Release the backend when what follows fails: a run that cannot start keeps no Ray cluster joined."""
+    try:
+        yield
+    except BaseException:
+        backend.release()
+        raise

@@ -85,6 +85,7 @@ __all__ = [
 ]
 
 SETTINGS_FORMAT = 1
+_CLOCK = TimeControl()  # a match's time control unless told otherwise: the defaults of move_time and time_bank
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _MS = 3_600_000  # the longest a move time or a time bank may be: an hour
 
@@ -237,7 +238,7 @@ class Given(Named):
     move_time: int | None = declare(
         Whole(1, _MS, unit="ms"),
         "Time per decision in ms, plus a small grace.",
-        default=1000,
+        default=_CLOCK.move_time_ms,
         flag="--move-time",
         saved="move_time_ms",
         decides_games=True,
@@ -245,7 +246,7 @@ class Given(Named):
     time_bank: int | None = declare(
         Whole(0, _MS, unit="ms"),
         "Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout.",
-        default=0,
+        default=_CLOCK.time_bank_ms,
         default_text="{}, none",
         flag="--time-bank",
         saved="time_bank_ms",
