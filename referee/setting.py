@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from referee.errors import ArenaError
 
@@ -364,16 +365,11 @@ class Named:
     """A table of settings (a frozen dataclass whose fields are ``declare``d): what the user named, None (or
     an empty mapping) where nothing was said."""
 
-    _tables: ClassVar[dict[type, dict[str, Setting]]] = {}
-
     @classmethod
+    @functools.cache
     def table(cls) -> dict[str, Setting]:
         """The settings, by name, in the order they are declared."""
-        if cls not in Named._tables:
-            Named._tables[cls] = {
-                f.name: replace(f.metadata[_SETTING], name=f.name) for f in fields(cls) if _SETTING in f.metadata
-            }
-        return Named._tables[cls]
+        return {f.name: replace(f.metadata[_SETTING], name=f.name) for f in fields(cls) if _SETTING in f.metadata}
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
@@ -382,10 +378,9 @@ class Named:
         values = {}
         for name, setting in cls.table().items():
             value = options.get(name)
-            if value is not None and not (
-                isinstance(value, list | tuple) and not value
-            ):  # a repeatable option given no time: not named
-                values[name] = setting.kind.from_cli(value)
+            if value is None or (isinstance(value, list | tuple) and not value):
+                continue  # not given (a repeatable option: not once)
+            values[name] = setting.kind.from_cli(value)
         return cls(**values)
 
     @classmethod
