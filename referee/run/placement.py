@@ -73,10 +73,11 @@ def choose_backend(
 
 
 def crowding(place: Placement, tables: int, pending: int) -> str | None:
-    """The warning for more tables than this machine has CPUs (their bots wait for one), else None."""
-    if not pending or place.ray is not None or tables <= cpu_count():
+    """The warning for more tables playing than this machine has CPUs (their bots wait for one), else None."""
+    playing = min(tables, pending)
+    if place.ray is not None or playing <= cpu_count():
         return None
     return (
-        f"warning: {tables} tables on {cpu_count()} CPUs: the games run slower; a bot kept waiting for a CPU "
+        f"warning: {playing} tables on {cpu_count()} CPUs: the games run slower; a bot kept waiting for a CPU "
         "gets that time back at its deadline, up to one more move time"
     )
