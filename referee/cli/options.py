@@ -20,6 +20,7 @@ import typer
 from rich.markup import escape
 
 from referee.match import FaultPolicy
+from referee.runfolder import LOGS
 from referee.sandbox import SandboxMode
 from referee.setting import Named
 from referee.sprt.config import SprtGiven, read_sprt_toml
@@ -86,8 +87,13 @@ MaxPairs = Annotated[int | None, option(SprtGiven, "max_pairs")]
 
 # one match at a time (match, play, serve)
 MATCH_GAMES = 1
-MatchGames = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")]
-LogDir = Annotated[Path, typer.Option("--log-dir", file_okay=False, help="Folder for the game log.")]
+MatchGames = Annotated[
+    int, typer.Option("--games", "-n", min=1, show_default=False, help=f"Games to play (default: {MATCH_GAMES}).")
+]
+LogDir = Annotated[
+    Path,
+    typer.Option("--log-dir", file_okay=False, show_default=False, help=f"Folder for the game log (default: {LOGS})."),
+]
 
 
 def named(ctx: typer.Context, config: Path | None) -> Given:
