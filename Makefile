@@ -56,11 +56,13 @@ CHROMIUM := /usr/bin/chromium
 # (Defined before the rule that names it: make expands a prerequisite as it reads it.)
 BWRAP := /usr/bin/bwrap
 
-# The checks first (ruff, mypy: pinned in the dev extra that $(STAMP) installs), then the suite.
+# The checks first (ruff, mypy, and lint-imports for the layers of pyproject.toml's [tool.importlinter]: pinned
+# in the dev extra that $(STAMP) installs), then the suite.
 test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 $(CHROMIUM):

@@ -39,10 +39,11 @@ sys.path.insert(0, str(ROOT))
 from machine import cpu_seconds, describe  # bench/machine.py
 
 from referee.logging import configure
+from referee.runfolder import RunFolder
 from referee.tournament.backends import Backend
 from referee.tournament.backends.local import LocalBackend
 from referee.tournament.backends.workers import WorkerBackend
-from referee.tournament.runner import Tournament, TournamentFolder
+from referee.tournament.runner import Tournament
 from referee.tournament.settings import Given, parse_bots, resolve
 
 BOTS = 4
@@ -54,8 +55,8 @@ def play(backend: Backend, args: argparse.Namespace) -> dict[str, Any]:
     given = Given(bots=bots, preset=args.preset, games=args.games, seed=args.seed, move_time=1000, name="bench")
     settings = resolve(given)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = TournamentFolder(Path(tmp) / "bench")
-        folder.start(settings)
+        folder = RunFolder(Path(tmp) / "bench")
+        folder.create(settings.record())
         tournament = Tournament(settings, folder, concurrency=args.tables, backend=backend)
         start, own = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF)
         asyncio.run(tournament.run())
@@ -101,7 +102,7 @@ def ray_run(args: argparse.Namespace) -> dict[str, Any]:
         backend = connect(cluster.address)
     startup = time.perf_counter() - start
     try:
-        return {**play(backend, args), "startup_s": startup, "where": backend.describe()}
+        return {**play(backend, args), "startup_s": startup, "where": backend.describe(args.tables)}
     finally:
         ray.shutdown()
         if cluster is not None:

@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 from machine import cpu_seconds, describe  # bench/machine.py
 
 from referee.logging import configure
-from referee.tournament.runner import Tournament, TournamentFolder
+from referee.runfolder import RunFolder
+from referee.tournament.runner import Tournament
 from referee.tournament.settings import Given, parse_bots, resolve
 
 BOTS = 4
@@ -37,8 +38,8 @@ def run(preset: str, games: int, concurrency: int, seed: int) -> dict[str, float
     bots = parse_bots([f"random{k}={sys.executable} -m example_bots.random_bot" for k in range(1, BOTS + 1)])
     settings = resolve(Given(bots=bots, preset=preset, games=games, seed=seed, move_time=1000, name="bench"))
     with tempfile.TemporaryDirectory() as tmp:
-        folder = TournamentFolder(Path(tmp) / "bench")
-        folder.start(settings)
+        folder = RunFolder(Path(tmp) / "bench")
+        folder.create(settings.record())
         tournament = Tournament(settings, folder, concurrency=concurrency)
         start, own, children = (
             time.perf_counter(),

@@ -62,6 +62,7 @@ from referee.gamelog import (
 from referee.protocol.domain import ErrorCode
 from referee.protocol.encoder import RequestEncoder
 from referee.protocol.messages import error_to_pb, game_over_to_pb, game_start_to_pb, to_bytes
+from referee.runfolder import LOGS
 from referee.sandbox import Sandbox, default_sandbox
 from referee.seat import Outcome, SeatChannel
 from referee.seeding import derive_seed
@@ -450,7 +451,7 @@ class MatchConfig:
     seed: int = 1
     clock: TimeControl = field(default_factory=TimeControl)
     policy: FaultPolicy = FaultPolicy.FORFEIT
-    log_dir: Path = Path("logs")
+    log_dir: Path = LOGS
     host: str = "127.0.0.1"
     port: int = 0
     connect_timeout_s: float = 10.0

@@ -109,15 +109,16 @@ def test_a_kit_without_its_toolchain_names_the_debian_packages(
 
 
 def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
-    """`make test` checks the code first: ruff's lint and format check and mypy (each pinned in the dev extra,
-    which the venv rule installs), then pytest. ``make -n`` prints the recipe without running it."""
+    """`make test` checks the code first: ruff's lint and format check, mypy and lint-imports (the import layers;
+    each pinned in the dev extra, which the venv rule installs), then pytest. ``make -n`` prints the recipe
+    without running it."""
     assert MAKE is not None
     dry = subprocess.run(
         [MAKE, "--no-print-directory", "-n", "test"], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert dry.returncode == 0, dry.stderr
     lines = [line.strip() for line in dry.stdout.splitlines()]
-    checks = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy"]
+    checks = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy", ".venv/bin/lint-imports"]
     suite = ".venv/bin/python -m pytest -q"
     assert all(line in lines for line in [*checks, suite]), dry.stdout
     at = [lines.index(c) for c in checks]
@@ -125,4 +126,6 @@ def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
     makefile = (REPO / "Makefile").read_text()
     assert "-m pip install --quiet -e '.[dev]'" in makefile  # the venv gets the dev extra: ruff, mypy, types-protobuf
     dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
-    assert {"ruff", "mypy", "types-protobuf"} <= {re.split(r"[<>=!~ \[]", d, maxsplit=1)[0] for d in dev}
+    assert {"ruff", "mypy", "types-protobuf", "import-linter"} <= {
+        re.split(r"[<>=!~ \[]", d, maxsplit=1)[0] for d in dev
+    }

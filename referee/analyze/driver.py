@@ -21,6 +21,7 @@ from referee.analyze.run import Runner
 from referee.analyze.summary import Analysis, GameAnalysis, plan_game_analysis
 from referee.engine.rules import Rules
 from referee.replay.logfile import LoggedGame, MatchLog, load_log
+from referee.runfolder import RunFolder
 
 
 class AnalyzeError(ValueError):
@@ -36,7 +37,7 @@ def find_logs(path: Path) -> list[MatchLog]:
         raise AnalyzeError(f"{path}: no such file or folder")
     if path.is_file():
         return [load_log(path)]
-    games = path / "games"
+    games = RunFolder(path).games
     files = sorted((games if games.is_dir() else path).glob("*.jsonl"))
     if not files:
         where = f"{path} (nor in {games})" if games.is_dir() else str(path)

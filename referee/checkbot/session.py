@@ -152,7 +152,7 @@ async def check_bot(
     *,
     presets: list[str],
     rules: Mapping[str, str] | None = None,
-    move_time_ms: int = 1000,
+    move_time_ms: int | None = None,
     output_dir: Path,
     connect_timeout_s: float = 10.0,
     shutdown_wait_s: float = SHUTDOWN_WAIT_S,
@@ -161,9 +161,10 @@ async def check_bot(
 ) -> Report:
     """Run every check on ``bot`` (on each preset with the rule overrides ``rules``, option -> value text); the
     report says what passed. Every process started is gone on return. ``sandbox``: what the bot runs in
-    (None: bare), as in a match; ``output_dir`` is hidden from it."""
+    (None: bare), as in a match; ``output_dir`` is hidden from it. ``move_time_ms``: None, a match's."""
+    clock = TimeControl() if move_time_ms is None else TimeControl(move_time_ms=move_time_ms)
     found, missing = positions(presets, rules)
-    report = Report(bot.name, bot.command, presets, move_time_ms, dict(rules or {}))
+    report = Report(bot.name, bot.command, presets, clock.move_time_ms, dict(rules or {}))
     server = ArenaServer(tcp=False)
     await server.start()
     stem = f"check-{bot.name}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -172,7 +173,7 @@ async def check_bot(
         server, output_dir=output_dir, output_stem=stem, seed=1, connect_timeout_s=connect_timeout_s, sandbox=box
     )
     player = pool.add("checked", bot)
-    run = _Run(report, pool, player, TimeControl(move_time_ms=move_time_ms), on_check, shutdown_wait_s)
+    run = _Run(report, pool, player, clock, on_check, shutdown_wait_s)
     try:
         await run.all(found, missing)
     finally:

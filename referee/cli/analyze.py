@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,11 +36,10 @@ from referee.gamelog import LogError
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog
-from referee.report.data import ANALYSIS_FILE
+from referee.runfolder import RunFolder, write_json
+from referee.setting import SettingsError
 from referee.tournament.backends.cluster import connect
 from referee.tournament.backends.local import cpu_count
-from referee.tournament.runner import SETTINGS_FILE
-from referee.tournament.settings import SettingsError
 
 # Per-game rows are printed up to this many games (all of them are in --json).
 GAMES_SHOWN = 24
@@ -154,8 +152,8 @@ def _analyze(
         print(json.dumps(record, indent=1, ensure_ascii=False))
     else:
         print_analysis(console if console.is_terminal else Console(width=200, highlight=False), analysis, worst)
-    if path.is_dir() and (path / SETTINGS_FILE).is_file():
-        saved = _save_for_report(path, record)
+    if path.is_dir() and RunFolder(path).settings.is_file():
+        saved = _save_for_report(RunFolder(path), record)
         (err_console if json_out else console).print(saved, highlight=False, soft_wrap=True)
     for line in analysis.cut_off:
         err_console.print(f"note: {escape(line)}", highlight=False, soft_wrap=True)
@@ -168,17 +166,15 @@ def _analyze(
             (err_console if json_out else console).print(f"wrote {page}", highlight=False, soft_wrap=True)
 
 
-def _save_for_report(folder: Path, record: dict[str, Any]) -> str:
+def _save_for_report(folder: RunFolder, record: dict[str, Any]) -> str:
     """Save the analysis of a tournament's folder in it (``analysis.json``, as ``--json`` prints it), where the
     folder's report finds it; the line that says so (or why it could not)."""
-    path = folder / ANALYSIS_FILE
-    tmp = path.with_name(path.name + ".tmp")
+    path = folder.analysis
     try:
-        tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_json(path, record, indent=1, ensure_ascii=False)
     except OSError as exc:
         return f"note: could not save {escape(str(path))}: {escape(exc.strerror or str(exc))}"
-    return f"wrote {escape(str(path))} (arena report {escape(str(folder))} shows it)"
+    return f"wrote {escape(str(path))} (arena report {escape(str(folder.path))} shows it)"
 
 
 def _runner(workers: int | None, ray: str | None, hands: int) -> tuple[Runner, str, Callable[[], None]]:
@@ -193,7 +189,7 @@ def _runner(workers: int | None, ray: str | None, hands: int) -> tuple[Runner, s
         def on_ray(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:
             return run_on_ray(plans, budget, seed, cpus)
 
-        return on_ray, f"on {backend.describe()}", backend.disconnect
+        return on_ray, backend.describe(cpus), backend.release
     count = min(workers if workers is not None else cpu_count(), max(1, hands))
     if count <= 1:
         return run_here, "in this process", _nothing

@@ -14,12 +14,14 @@ from rich.table import Table
 from referee.bots import BotCommand
 from referee.checkbot.positions import check_overrides, check_rules, situations
 from referee.checkbot.session import Report, check_bot
+from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import DEFAULTS, RuleOpt, SandboxOpt, VerboseOpt, bot_sandbox, run_async
+from referee.cli.running import VerboseOpt, bot_sandbox, run_async
 from referee.engine.errors import RulesError
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
-from referee.tournament.settings import parse_rules
+from referee.runfolder import LOGS
+from referee.tournament.settings import Given
 
 BAD_OPTIONS = 2  # the exit status of a usage mistake: 1 says a check failed
 
@@ -31,17 +33,15 @@ def check_bot_command(
         list[str] | None,
         typer.Option("--preset", "-p", help="Check on this preset only (repeatable; default: every preset)."),
     ] = None,
-    rule: RuleOpt = None,
-    move_time: Annotated[
-        int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
-    ] = 1000,
+    rules: opt.Rules = None,
+    move_time: opt.MoveTime = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (for scripts), not a table.")
     ] = False,
     log_dir: Annotated[
         Path, typer.Option("--log-dir", file_okay=False, help="Folder for the bot's output (stdout and stderr).")
-    ] = Path("logs"),
-    sandbox: SandboxOpt = DEFAULTS["sandbox"],
+    ] = LOGS,
+    sandbox: opt.Sandbox = None,
     tcp: Annotated[
         bool,
         typer.Option(
@@ -56,12 +56,14 @@ def check_bot_command(
         command = BotCommand.parse(bot).with_tcp(tcp)
         command.check_runnable()
         presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
-        overrides = parse_rules(rule or [])  # a malformed or unknown override: a one-line error naming it
+        # a malformed or unknown override: a one-line error naming it
+        given = Given.from_options({"rules": rules, "move_time": move_time, "sandbox": sandbox})
+        overrides = dict(given.rules)
         check_overrides(overrides)
         # an unknown preset, or an override that does not fit one: a one-line error naming it
-        rules = {name: _preset_rules(name, overrides) for name in presets}
-    box = bot_sandbox(sandbox)
-    total = 3 + sum(len(situations(r)) for r in rules.values()) + 1
+        played = {name: _preset_rules(name, overrides) for name in presets}
+    box = bot_sandbox(given.value("sandbox"))
+    total = 3 + sum(len(situations(r)) for r in played.values()) + 1
     progress = Progress(
         TextColumn(f"[bold]checking {escape(command.name)}"),
         BarColumn(),
@@ -82,7 +84,7 @@ def check_bot_command(
                 command,
                 presets=presets,
                 rules=overrides,
-                move_time_ms=move_time,
+                move_time_ms=given.value("move_time"),
                 output_dir=log_dir,
                 on_check=advance,
                 sandbox=box,

@@ -8,19 +8,9 @@ from typing import Annotated
 import typer
 
 from referee.bots import BotCommand, with_tcp
+from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
 from referee.cli.running import (
-    DEFAULTS,
-    FaultOpt,
-    GamesOpt,
-    LogDirOpt,
-    MoveTimeOpt,
-    PresetOpt,
-    RuleOpt,
-    SandboxOpt,
-    SeedOpt,
-    TcpOpt,
-    TimeBankOpt,
     VerboseOpt,
     bot_sandbox,
     game_line,
@@ -32,6 +22,8 @@ from referee.cli.running import (
 from referee.engine.rules import Rules
 from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
 from referee.names import shown_name
+from referee.runfolder import LOGS
+from referee.tournament.settings import Given
 
 # The example bots `arena match` plays when no --bot is given (team 0 first);
 # presets with more teams give the last one to each further team.
@@ -61,20 +53,22 @@ def match_command(
             f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots; {DEFAULT_BOTS[-1]} again for a third team).",
         ),
     ] = None,
-    preset: PresetOpt = DEFAULTS["preset"],
-    rule: RuleOpt = None,
-    games: GamesOpt = DEFAULTS["games"],
-    seed: SeedOpt = DEFAULTS["seed"],
-    move_time: MoveTimeOpt = DEFAULTS["move_time"],
-    time_bank: TimeBankOpt = DEFAULTS["time_bank"],
-    on_fault: FaultOpt = DEFAULTS["on_fault"],
-    log_dir: LogDirOpt = DEFAULTS["log_dir"],
-    sandbox: SandboxOpt = DEFAULTS["sandbox"],
-    tcp: TcpOpt = None,
+    preset: opt.Preset = None,
+    rules: opt.Rules = None,
+    games: opt.MatchGames = opt.MATCH_GAMES,
+    seed: opt.Seed = None,
+    move_time: opt.MoveTime = None,
+    time_bank: opt.TimeBank = None,
+    on_fault: opt.OnFault = None,
+    log_dir: opt.LogDir = LOGS,
+    sandbox: opt.Sandbox = None,
+    tcp: opt.Tcp = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
     with user_errors():
+        named = {"preset": preset, "rules": rules, "seed": seed, "move_time": move_time, "time_bank": time_bank}
+        given = Given.from_options({**named, "on_fault": on_fault, "sandbox": sandbox})
         commands = with_tcp([BotCommand.parse(spec) for spec in bot or []], tcp or []) if bot else []
         for command in commands:
             command.check_runnable()
@@ -84,16 +78,7 @@ def match_command(
             return seat_bots(rules, [SeatBot(c.name, c) for c in chosen])
 
         config = match_config(
-            preset=preset,
-            rule=rule,
-            seats=teams,
-            games=games,
-            seed=seed,
-            move_time=move_time,
-            time_bank=time_bank,
-            on_fault=on_fault,
-            log_dir=log_dir,
-            sandbox=bot_sandbox(sandbox),
+            given, seats=teams, games=games, log_dir=log_dir, sandbox=bot_sandbox(given.value("sandbox"))
         )
     progress = _Progress()
     with user_errors(OSError):  # cannot listen, cannot write the log, a bot cannot start

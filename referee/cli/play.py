@@ -9,28 +9,18 @@ import typer
 from rich.table import Table
 
 from referee.bots import BotCommand, with_tcp
+from referee.cli import options as opt
 from referee.cli.app import app, console, fail, user_errors
 from referee.cli.match import example_bot
-from referee.cli.running import (
-    DEFAULTS,
-    FaultOpt,
-    GamesOpt,
-    LogDirOpt,
-    MoveTimeOpt,
-    PresetOpt,
-    RuleOpt,
-    SandboxOpt,
-    TcpOpt,
-    VerboseOpt,
-    bot_sandbox,
-    match_config,
-    run_async,
-)
+from referee.cli.running import VerboseOpt, bot_sandbox, match_config, run_async
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
 from referee.play.table import PersonLeft, person_seat, play_with_person, seats_around
+from referee.runfolder import LOGS
+from referee.tournament.settings import Given
 
 # The bot at the other seats when no --bot is given: the strongest example bot.
 DEFAULT_BOT = "montecarlo"
+PlaySeed = Annotated[int | None, opt.option(Given, "seed", default="a new one each time, printed")]
 
 
 @app.command("play")
@@ -45,17 +35,15 @@ def play_command(
         ),
     ] = None,
     seat: Annotated[int, typer.Option("--seat", "-s", min=0, help="Your seat (seat s plays for team s % teams).")] = 0,
-    preset: PresetOpt = DEFAULTS["preset"],
-    rule: RuleOpt = None,
-    games: GamesOpt = DEFAULTS["games"],
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deals (default: a new one each time, printed).")
-    ] = None,
-    move_time: MoveTimeOpt = DEFAULTS["move_time"],
-    on_fault: FaultOpt = DEFAULTS["on_fault"],
-    log_dir: LogDirOpt = DEFAULTS["log_dir"],
-    sandbox: SandboxOpt = DEFAULTS["sandbox"],
-    tcp: TcpOpt = None,
+    preset: opt.Preset = None,
+    rules: opt.Rules = None,
+    games: opt.MatchGames = opt.MATCH_GAMES,
+    seed: PlaySeed = None,
+    move_time: opt.MoveTime = None,
+    on_fault: opt.OnFault = None,
+    log_dir: opt.LogDir = LOGS,
+    sandbox: opt.Sandbox = None,
+    tcp: opt.Tcp = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Take a seat at the table in this terminal; bots play the other seats. You have no time limit
@@ -63,20 +51,18 @@ def play_command(
     if seed is None:
         seed = secrets.randbelow(2**31)
     with user_errors():
+        named = {"preset": preset, "rules": rules, "seed": seed, "move_time": move_time, "on_fault": on_fault}
+        given = Given.from_options({**named, "sandbox": sandbox})
         commands = with_tcp([BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])], tcp or [])
         for command in commands:
             command.check_runnable()
         you = person_seat()
         config = match_config(
-            preset=preset,
-            rule=rule,
+            given,
             seats=lambda rules: seats_around(rules, seat, you, [SeatBot(c.name, c) for c in commands]),
             games=games,
-            seed=seed,
-            move_time=move_time,
-            on_fault=on_fault,
             log_dir=log_dir,
-            sandbox=bot_sandbox(sandbox),
+            sandbox=bot_sandbox(given.value("sandbox")),
         )
     with user_errors(OSError):  # cannot listen, cannot write the log
         try:

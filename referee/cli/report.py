@@ -13,6 +13,7 @@ import typer
 from referee.cli.app import app, console, err_console, fail
 from referee.report.data import Report, ReportError
 from referee.report.write import write_report
+from referee.runfolder import REPORT
 
 
 @app.command("report")
@@ -20,7 +21,7 @@ def report_command(
     folder: Annotated[Path, typer.Argument(help="A tournament or SPRT folder (logs/NAME).")],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", dir_okay=False, help="Where to write it (default: FOLDER/report.html)."),
+        typer.Option("--out", "-o", dir_okay=False, help=f"Where to write it (default: FOLDER/{REPORT})."),
     ] = None,
     replays: Annotated[
         bool,

@@ -1,10 +1,9 @@
-"""What the commands share: options, the async run, the result table, the run folder."""
+"""What the commands share: the async run, a match's settings, the result table, warnings."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
-import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -14,117 +13,57 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from referee.cli.app import console, err_console, fail
+from referee.cli.app import console, err_console, user_errors
 from referee.deadline import TimeControl
-from referee.engine.presets import DEFAULT_PRESET, rules_for
+from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
 from referee.logging import configure
-from referee.match import FaultPolicy, GameResult, MatchConfig, MatchResult, SeatBot
+from referee.match import GameResult, MatchConfig, MatchResult, SeatBot
 from referee.names import shown_name
-from referee.sandbox import Sandbox, SandboxMode, SandboxUnavailable, resolve
+from referee.run import placement
+from referee.sandbox import Sandbox, SandboxMode
 from referee.server import DEFAULT_HOST
+from referee.tournament.settings import Given
 
 T = TypeVar("T")
 
-PresetOpt = Annotated[str, typer.Option("--preset", "-p", metavar="NAME", help="Rule preset (see `arena presets`).")]
-RuleOpt = Annotated[
-    list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE", help="Override a rule option (repeatable).")
-]
-GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the deals (same seed and bots: same games).")]
-MoveTimeOpt = Annotated[
-    int, typer.Option("--move-time", min=1, max=3_600_000, help="Time per decision in ms (plus a small grace).")
-]
-TimeBankOpt = Annotated[
-    int,
-    typer.Option(
-        "--time-bank",
-        min=0,
-        max=3_600_000,
-        help="Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout.",
-    ),
-]
-FaultOpt = Annotated[
-    FaultPolicy,
-    typer.Option(
-        "--on-fault",
-        case_sensitive=False,
-        help="A timeout, crash or illegal answer: the team forfeits the game, or a default action is played.",
-    ),
-]
-LogDirOpt = Annotated[Path, typer.Option("--log-dir", file_okay=False, help="Folder for the game log.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Log the referee's events to stderr.")]
-SANDBOX_HELP = (
-    "Contain each bot process (Linux namespaces via bubblewrap or unshare, see docs/security.md): "
-    "auto uses it where it can be made and warns where not, required refuses to start without, off runs bots bare."
-)
-SandboxOpt = Annotated[SandboxMode, typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP)]
-# tournament and sprt: None when not given, so that a --config file or the folder's saved settings decide
-SavedSandboxOpt = Annotated[
-    SandboxMode | None,
-    typer.Option("--sandbox", case_sensitive=False, help=SANDBOX_HELP + " Default: auto (saved for --resume)."),
-]
-TCP_HELP = (
-    "Repeatable: bot NAME gets a 127.0.0.1 host:port in ARENA_ADDRESS (a relay in its sandbox), not a unix: "
-    "target, for gRPC libraries that cannot dial a Unix socket (docs/protocol.md)."
-)
-TcpOpt = Annotated[list[str] | None, typer.Option("--tcp", metavar="NAME", help=TCP_HELP)]
-ConfigOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--config", "-c", dir_okay=False, help="A TOML file of bots and settings; options given here override it."
-    ),
-]
 
-DEFAULTS: dict[str, Any] = {
-    "preset": DEFAULT_PRESET,
-    "games": 1,
-    "seed": 1,
-    "move_time": 1000,
-    "time_bank": 0,
-    "on_fault": FaultPolicy.FORFEIT,
-    "log_dir": Path("logs"),
-    "sandbox": SandboxMode.AUTO,
-}
+
+def warn(line: str) -> None:
+    """A warning, one line on stderr (the ``Warn`` a run is opened with)."""
+    err_console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def bot_sandbox(mode: SandboxMode) -> Sandbox | None:
-    """The sandbox bots run in, for ``--sandbox mode``: refuses (one-line error) or warns once where none
-    can be made."""
-    try:
-        sandbox, warning = resolve(mode)
-    except SandboxUnavailable as exc:
-        raise fail(str(exc)) from None
-    if warning:
-        err_console.print(warning, highlight=False, markup=False, soft_wrap=True)
-    return sandbox
+    """The sandbox the bots of a match run in, for ``--sandbox mode``: refuses (one-line error) or warns once
+    where none can be made."""
+    with user_errors():
+        return placement.bot_sandbox(mode, warn)
 
 
 def match_config(
+    given: Given,
     *,
-    preset: str,
-    rule: list[str] | None,
     seats: Callable[[Rules], tuple[SeatBot, ...]],
     games: int,
-    seed: int,
-    move_time: int,
-    on_fault: FaultPolicy,
-    time_bank: int = 0,
     log_dir: Path,
     host: str = DEFAULT_HOST,
     port: int = 0,
     sandbox: Sandbox | None = None,
 ) -> MatchConfig:
-    """The match the options describe; bad values raise RulesError / ValueError with a one-line message."""
-    rules = rules_for(preset, rule or [])
+    """The match the settings describe (the declared defaults where ``given`` names none); bad values raise
+    RulesError / ValueError with a one-line message."""
+    preset = given.value("preset")
+    rules = rules_for(preset, dict(given.rules))
     return MatchConfig(
         preset=preset,
         rules=rules,
         seats=seats(rules),
         games=games,
-        seed=seed,
-        clock=TimeControl(move_time_ms=move_time, time_bank_ms=time_bank),
-        policy=FaultPolicy(on_fault),
+        seed=given.value("seed"),
+        clock=TimeControl(move_time_ms=given.value("move_time"), time_bank_ms=given.value("time_bank")),
+        policy=given.value("on_fault"),
         log_dir=log_dir,
         host=host,
         port=port,
@@ -203,20 +142,3 @@ def print_result(result: MatchResult) -> None:
     if result.draws():
         console.print(f"draws: {result.draws()}")
     console.print(f"log: {result.log_path}")
-
-
-def run_folder(out: Path | None, name: str | None, *, resume: bool, kind: str, resume_hint: str) -> Path:
-    """The folder of a tournament or SPRT run: ``--out``, else ``logs/NAME``, else a new
-    ``logs/KIND-DATE-TIME`` (a ``--resume`` must say which; ``resume_hint`` tells how)."""
-    if out is not None:
-        return out
-    if name is not None:
-        return Path("logs") / name
-    if resume:
-        raise fail(f"--resume needs {resume_hint}")
-    base = Path("logs") / time.strftime(f"{kind}-%Y%m%d-%H%M%S")
-    path, k = base, 1
-    while path.exists():
-        k += 1
-        path = base.with_name(f"{base.name}-{k}")
-    return path

@@ -6,52 +6,36 @@ from typing import Annotated
 
 import typer
 
+from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import (
-    DEFAULTS,
-    FaultOpt,
-    GamesOpt,
-    LogDirOpt,
-    MoveTimeOpt,
-    PresetOpt,
-    RuleOpt,
-    SeedOpt,
-    TimeBankOpt,
-    VerboseOpt,
-    game_line,
-    match_config,
-    print_result,
-    run_async,
-)
+from referee.cli.running import VerboseOpt, game_line, match_config, print_result, run_async
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
+from referee.runfolder import LOGS
 from referee.server import DEFAULT_HOST
+from referee.tournament.settings import Given
 
 
 @app.command("serve")
 def serve_command(
-    preset: PresetOpt = DEFAULTS["preset"],
-    rule: RuleOpt = None,
-    games: GamesOpt = DEFAULTS["games"],
-    seed: SeedOpt = DEFAULTS["seed"],
-    move_time: MoveTimeOpt = DEFAULTS["move_time"],
-    time_bank: TimeBankOpt = DEFAULTS["time_bank"],
-    on_fault: FaultOpt = DEFAULTS["on_fault"],
-    log_dir: LogDirOpt = DEFAULTS["log_dir"],
+    preset: opt.Preset = None,
+    rules: opt.Rules = None,
+    games: opt.MatchGames = opt.MATCH_GAMES,
+    seed: opt.Seed = None,
+    move_time: opt.MoveTime = None,
+    time_bank: opt.TimeBank = None,
+    on_fault: opt.OnFault = None,
+    log_dir: opt.LogDir = LOGS,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 0,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the address and one token per seat, wait for bots started by hand (say, in a debugger), then play."""
     with user_errors():
+        named = {"preset": preset, "rules": rules, "seed": seed, "move_time": move_time, "time_bank": time_bank}
         config = match_config(
-            preset=preset,
-            rule=rule,
+            Given.from_options({**named, "on_fault": on_fault}),
             seats=lambda rules: tuple(SeatBot(f"seat{s}") for s in range(rules.players)),
             games=games,
-            seed=seed,
-            move_time=move_time,
-            time_bank=time_bank,
-            on_fault=on_fault,
             log_dir=log_dir,
             host=host,
             port=port,

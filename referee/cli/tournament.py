@@ -3,227 +3,91 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
-from pathlib import Path
-from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.cli.app import app, console, err_console, fail, user_errors
+from referee.cli import options as opt
+from referee.cli.app import app, console, err_console, user_errors
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
-from referee.cli.running import (
-    ConfigOpt,
-    SavedSandboxOpt,
-    TcpOpt,
-    VerboseOpt,
-    bot_sandbox,
-    long_game_line,
-    run_async,
-    run_folder,
-)
-from referee.cli.scale import RayOpt, RayWorkingDirOpt, WorkersOpt, release, table_backend, where
+from referee.cli.running import VerboseOpt, long_game_line, run_async, warn
+from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.cli.standings import standings_table
-from referee.match import FaultPolicy
 from referee.names import shown_name
 from referee.report.data import Report
-from referee.tournament.backends.local import cpu_count
-from referee.tournament.gauntlet import Matchup, head_to_head
+from referee.run.placement import Placement
+from referee.run.tournament import open_tournament
+from referee.tournament.gauntlet import Matchup
 from referee.tournament.results import GameRecord
-from referee.tournament.runner import Tournament, TournamentFolder
-from referee.tournament.settings import (
-    MOVE_TIME_MS,
-    TIME_BANK_MS,
-    Given,
-    TournamentSettings,
-    check_name,
-    parse_bots,
-    parse_rules,
-    read_toml,
-    resolve,
-)
+from referee.tournament.runner import Tournament
+from referee.tournament.settings import TournamentSettings
 from referee.tournament.standings import Standing
 
 
 @app.command("tournament")
 def tournament_command(
-    bot: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bot", "-b", help="NAME=COMMAND, repeatable: the bots of the round-robin (at least one per team)."
-        ),
-    ] = None,
-    config: ConfigOpt = None,
-    preset: Annotated[str | None, typer.Option("--preset", "-p", help="Rule preset (default: neuralplay).")] = None,
-    rule: Annotated[
-        list[str] | None, typer.Option("--rule", "-r", help="Override a rule option, name=value (repeatable).")
-    ] = None,
-    games: Annotated[
-        int | None,
-        typer.Option(
-            "--games", "-n", min=1, help="Games per pairing (default: one per seating: 2, or 3 for three teams)."
-        ),
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals (default: 1).")] = None,
-    move_time: Annotated[
-        int | None,
-        typer.Option(
-            "--move-time",
-            min=MOVE_TIME_MS[0],
-            max=MOVE_TIME_MS[1],
-            help="Time per decision in ms, plus a small grace (default: 1000).",
-        ),
-    ] = None,
-    time_bank: Annotated[
-        int | None,
-        typer.Option(
-            "--time-bank",
-            min=TIME_BANK_MS[0],
-            max=TIME_BANK_MS[1],
-            help="Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout "
-            "(default: 0, none).",
-        ),
-    ] = None,
-    on_fault: Annotated[
-        FaultPolicy | None,
-        typer.Option(
-            "--on-fault",
-            case_sensitive=False,
-            help="A timeout, crash or illegal answer: the team forfeits the game, or a default action is played "
-            "(default: forfeit).",
-        ),
-    ] = None,
-    duplicate: Annotated[
-        bool | None,
-        typer.Option(
-            "--duplicate/--no-duplicate",
-            help="Play each deal once per seating, so the luck of the cards cancels out (default: duplicate).",
-            show_default=False,
-        ),
-    ] = None,
-    all_seatings: Annotated[
-        bool | None,
-        typer.Option(
-            "--all-seatings",
-            help="Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also "
-            "sits on either side of each other (twice the games per duplicate set).",
-            show_default=False,
-        ),
-    ] = None,
-    concurrency: Annotated[
-        int | None, typer.Option("--concurrency", "-j", min=1, help="Tables playing at once (default: the CPUs).")
-    ] = None,
-    workers: WorkersOpt = None,
+    ctx: typer.Context,
+    bots: opt.Bots = None,
+    config: opt.Config = None,
+    preset: opt.Preset = None,
+    rules: opt.Rules = None,
+    games: opt.Games = None,
+    seed: opt.Seed = None,
+    move_time: opt.MoveTime = None,
+    time_bank: opt.TimeBank = None,
+    on_fault: opt.OnFault = None,
+    duplicate: opt.Duplicate = None,
+    all_seatings: opt.AllSeatings = None,
+    concurrency: opt.Concurrency = None,
+    workers: opt.Workers = None,
     ray: RayOpt = None,
     ray_working_dir: RayWorkingDirOpt = None,
-    name: Annotated[str | None, typer.Option("--name", help="The tournament's name; its folder is logs/NAME/.")] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", file_okay=False, help="The tournament folder (default: logs/NAME/).")
-    ] = None,
-    sandbox: SavedSandboxOpt = None,
-    tcp: TcpOpt = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the tournament in the folder: finished games are kept.")
-    ] = False,
+    name: opt.Name = None,
+    out: opt.Out = None,
+    sandbox: opt.RunSandbox = None,
+    tcp: opt.Tcp = None,
+    resume: opt.Resume = False,
     live: LiveOpt = None,
-    gauntlet: Annotated[
-        str | None,
-        typer.Option(
-            "--gauntlet",
-            help="A gauntlet instead of a round-robin: this bot plays every other bot; the others do not meet.",
-        ),
-    ] = None,
+    gauntlet: opt.Gauntlet = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
     with user_errors(OSError):
-        cli = Given(
-            bots=parse_bots(bot) if bot else None,
-            tcp=tuple(tcp) if tcp else None,
-            preset=preset,
-            rules=parse_rules(rule or []),
-            games=games,
-            seed=seed,
-            move_time=move_time,
-            time_bank=time_bank,
-            on_fault=on_fault,
-            duplicate=duplicate,
-            all_seatings=all_seatings,
-            name=check_name(name) if name is not None else None,
-            out=out,
-            concurrency=concurrency,
-            gauntlet=gauntlet,
-            sandbox=sandbox,
-            workers=workers,
-        )
-        given = cli.over(read_toml(config)) if config is not None else cli
-        folder = TournamentFolder(
-            run_folder(
-                given.out,
-                given.name,
-                resume=resume,
-                kind="tournament",
-                resume_hint="--name or --out (or a --config naming them): the tournament to continue",
-            )
-        )
-        if resume:
-            saved = folder.saved_settings()
-            settings = resolve(given, saved)
-            changed = settings.differences(saved)
-            if changed:
-                raise fail(
-                    f"--resume: these settings differ from those {folder.path} was started with (here / there): "
-                    f"{'; '.join(changed)}. Give the same settings, or leave them out to use the saved ones"
-                )
-        else:
-            settings = resolve(replace(given, name=given.name or folder.path.name))
-        for command in settings.bots:
-            command.check_runnable()
-        box = bot_sandbox(settings.sandbox)  # before the folder is made: `required` may refuse
-        backend, tables = table_backend(
-            ray=ray,
-            ray_working_dir=ray_working_dir,
-            workers=given.workers,
-            concurrency=given.concurrency,
-            verbose=verbose,
-        )
-        if not resume:
-            folder.start(settings)
-        tournament = Tournament(settings, folder, concurrency=tables, sandbox=box, backend=backend)
-    total, done = len(tournament.schedule), len(tournament.done)
-    pending = total - done
-    console.print(
-        f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
-        + (f" ({done} done)" if done else "")
-        + (f", {min(tables, pending)} table(s)" if pending else "")
-        + (where(tournament.backend, tables, pending) if pending else "")
-        + f"; folder {folder.path}",
-        highlight=False,
-        soft_wrap=True,
-    )
-    if pending and ray is None and tables > cpu_count():
-        err_console.print(
-            f"warning: {tables} tables on {cpu_count()} CPUs: the games run slower; a bot kept waiting for a CPU "
-            "gets that time back at its deadline, up to one more move time",
-            highlight=False,
-        )
+        place = Placement(ray, ray_working_dir, verbose)
+        tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
+    settings, folder, total = tournament.settings, tournament.folder, len(tournament.schedule)
+    console.print(start_line(tournament), highlight=False, soft_wrap=True)
     report: Report | None = None
     with user_errors(OSError):
         try:
-            if pending:
+            if tournament.pending:
                 report = _play(tournament, verbose, live)
         finally:
-            release(tournament.backend)
-        rows = tournament.standings()
-        csv_path, json_path = folder.write_standings(rows, _summary(settings, tournament))
+            tournament.backend.release()
+        rows = tournament.write_standings()
     print_standings(settings, rows, done=len(tournament.done), total=total)
     if settings.gauntlet is not None:
-        print_head_to_head(settings.gauntlet, _head_to_head(settings, tournament))
+        print_head_to_head(settings.gauntlet, tournament.head_to_head())
     print_start_failures(tournament.done.values())
-    console.print(f"standings: {csv_path}, {json_path}; game logs: {folder.games}", highlight=False, soft_wrap=True)
+    paths = f"{folder.standings_csv}, {folder.standings_json}"
+    console.print(f"standings: {paths}; game logs: {folder.games}", highlight=False, soft_wrap=True)
     write_folder_report(folder.path, report=report)
+
+
+def start_line(tournament: Tournament) -> str:
+    """What the tournament is, how far it got and where its tables run."""
+    settings, total, done = tournament.settings, len(tournament.schedule), len(tournament.done)
+    tables = min(tournament.concurrency, total - done)
+    where = tournament.backend.describe(tables) if tables else ""
+    return (
+        f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
+        + (f" ({done} done)" if done else "")
+        + (f", {tables} table(s)" if tables else "")
+        + (f" {where}" if where else "")
+        + f"; folder {tournament.folder.path}"
+    )
 
 
 def _play(tournament: Tournament, verbose: bool, live: int | None) -> Report | None:
@@ -273,32 +137,6 @@ def _play(tournament: Tournament, verbose: bool, live: int | None) -> Report | N
             ),
             live=progress,
         )
-
-
-def _summary(settings: TournamentSettings, tournament: Tournament) -> dict[str, Any]:
-    return {
-        "name": settings.name,
-        "preset": settings.preset,
-        "seed": settings.seed,
-        "games_per_pairing": settings.games,
-        "duplicate": settings.duplicate,
-        "all_seatings": settings.all_seatings,
-        "games_played": len(tournament.done),
-        "games_scheduled": len(tournament.schedule),
-        "complete": tournament.complete,
-        "elo": "Bradley-Terry maximum likelihood, draws as half points, one virtual draw per pair, mean 0; "
-        "elo_error_95 is 1.96 standard errors",
-        **(
-            {"gauntlet": settings.gauntlet, "head_to_head": [m.as_dict() for m in _head_to_head(settings, tournament)]}
-            if settings.gauntlet is not None
-            else {}
-        ),
-    }
-
-
-def _head_to_head(settings: TournamentSettings, tournament: Tournament) -> list[Matchup]:
-    assert settings.gauntlet is not None
-    return head_to_head(settings.gauntlet, settings.bot_names, [r.outcome() for r in tournament.done.values()])
 
 
 def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:

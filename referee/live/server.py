@@ -46,8 +46,8 @@ from referee.live.feed import LiveTable
 from referee.replay.html import viewer_html, viewer_page
 from referee.replay.logfile import load_log
 from referee.report.data import Report
-from referee.report.page import REPLAYS_DIR, report_page, script_json
-from referee.report.replays import replay_name
+from referee.report.page import report_page, script_json
+from referee.runfolder import REPLAYS, RunFolder, write_atomically
 from referee.tournament.results import GameRecord
 
 log = structlog.get_logger("referee.live")
@@ -199,7 +199,7 @@ class LiveView:
         summary = json.loads(self.summary)
         summary["live"] = self._live_entry()
         document = {**summary, "games": self.rows}
-        page = report_page(document, replays=REPLAYS_DIR + "/")
+        page = report_page(document, replays=REPLAYS + "/")
         return web.Response(text=page, content_type="text/html", headers=_HEADERS)
 
     async def _report_events(self, request: web.Request) -> web.StreamResponse:
@@ -257,13 +257,12 @@ class LiveView:
 
     async def _replay_page(self, request: web.Request) -> web.Response:
         game_id = request.match_info["game"]
-        folder = self.report.folder
-        page_path = folder / REPLAYS_DIR / replay_name(game_id)
-        log_path = folder / "games" / f"{game_id}.jsonl"
+        folder = RunFolder(self.report.folder)
+        page_path, log_path = folder.replay(game_id), folder.log(game_id)
         try:
             page = await asyncio.to_thread(_replay, page_path, log_path)
         except FileNotFoundError:
-            raise web.HTTPNotFound(text=f"{game_id} has no log in {folder / 'games'} (not finished yet?)") from None
+            raise web.HTTPNotFound(text=f"{game_id} has no log in {folder.games} (not finished yet?)") from None
         except (OSError, LogError) as exc:
             raise web.HTTPInternalServerError(text=f"{game_id}: {exc}") from None
         return web.Response(text=page, content_type="text/html", headers=_HEADERS)
@@ -328,7 +327,5 @@ def _replay(page_path: Path, log_path: Path) -> str:
     page = viewer_page(load_log(log_path))
     with contextlib.suppress(OSError):  # keep it for the report written at the end (a read-only folder is fine)
         page_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = page_path.with_name(page_path.name + ".tmp")
-        tmp.write_text(page, encoding="utf-8")
-        tmp.replace(page_path)
+        write_atomically(page_path, page)
     return page

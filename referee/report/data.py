@@ -30,15 +30,14 @@ from typing import Any
 from referee.faults import Penalty
 from referee.gamelog import LogError
 from referee.report.gamestats import KINDS, GameStats, read_game
-from referee.sprt.runner import SPRT_FILE, SUMMARY_FILE, PairTally, SprtPlan
+from referee.runfolder import SETTINGS, FolderError, RunFolder
+from referee.sprt.runner import PairTally, SprtPlan
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
 from referee.tournament.results import GameRecord
-from referee.tournament.runner import RESULTS_FILE, TournamentFolder
 from referee.tournament.settings import SettingsError, TournamentSettings
 from referee.tournament.standings import RANKING, Outcome, standings
 
-ANALYSIS_FILE = "analysis.json"
 # Think-time histogram bins (ms): each bin holds the times from its edge up to the next one.
 THINK_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000)
 SPRT_POINTS = 600  # the SPRT charts get at most about this many points (every pair, or every k-th)
@@ -411,32 +410,31 @@ class Report:
 
 def read_settings(path: Path) -> tuple[TournamentSettings, SprtPlan | None]:
     """The folder's settings and SPRT plan; ReportError, one line, when it is not a tournament's folder."""
-    folder = TournamentFolder(path)
+    folder = RunFolder(path)
     if not path.is_dir():
         raise ReportError(f"{path}: no such folder")
-    if not folder.holds_tournament():
+    if not folder.holds_run():
         raise ReportError(
-            f"{path} is not a tournament folder: it has no settings.json (arena tournament and arena sprt write one "
+            f"{path} is not a tournament folder: it has no {SETTINGS} (arena tournament and arena sprt write one "
             "when they start)"
         )
     try:
-        settings = folder.saved_settings()
-    except SettingsError as exc:
+        settings = TournamentSettings.load(folder)
+    except (SettingsError, FolderError) as exc:
         raise ReportError(str(exc)) from None
     plan = None
-    sprt_path = path / SPRT_FILE
-    if sprt_path.exists():
+    if folder.sprt.exists():
         try:
-            plan = SprtPlan.from_record(json.loads(sprt_path.read_text(encoding="utf-8")), str(sprt_path))
+            plan = SprtPlan.from_record(json.loads(folder.sprt.read_text(encoding="utf-8")), str(folder.sprt))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, SettingsError) as exc:
-            raise ReportError(f"{sprt_path}: cannot read it ({exc})") from None
+            raise ReportError(f"{folder.sprt}: cannot read it ({exc})") from None
     return settings, plan
 
 
 def read_results(report: Report) -> list[GameRecord]:
     """The result records of the folder, each checked against the schedule; a line that is not one is left
     out and named in ``report.problems`` (as is a last line cut off mid-write)."""
-    path = report.folder / RESULTS_FILE
+    path = RunFolder(report.folder).results
     if not path.exists():
         return []  # no game has finished yet: the page says 0 games played
     records: dict[int, GameRecord] = {}
@@ -495,9 +493,9 @@ def _check_result(raw: bytes, report: Report) -> GameRecord | str:
 
 def read_extras(report: Report) -> None:
     """``sprt-result.json`` and ``analysis.json``, when the folder has them."""
-    for name, attribute in ((SUMMARY_FILE, "sprt_result"), (ANALYSIS_FILE, "analysis")):
-        path = report.folder / name
-        if not path.exists() or (name == SUMMARY_FILE and report.plan is None):
+    folder = RunFolder(report.folder)
+    for path, attribute in ((folder.sprt_result, "sprt_result"), (folder.analysis, "analysis")):
+        if not path.exists() or (path == folder.sprt_result and report.plan is None):
             continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -508,7 +506,7 @@ def read_extras(report: Report) -> None:
             report.problems.append(f"{path}: not a JSON object; left out")
             continue
         setattr(report, attribute, data)
-        if name == ANALYSIS_FILE and report._analysis() is None:
+        if path == folder.analysis and report._analysis() is None:
             report.problems.append(f"{path}: no bot with a mean loss by phase in it (docs/report.md); left out")
             report.analysis = None
 

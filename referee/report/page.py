@@ -12,9 +12,8 @@ from importlib import resources
 from typing import Any
 
 from referee import webassets
+from referee.runfolder import REPLAYS
 
-REPORT_FILE = "report.html"
-REPLAYS_DIR = "replays"
 _CHART_MARK = "/*CHART-JS*/"
 _DATA_MARK = "/*REPORT-DATA*/null"
 
@@ -25,7 +24,7 @@ def script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def report_page(document: dict[str, Any], *, replays: str | None = REPLAYS_DIR + "/") -> str:
+def report_page(document: dict[str, Any], *, replays: str | None = REPLAYS + "/") -> str:
     """The whole page for ``document`` (``Report.document()``, perhaps with ``live``); ``replays``: where the
     replay pages are, relative to the page (None: no links)."""
     data = {**document, "meta": {**document["meta"], "replays": replays}}

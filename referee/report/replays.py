@@ -18,12 +18,9 @@ from pathlib import Path
 from referee.gamelog import LogError
 from referee.replay.html import viewer_page
 from referee.replay.logfile import load_log
+from referee.runfolder import replay_name, write_atomically
 
 _PARALLEL_FROM = 24  # pages: below this, one process does it sooner than starting others
-
-
-def replay_name(game_id: str) -> str:
-    return f"{game_id}.html"
 
 
 def write_replay(log: Path, out: Path) -> str | None:
@@ -34,9 +31,7 @@ def write_replay(log: Path, out: Path) -> str | None:
         return f"{log}: missing"
     except (OSError, LogError) as exc:
         return str(exc)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, out)
+    write_atomically(out, page)
     return None
 
 

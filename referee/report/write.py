@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.report.data import Report, read_folder
-from referee.report.page import REPLAYS_DIR, REPORT_FILE, report_page
+from referee.report.page import report_page
 from referee.report.replays import write_replays
+from referee.runfolder import RunFolder, write_atomically
 
 
 @dataclass
@@ -33,8 +34,9 @@ def write_report(
     page for each game whose log is there. ``report``: one already built (the live view's), else the folder is
     read. ReportError when the folder is not a tournament's."""
     report = report if report is not None else read_folder(folder)
-    path = out if out is not None else folder / REPORT_FILE
-    replay_dir = folder / REPLAYS_DIR
+    run = RunFolder(folder)
+    path = out if out is not None else run.report
+    replay_dir = run.replays
     problems: list[str] = []
     if replays:
         logs = [(folder / g.record.log, g.record.game_id) for g in report.games.values() if not g.log_problem]
@@ -42,7 +44,5 @@ def write_report(
     document = report.document()
     links = os.path.relpath(replay_dir, path.parent).replace(os.sep, "/") + "/" if replays else None
     page = report_page(document, replays=links)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(path, page)
     return Written(path, [*document["problems"], *problems], len(report.games))

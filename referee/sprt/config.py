@@ -1,4 +1,5 @@
-"""What the user named for an SPRT: the test (``SprtGiven``) and, from a TOML file, the games (``Given``).
+"""What the user named for an SPRT: the test (``SprtGiven``, each field declaring one setting) and, from a TOML
+file, the games (``Given``).
 
 An SPRT's TOML file holds a tournament file's settings, less those an SPRT
 fixes itself (how many games, duplicate deals, seatings, a gauntlet), plus
@@ -25,80 +26,73 @@ neither names comes from the folder's ``sprt.json``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from referee.setting import Choice, Named, Number, TomlFile, Whole, declare
 from referee.sprt.runner import SprtPlan
 from referee.stats.sprt import Model, Sprt
-from referee.tournament.settings import KEYS, Given, TomlFile, given_from_toml, is_whole
+from referee.tournament.settings import SETTINGS, Given
 
-DEFAULT_MAX_PAIRS = 10_000
 # tournament settings an SPRT decides itself: two bots, duplicate pairs, up to max_pairs deals
 NOT_FOR_SPRT = ("games", "duplicate", "all_seatings", "gauntlet")
-SPRT_KEYS = {
-    **{key: what for key, what in KEYS.items() if key not in NOT_FOR_SPRT},
-    "elo0": "a number (Elo)",
-    "elo1": "a number (Elo) above elo0",
-    "alpha": "a number between 0 and 1",
-    "beta": "a number between 0 and 1",
-    "model": "'logistic' or 'normalized'",
-    "max_pairs": "a whole number >= 1",
-}
+_TEST = Sprt()  # the test's defaults are those of the statistics
 
 
 @dataclass(frozen=True)
-class SprtGiven:
+class SprtGiven(Named):
     """The test's settings the user named; None where nothing was said."""
 
-    elo0: float | None = None
-    elo1: float | None = None
-    alpha: float | None = None
-    beta: float | None = None
-    model: Model | None = None
-    max_pairs: int | None = None
-
-    def over(self, base: SprtGiven) -> SprtGiven:
-        """These settings laid over ``base``."""
-        return replace(
-            base, **{f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
-        )
+    elo0: float | None = declare(
+        Number("a number (Elo)"), "H0: the new bot is this much better, in Elo.", default=_TEST.elo0, flag="--elo0"
+    )
+    elo1: float | None = declare(
+        Number("a number (Elo) above elo0"),
+        "H1: the new bot is this much better, in Elo.",
+        default=_TEST.elo1,
+        flag="--elo1",
+    )
+    alpha: float | None = declare(
+        Number("a number between 0 and 1", above=0, below=1),
+        "Chance of accepting H1 when H0 holds.",
+        default=_TEST.alpha,
+        flag="--alpha",
+    )
+    beta: float | None = declare(
+        Number("a number between 0 and 1", above=0, below=1),
+        "Chance of accepting H0 when H1 holds.",
+        default=_TEST.beta,
+        flag="--beta",
+    )
+    model: Model | None = declare(
+        Choice(Model), "Elo model of elo0/elo1: logistic or normalized.", default=_TEST.model, flag="--model"
+    )
+    max_pairs: int | None = declare(
+        Whole(low=1), "Stop undecided after this many pairs.", default=10_000, flag="--max-pairs"
+    )
 
     def plan(self, saved: SprtPlan | None = None) -> SprtPlan:
         """The test: what was named, the rest from ``saved`` (resuming) or the defaults; SprtError when the
         hypotheses or error rates cannot be tested."""
-        base = saved.test if saved is not None else Sprt()
+        named = self if saved is None else self.over(SprtGiven.of_plan(saved))
+        value = named.value
         test = Sprt(
-            elo0=_pick(self.elo0, base.elo0),
-            elo1=_pick(self.elo1, base.elo1),
-            alpha=_pick(self.alpha, base.alpha),
-            beta=_pick(self.beta, base.beta),
-            model=_pick(self.model, base.model),
+            elo0=value("elo0"), elo1=value("elo1"), alpha=value("alpha"), beta=value("beta"), model=value("model")
         )
-        return SprtPlan(test, _pick(self.max_pairs, saved.max_pairs if saved is not None else DEFAULT_MAX_PAIRS))
+        return SprtPlan(test, value("max_pairs"))
+
+    @classmethod
+    def of_plan(cls, plan: SprtPlan) -> SprtGiven:
+        """Every setting of a saved test named."""
+        t = plan.test
+        return cls(elo0=t.elo0, elo1=t.elo1, alpha=t.alpha, beta=t.beta, model=t.model, max_pairs=plan.max_pairs)
 
 
-def _pick(given: Any, default: Any) -> Any:
-    return default if given is None else given
+SPRT_SETTINGS = {**{k: s for k, s in SETTINGS.items() if k not in NOT_FOR_SPRT}, **SprtGiven.table()}
 
 
 def read_sprt_toml(path: Path) -> tuple[Given, SprtGiven]:
     """The games' settings and the test's of an SPRT's TOML file; SettingsError names the file and line."""
     toml = TomlFile.read(path)
-    toml.check_keys(SPRT_KEYS)
-    data = toml.data
-    values: dict[str, Any] = {}
-    for key in ("elo0", "elo1", "alpha", "beta"):
-        if key in data:
-            number = isinstance(data[key], int | float) and not isinstance(data[key], bool)
-            if key in ("alpha", "beta"):
-                number = number and 0 < data[key] < 1
-            toml.want(key, number, SPRT_KEYS[key])
-            values[key] = float(data[key])
-    if "model" in data:
-        toml.want("model", data["model"] in {m.value for m in Model}, SPRT_KEYS["model"])
-        values["model"] = Model(data["model"])
-    if "max_pairs" in data:
-        toml.want("max_pairs", is_whole(data["max_pairs"]) and data["max_pairs"] >= 1, SPRT_KEYS["max_pairs"])
-        values["max_pairs"] = data["max_pairs"]
-    return given_from_toml(toml), SprtGiven(**values)
+    toml.check_keys(SPRT_SETTINGS)
+    return Given.from_toml(toml), SprtGiven.from_toml(toml)

@@ -15,23 +15,19 @@ where the run stopped.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from referee.runfolder import SPRT, RunFolder, write_json
 from referee.sandbox import Sandbox, SandboxMode
 from referee.stats.sprt import EloEstimate, Model, Pentanomial, Sprt, SprtError, Verdict, pentanomial_estimate
 from referee.tournament.backends import Backend
 from referee.tournament.results import GameRecord
-from referee.tournament.runner import Tournament, TournamentFolder
+from referee.tournament.runner import Tournament
 from referee.tournament.settings import SettingsError, TournamentSettings
 
-SPRT_FILE = "sprt.json"
 SPRT_FORMAT = 1
-SUMMARY_FILE = "sprt-result.json"
 
 
 @dataclass(frozen=True)
@@ -62,9 +58,17 @@ class SprtPlan:
         except (SprtError, TypeError, ValueError) as exc:
             raise SettingsError(f"{where}: {exc}") from None
 
-    def differences(self, other: SprtPlan) -> list[str]:
+    @classmethod
+    def load(cls, folder: RunFolder) -> SprtPlan:
+        """The test saved in the folder's sprt.json; SettingsError when there is none to resume."""
+        if not folder.sprt.exists():
+            raise SettingsError(f"{folder.path} holds no SPRT to resume (no {SPRT})")
+        return cls.from_record(folder.read_json(folder.sprt), str(folder.sprt))
+
+    def differences(self, other: SprtPlan, *, but: Iterable[str] = ()) -> list[str]:
+        """What differs from ``other`` (as 'what this / other'), less the settings named in ``but``."""
         mine, theirs = self.record(), other.record()
-        return [f"{k} {mine[k]!r} / {theirs[k]!r}" for k in mine if mine[k] != theirs[k]]
+        return [f"{k} {mine[k]!r} / {theirs[k]!r}" for k in mine if mine[k] != theirs[k] and k not in but]
 
 
 def check_bot_count(count: int) -> None:
@@ -83,23 +87,6 @@ def check_two_bots(settings: TournamentSettings) -> None:
     check_teams(settings.preset, settings.rules.teams)
     if not settings.duplicate:
         raise SettingsError("an SPRT plays duplicate pairs: leave duplicate deals on")
-
-
-def read_plan(folder: TournamentFolder) -> SprtPlan:
-    path = folder.path / SPRT_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SettingsError(f"{folder.path} holds no SPRT to resume (no {SPRT_FILE})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SettingsError(f"{path}: cannot read it ({exc})") from None
-    return SprtPlan.from_record(data, str(path))
-
-
-def write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 class PairTally:
@@ -178,7 +165,7 @@ class SprtRun:
         self,
         settings: TournamentSettings,
         plan: SprtPlan,
-        folder: TournamentFolder,
+        folder: RunFolder,
         *,
         concurrency: int,
         sandbox: Sandbox | SandboxMode | None = SandboxMode.AUTO,
@@ -222,7 +209,7 @@ class SprtRun:
             await self.tournament.run()
         final = self.status()
         write_json(
-            self.folder.path / SUMMARY_FILE,
+            self.folder.sprt_result,
             {
                 "new": self.new,
                 "base": self.base,

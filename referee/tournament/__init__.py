@@ -1,8 +1,11 @@
 """``arena tournament``: a headless round-robin between bots.
 
 - ``schedule``: who meets whom, in which seats, on which deal (pure);
-- ``settings``: the settings, from a TOML file and the command line;
+- ``settings``: the settings, each declared once (``Given``), from a TOML file and the command line;
 - ``results``: the results file, one fsync'd line per finished game;
 - ``standings``: wins, points per hand and Elo from the finished games;
-- ``runner``: parallel tables on one referee, the tournament folder, resume.
+- ``runner``: parallel tables, the games kept in the run folder (``referee.runfolder``), resume;
+- ``backends``: where the tables run (this process, worker processes, Ray).
+
+A tournament is opened (folder, settings, resume check, backend) by ``referee.run``.
 """

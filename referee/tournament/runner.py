@@ -20,14 +20,11 @@ its result line appended. A table lost with its host (a lost Ray node) gives
 its game back to the queue, and another table plays it: none is lost, none
 counted twice.
 
-The folder::
-
-    settings.json     the settings, written once at the start
-    results.jsonl     one line per finished game, fsync'd (see results.py)
-    games/g0001.jsonl the log of each game (`arena replay` reads it);
-                      g0001.jsonl.part while it is being played
-    bots/table1.rules.0.stderr   what each table's bot processes printed
-    standings.csv, standings.json  written at the end of a run
+The folder is a run folder (``referee.runfolder``): settings.json written
+once at the start, results.jsonl (one fsync'd line per finished game, see
+results.py), the games' logs in games/ (``g0001.jsonl.part`` while one is
+played), what each table's bots printed in bots/, and standings.csv and
+standings.json written at the end of a run.
 """
 
 from __future__ import annotations
@@ -35,88 +32,26 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import json
-import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import structlog
 
 from referee.errors import ConfigError
 from referee.match import OnHand
+from referee.runfolder import PART, RunFolder, write_atomically, write_json
 from referee.sandbox import Sandbox, SandboxMode, default_sandbox
 from referee.server import Limits
 from referee.tournament.backends import Backend, Table, TableLost, TablesError
 from referee.tournament.backends.local import LocalBackend
+from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import GameRecord, ResultsWriter, read_results
 from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import SettingsError, TournamentSettings
+from referee.tournament.settings import TournamentSettings
 from referee.tournament.standings import Standing, standings
-from referee.tournament.tables import PlayedGame, TableRecords, log_name
+from referee.tournament.tables import PlayedGame, TableRecords
 
 log = structlog.get_logger("referee.tournament")
-
-SETTINGS_FILE = "settings.json"
-RESULTS_FILE = "results.jsonl"
-
-
-class TournamentFolder:
-    """Where a tournament keeps everything."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.settings_path = path / SETTINGS_FILE
-        self.results_path = path / RESULTS_FILE
-        self.games = path / "games"
-        self.bots = path / "bots"
-
-    def holds_tournament(self) -> bool:
-        return self.settings_path.exists()
-
-    def saved_settings(self) -> TournamentSettings:
-        """The settings the tournament was started with; SettingsError when there are none."""
-        if not self.holds_tournament():
-            raise SettingsError(f"{self.path} holds no tournament to resume (no {SETTINGS_FILE})")
-        try:
-            data = json.loads(self.settings_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SettingsError(f"{self.settings_path}: cannot read it ({exc})") from None
-        return TournamentSettings.from_record(data, str(self.settings_path))
-
-    def start(self, settings: TournamentSettings) -> None:
-        """Create the folder for a new tournament and save its settings."""
-        if self.holds_tournament():
-            raise SettingsError(
-                f"{self.path} already holds a tournament: continue it with --resume, or choose another --name or --out"
-            )
-        if self.path.exists() and any(self.path.iterdir()):
-            raise SettingsError(f"{self.path} is not empty: choose another --name or --out for a new tournament")
-        self.path.mkdir(parents=True, exist_ok=True)
-        _write_atomically(self.settings_path, json.dumps(settings.record(), indent=2) + "\n")
-
-    def log_path(self, game: ScheduledGame) -> Path:
-        return self.path / log_name(game)
-
-    def write_standings(self, rows: Sequence[Standing], summary: dict[str, Any]) -> tuple[Path, Path]:
-        """standings.csv and standings.json (written whole, then renamed into place)."""
-        out = io.StringIO()
-        fields = list(rows[0].as_dict()) if rows else ["bot"]
-        writer = csv.DictWriter(out, fieldnames=["rank", *fields], lineterminator="\n")
-        writer.writeheader()
-        for rank, row in enumerate(rows, start=1):
-            writer.writerow({"rank": rank, **row.as_dict()})
-        csv_path, json_path = self.path / "standings.csv", self.path / "standings.json"
-        _write_atomically(csv_path, out.getvalue())
-        document = {**summary, "standings": [{"rank": k, **r.as_dict()} for k, r in enumerate(rows, start=1)]}
-        _write_atomically(json_path, json.dumps(document, indent=2) + "\n")
-        return csv_path, json_path
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 class _Queue:
@@ -177,13 +112,13 @@ class Tournament:
     ``done`` holds the result records of finished games (read from the folder
     at construction: a resumed tournament skips them); ``on_game`` is called
     with each new record. ``backend`` says where the tables run (default:
-    in this process).
+    in this process, ``LocalBackend``).
     """
 
     def __init__(
         self,
         settings: TournamentSettings,
-        folder: TournamentFolder,
+        folder: RunFolder,
         *,
         concurrency: int,
         connect_timeout_s: float = 10.0,
@@ -192,8 +127,8 @@ class Tournament:
         on_game: Callable[[GameRecord], None] | None = None,
         backend: Backend | None = None,
     ) -> None:
-        """``sandbox``: what each bot runs in (None: bare; default: one where it can be made, see
-        referee/sandbox.py); the tournament folder is hidden from it."""
+        """``sandbox``: what each bot runs in when no ``backend`` is given (None: bare; default: one where it can
+        be made, see referee/sandbox.py); the tournament folder is hidden from it."""
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self.settings = settings
@@ -201,14 +136,14 @@ class Tournament:
         self.concurrency = concurrency
         self.connect_timeout_s = connect_timeout_s
         self.limits = limits or Limits()
-        self.sandbox = default_sandbox() if sandbox is SandboxMode.AUTO else sandbox
         self.on_game = on_game
-        self.on_hand: OnHand | None = None  # called as each hand of each game is dealt
+        self.on_hand: OnHand | None = None  # called as each hand of each game is dealt (tables in this process)
         self.on_records: TableRecords | None = None  # the live view: each table's records as they happen
-        # None: every table in this process (LocalBackend, made by ``run`` with the sandbox and ``on_hand``)
-        self.backend: Backend | None = backend
+        if backend is None:
+            backend = LocalBackend(sandbox=default_sandbox() if sandbox is SandboxMode.AUTO else sandbox)
+        self.backend: Backend = backend
         self.schedule = settings.schedule()
-        self.done: dict[int, GameRecord] = read_results(folder.results_path, self.schedule)
+        self.done: dict[int, GameRecord] = read_results(folder.results, self.schedule)
         # asked before each game is handed to a table: True stops the run early (games in play finish)
         self.stop_when: Callable[[], bool] | None = None
 
@@ -223,6 +158,49 @@ class Tournament:
     def standings(self) -> list[Standing]:
         return standings(self.settings.bot_names, [r.outcome() for r in self.done.values()])
 
+    def head_to_head(self) -> list[Matchup]:
+        """A gauntlet's candidate against each other bot (empty for a round-robin)."""
+        candidate = self.settings.gauntlet
+        if candidate is None:
+            return []
+        return head_to_head(candidate, self.settings.bot_names, [r.outcome() for r in self.done.values()])
+
+    def summary(self) -> dict[str, Any]:
+        """standings.json without its rows: what the tournament is and how far it got."""
+        settings = self.settings
+        return {
+            "name": settings.name,
+            "preset": settings.preset,
+            "seed": settings.seed,
+            "games_per_pairing": settings.games,
+            "duplicate": settings.duplicate,
+            "all_seatings": settings.all_seatings,
+            "games_played": len(self.done),
+            "games_scheduled": len(self.schedule),
+            "complete": self.complete,
+            "elo": "Bradley-Terry maximum likelihood, draws as half points, one virtual draw per pair, mean 0; "
+            "elo_error_95 is 1.96 standard errors",
+            **(
+                {"gauntlet": settings.gauntlet, "head_to_head": [m.as_dict() for m in self.head_to_head()]}
+                if settings.gauntlet is not None
+                else {}
+            ),
+        }
+
+    def write_standings(self) -> list[Standing]:
+        """Write standings.csv and standings.json (each whole, then renamed into place); the rows."""
+        rows = self.standings()
+        out = io.StringIO()
+        fields = list(rows[0].as_dict()) if rows else ["bot"]
+        writer = csv.DictWriter(out, fieldnames=["rank", *fields], lineterminator="\n")
+        writer.writeheader()
+        for rank, row in enumerate(rows, start=1):
+            writer.writerow({"rank": rank, **row.as_dict()})
+        write_atomically(self.folder.standings_csv, out.getvalue())
+        ranked = [{"rank": k, **r.as_dict()} for k, r in enumerate(rows, start=1)]
+        write_json(self.folder.standings_json, {**self.summary(), "standings": ranked})
+        return rows
+
     async def run(self) -> None:
         """Play every game not yet done; on any way out, every table is closed (its bots shut down).
 
@@ -233,13 +211,12 @@ class Tournament:
             return
         self.folder.games.mkdir(parents=True, exist_ok=True)
         self.folder.bots.mkdir(parents=True, exist_ok=True)
-        results = ResultsWriter(self.folder.results_path)
+        results = ResultsWriter(self.folder.results)
         queue = _Queue(pending)
         count = min(self.concurrency, len(pending))
         tasks: set[asyncio.Task[None]] = set()
         reason = "tournament interrupted"
-        if self.backend is None:
-            self.backend = LocalBackend(sandbox=self.sandbox, on_hand=self.on_hand)
+        self.backend.on_hand = self.on_hand
         if self.on_records is not None:
             self.backend.on_records = self.on_records
         try:
@@ -273,7 +250,6 @@ class Tournament:
 
     async def _serve(self, table: Table | None, queue: _Queue, results: ResultsWriter) -> None:
         backend = self.backend
-        assert backend is not None  # set before the tables are served
         bots: frozenset[str] = frozenset()
         while table is not None:
             try:
@@ -310,10 +286,4 @@ class Tournament:
             with (self.folder.bots / name).open("ab") as out:
                 out.write(data)
         if played.log is not None:
-            final = self.folder.log_path(game)
-            part = final.with_name(final.name + ".part")
-            with part.open("wb") as out:
-                out.write(played.log)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(part, final)
+            write_atomically(self.folder.log(game.game_id), played.log, sync=True, suffix=PART)

@@ -1,11 +1,14 @@
-"""Tournament settings: from a TOML file and the command line, saved in the tournament folder.
+"""Tournament settings: declared once (``Given``), from a TOML file and the command line, saved in the run folder.
 
 ``Given`` holds what the user named (``read_toml`` for a file; the command
-line is laid on top with ``Given.over``). ``resolve`` turns it into
-``TournamentSettings``, filling what was not named from the defaults, or, on
-``--resume``, from the settings saved when the tournament started; a resumed
-tournament must describe the same games (``differences`` says which settings
-do not), else its standings would not be those of one run.
+line is laid on top with ``Given.over``); each of its fields declares one
+setting (``referee.setting``): its kind of value and range, default, help
+text, flag, the key it is saved under and whether it decides the games.
+``resolve`` turns it into ``TournamentSettings``, filling what was not named
+from the defaults, or, on ``--resume``, from the settings saved when the
+tournament started; a resumed tournament must describe the same games
+(``differences`` says which settings do not), else its standings would not
+be those of one run.
 
 The TOML file (see docs/tournament.md)::
 
@@ -21,8 +24,8 @@ The TOML file (see docs/tournament.md)::
     concurrency = 2               # tables at once
     gauntlet = "rules"            # only this bot's games: it plays every other bot
     sandbox = "auto"              # or "required", "off": how bots are contained (docs/security.md)
-    tcp = ["dotnet"]              # bots whose gRPC library cannot dial a unix: target (docs/protocol.md)
     workers = 2                   # referee processes the tables are spread over
+    tcp = ["dotnet"]              # bots whose gRPC library cannot dial a unix: target (docs/protocol.md)
 
     [rules]                       # rule overrides, as with --rule
     hand_limit = 200
@@ -38,9 +41,8 @@ from __future__ import annotations
 
 import re
 import shlex
-import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,19 +51,43 @@ from referee.deadline import TimeControl
 from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
-from referee.errors import ArenaError
 from referee.match import FaultPolicy
+from referee.runfolder import LOGS, RunFolder
 from referee.sandbox import SandboxMode
+from referee.setting import (
+    Choice,
+    Flag,
+    Folder,
+    Kind,
+    Named,
+    Names,
+    Setting,
+    SettingsError,
+    Text,
+    TomlFile,
+    Whole,
+    Wrong,
+    declare,
+    shown,
+)
 from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
 
+__all__ = [
+    "Given",
+    "SettingsError",
+    "TomlFile",
+    "TournamentSettings",
+    "check_name",
+    "parse_bots",
+    "parse_rules",
+    "read_toml",
+    "resolve",
+]
+
 SETTINGS_FORMAT = 1
-MOVE_TIME_MS = (1, 3_600_000)  # the range --move-time allows
-TIME_BANK_MS = (0, 3_600_000)  # the range --time-bank allows
+_CLOCK = TimeControl()  # a match's time control unless told otherwise: the defaults of move_time and time_bank
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-
-
-class SettingsError(ArenaError, ValueError):
-    """Settings that cannot be used; the message is one line naming the bad part."""
+_MS = 3_600_000  # the longest a move time or a time bank may be: an hour
 
 
 def check_name(name: str) -> str:
@@ -73,9 +99,263 @@ def check_name(name: str) -> str:
     return name
 
 
+def parse_bots(specs: Iterable[str]) -> tuple[BotCommand, ...]:
+    """``NAME=COMMAND`` arguments; a name given twice is an error."""
+    bots = tuple(BotCommand.parse(spec) for spec in specs)
+    _no_twice(bots)
+    return bots
+
+
+def parse_rules(specs: Iterable[str]) -> dict[str, str]:
+    """``--rule name=value`` arguments, checked one by one (RulesError names the bad one)."""
+    out = {}
+    for spec in specs:
+        name, text = parse_override(spec)
+        out[name] = format_value(name, parse_value(name, text))
+    return out
+
+
+def _no_twice(bots: tuple[BotCommand, ...]) -> None:
+    seen: set[str] = set()
+    for bot in bots:
+        if bot.name in seen:
+            raise SettingsError(f"bot name {bot.name!r} is given twice: every bot needs a name of its own")
+        seen.add(bot.name)
+
+
+class _Bots(Kind[tuple[BotCommand, ...]]):
+    """NAME = COMMAND, a string or a list of arguments (``[bots]``); ``--bot NAME=COMMAND`` on the command line."""
+
+    @property
+    def expects(self) -> str:
+        return "a table of NAME = COMMAND"
+
+    @property
+    def cli(self) -> Any:
+        return list[str]
+
+    def read(self, value: Any) -> tuple[BotCommand, ...]:
+        if not isinstance(value, dict):
+            raise Wrong()
+        bots = []
+        for name, command in value.items():
+            if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
+                command = shlex.join(command)
+            if not isinstance(command, str):
+                raise Wrong(f"expected a command (a string, or a list of strings), got {shown(command)}", name)
+            try:
+                bots.append(BotCommand.parse(f"{name}={command}"))
+            except BotSpecError as exc:
+                raise Wrong(str(exc), name) from None
+        if not bots:
+            raise Wrong("the table lists no bots")
+        return tuple(bots)
+
+    def from_cli(self, value: Any) -> tuple[BotCommand, ...]:
+        return parse_bots(value)
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": "NAME=COMMAND"}
+
+
+class _RuleOverrides(Kind[Mapping[str, str]]):
+    """Rule options over the preset's (``[rules]``); ``--rule NAME=VALUE`` on the command line."""
+
+    @property
+    def expects(self) -> str:
+        return "a table of rule options"
+
+    @property
+    def cli(self) -> Any:
+        return list[str]
+
+    def read(self, value: Any) -> Mapping[str, str]:
+        if not isinstance(value, dict):
+            raise Wrong()
+        rules = {}
+        for option, text in value.items():
+            if isinstance(text, dict):
+                raise Wrong("expected a value, got a table", option)
+            try:
+                rules[option] = format_value(option, parse_value(option, text))
+            except RulesError as exc:
+                raise Wrong(str(exc), option) from None
+        return rules
+
+    def from_cli(self, value: Any) -> Mapping[str, str]:
+        return parse_rules(value)
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": "NAME=VALUE"}
+
+
+@dataclass(frozen=True)
+class Given(Named):
+    """The settings of a tournament (and an SPRT, a ladder: every run of games between bots) the user named;
+    None where nothing was said. Each field declares one setting, in the order help and errors list them."""
+
+    name: str | None = declare(
+        Text("a name (letters, digits, '_', '-', '.')", check_name),
+        "The run's name; its folder is logs/NAME/.",
+        default="tournament",
+        default_text="the folder's name",
+        flag="--name",
+        saved="name",
+    )
+    out: Path | None = declare(
+        Folder(),
+        "The run's folder.",
+        default_text=f"{LOGS}/NAME/",
+        flag="--out",
+        short="-o",
+    )
+    preset: str | None = declare(
+        Text("a preset name", rules_for, metavar="NAME"),
+        "The rule preset; `arena presets` lists them.",
+        default=DEFAULT_PRESET,
+        flag="--preset",
+        short="-p",
+        saved="preset",
+        decides_games=True,
+    )
+    games: int | None = declare(
+        Whole(low=1),
+        "Games per pairing.",
+        default_text="one per seating: 2, or 3 for three teams",
+        flag="--games",
+        short="-n",
+        saved="games",
+        decides_games=True,
+    )
+    seed: int | None = declare(
+        Whole(),
+        "Seed of the deals: the same seed and bots play the same games.",
+        default=1,
+        flag="--seed",
+        saved="seed",
+        decides_games=True,
+    )
+    move_time: int | None = declare(
+        Whole(1, _MS, unit="ms"),
+        "Time per decision in ms, plus a small grace.",
+        default=_CLOCK.move_time_ms,
+        flag="--move-time",
+        saved="move_time_ms",
+        decides_games=True,
+    )
+    time_bank: int | None = declare(
+        Whole(0, _MS, unit="ms"),
+        "Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout.",
+        default=_CLOCK.time_bank_ms,
+        default_text="{}, none",
+        flag="--time-bank",
+        saved="time_bank_ms",
+        decides_games=True,
+        since_v1=True,
+    )
+    on_fault: FaultPolicy | None = declare(
+        Choice(FaultPolicy),
+        "A timeout, crash or illegal answer: the team forfeits the game, or a default action is played.",
+        default=FaultPolicy.FORFEIT,
+        flag="--on-fault",
+        saved="on_fault",
+        decides_games=True,
+    )
+    duplicate: bool | None = declare(
+        Flag(),
+        "Play each deal once per seating, so the luck of the cards cancels out.",
+        default=True,
+        flag="--duplicate/--no-duplicate",
+        saved="duplicate",
+        decides_games=True,
+    )
+    all_seatings: bool | None = declare(
+        Flag(),
+        "Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also sits on "
+        "either side of each other (twice the games per duplicate set).",
+        default=False,
+        flag="--all-seatings",
+        saved="all_seatings",
+        decides_games=True,
+        since_v1=True,
+    )
+    concurrency: int | None = declare(
+        Whole(low=1),
+        "Tables playing at once.",
+        default_text="the CPUs",
+        flag="--concurrency",
+        short="-j",
+    )
+    gauntlet: str | None = declare(
+        Text("the name of one of the bots", metavar="NAME"),
+        "A gauntlet instead of a round-robin: this bot plays every other bot; the others do not meet.",
+        flag="--gauntlet",
+        saved="gauntlet",
+        decides_games=True,
+        since_v1=True,
+    )
+    sandbox: SandboxMode | None = declare(
+        Choice(SandboxMode),
+        "Contain each bot process (Linux namespaces via bubblewrap or unshare, see docs/security.md): auto uses "
+        "it where it can be made and warns where not, required refuses to start without, off runs bots bare.",
+        default=SandboxMode.AUTO,
+        flag="--sandbox",
+        saved="sandbox",
+        since_v1=True,
+    )
+    # how, not which, games are played: referee processes (--workers)
+    workers: int | None = declare(
+        Whole(low=1),
+        "Referee processes on this machine to spread the tables over.",
+        default_text="one per two CPUs, at most one per table",
+        flag="--workers",
+        short="-w",
+    )
+    rules: Mapping[str, str] = declare(
+        _RuleOverrides(),
+        "Override a rule option (repeatable).",
+        flag="--rule",
+        short="-r",
+        decides_games=True,
+        table=True,
+    )
+    bots: tuple[BotCommand, ...] | None = declare(
+        _Bots(),
+        "Repeatable: the bots of the round-robin (at least one per team).",
+        flag="--bot",
+        short="-b",
+        decides_games=True,
+    )
+    # how a bot connects, not what it plays
+    tcp: tuple[str, ...] | None = declare(
+        Names("a list of bot names"),
+        "Repeatable: bot NAME gets a 127.0.0.1 host:port in ARENA_ADDRESS (a relay in its sandbox), not a unix: "
+        "target, for gRPC libraries that cannot dial a Unix socket (docs/protocol.md).",
+        flag="--tcp",
+        since_v1=True,
+    )
+
+    @property
+    def names_rules(self) -> bool:
+        return self.preset is not None or bool(self.rules)
+
+
+SETTINGS = Given.table()
+# saved and compared by hand (TournamentSettings): a preset's rules with the overrides; the bots' commands
+_BY_HAND = ("preset", "rules", "bots", "tcp")
+
+
+def _plain() -> list[Setting]:
+    """The saved settings kept as they are (one value, one key of settings.json, one attribute)."""
+    return [s for s in SETTINGS.values() if s.saved is not None and s.name not in _BY_HAND]
+
+
 @dataclass(frozen=True)
 class TournamentSettings:
-    """Everything that decides the games of a tournament (not how fast or where they run)."""
+    """Everything that decides the games of a tournament (not how fast or where they run).
+
+    An attribute per saved setting of ``Given`` (under its ``saved`` name), and the rules the preset and
+    overrides make."""
 
     bots: tuple[BotCommand, ...]
     preset: str
@@ -84,13 +364,13 @@ class TournamentSettings:
     games: int  # per pairing
     seed: int
     move_time_ms: int
+    time_bank_ms: int
     on_fault: FaultPolicy
     duplicate: bool
-    name: str = "tournament"  # a label; not part of what must match on resume
-    all_seatings: bool = False  # three teams: every order round the table, not only the rotations
-    gauntlet: str | None = None  # the candidate of a gauntlet; None for a round-robin
-    sandbox: SandboxMode = SandboxMode.AUTO  # how bots are contained; kept on resume unless given again
-    time_bank_ms: int = 0
+    all_seatings: bool  # three teams: every order round the table, not only the rotations
+    gauntlet: str | None  # the candidate of a gauntlet; None for a round-robin
+    sandbox: SandboxMode  # how bots are contained; kept on resume unless given again
+    name: str  # a label; not part of what must match on resume
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -124,69 +404,54 @@ class TournamentSettings:
         """The JSON saved as settings.json in the tournament folder."""
         return {
             "settings_format": SETTINGS_FORMAT,
-            "name": self.name,
             "bots": {b.name: list(b.argv) for b in self.bots},
             "preset": self.preset,
             "rule_overrides": dict(self.overrides),
             "rules": self.rules.as_dict(),
-            "games": self.games,
-            "seed": self.seed,
-            "move_time_ms": self.move_time_ms,
-            "time_bank_ms": self.time_bank_ms,
-            "on_fault": self.on_fault.value,
-            "duplicate": self.duplicate,
-            "all_seatings": self.all_seatings,
-            "gauntlet": self.gauntlet,
-            "sandbox": self.sandbox.value,
+            **{s.saved: s.kind.record(getattr(self, s.saved)) for s in _plain() if s.saved is not None},
             "tcp": [b.name for b in self.bots if b.tcp],
         }
 
     @classmethod
     def from_record(cls, data: Any, where: str) -> TournamentSettings:
-        """Read settings.json back; ``where`` names the file in errors."""
+        """Read settings.json back; ``where`` names the file in errors. A setting added since format 1 that the
+        file lacks (written by an older arena) has its default."""
         try:
             if not isinstance(data, dict) or data.get("settings_format") != SETTINGS_FORMAT:
                 raise SettingsError(f"not tournament settings of format {SETTINGS_FORMAT}")
             bots = tuple(BotCommand(str(name), tuple(map(str, argv))) for name, argv in data["bots"].items())
-            bots = with_tcp(bots, map(str, data.get("tcp", [])))  # absent: saved before --tcp existed
+            plain = {}
+            for s in _plain():
+                assert s.saved is not None
+                if s.since_v1 and s.saved not in data:
+                    plain[s.saved] = s.default
+                elif data[s.saved] is None and s.can_be_off:
+                    plain[s.saved] = None
+                else:
+                    plain[s.saved] = s.kind.from_record(data[s.saved])
             return cls(
-                bots=bots,
+                bots=with_tcp(bots, map(str, data.get("tcp", []))),
                 preset=str(data["preset"]),
                 rules=Rules.from_dict(data["rules"]),
                 overrides=tuple((str(k), str(v)) for k, v in data["rule_overrides"].items()),
-                games=_int(data["games"]),
-                seed=_int(data["seed"]),
-                move_time_ms=_int(data["move_time_ms"]),
-                on_fault=FaultPolicy(data["on_fault"]),
-                duplicate=bool(data["duplicate"]),
-                name=str(data["name"]),
-                all_seatings=bool(data.get("all_seatings", False)),  # absent in folders from before the option
-                gauntlet=None if data.get("gauntlet") is None else str(data["gauntlet"]),
-                sandbox=SandboxMode(data.get("sandbox", SandboxMode.AUTO.value)),  # absent: saved before it existed
-                time_bank_ms=_int(data.get("time_bank_ms", 0)),  # absent: saved before time banks
+                **plain,
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
         except (SettingsError, BotSpecError, RulesError, TypeError, ValueError, AttributeError) as exc:
             raise SettingsError(f"{where}: {exc}") from None
 
-    def differences(self, other: TournamentSettings) -> list[str]:
-        """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games."""
+    @classmethod
+    def load(cls, folder: RunFolder) -> TournamentSettings:
+        """The settings a run folder's run was started with; SettingsError (or FolderError) when there are none."""
+        return cls.from_record(folder.saved_settings(), str(folder.settings))
+
+    def differences(self, other: TournamentSettings, *, but: Iterable[str] = ()) -> list[str]:
+        """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games (less
+        the settings named in ``but``)."""
         mine, theirs = self.record(), other.record()
-        out = []
-        for key in (
-            "preset",
-            "games",
-            "seed",
-            "move_time_ms",
-            "time_bank_ms",
-            "on_fault",
-            "duplicate",
-            "all_seatings",
-            "gauntlet",
-        ):
-            if mine[key] != theirs[key]:
-                out.append(f"{key} {mine[key]!r} / {theirs[key]!r}")
+        keys = [s.saved for s in SETTINGS.values() if s.decides_games and s.saved and s.name not in but]
+        out = [f"{key} {mine[key]!r} / {theirs[key]!r}" for key in keys if mine[key] != theirs[key]]
         if mine["bots"] != theirs["bots"]:
             a, b = mine["bots"], theirs["bots"]
             if list(a) != list(b):
@@ -199,120 +464,36 @@ class TournamentSettings:
         return out
 
 
-def _int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"expected a whole number, got {value!r}")
-    return value
-
-
-# ------------------------------------------------------------- what was named
-
-
-@dataclass(frozen=True)
-class Given:
-    """Settings the user named; None where nothing was said."""
-
-    bots: tuple[BotCommand, ...] | None = None
-    preset: str | None = None
-    rules: Mapping[str, str] = field(default_factory=dict)  # overrides: option -> value text
-    games: int | None = None
-    seed: int | None = None
-    move_time: int | None = None
-    time_bank: int | None = None
-    on_fault: FaultPolicy | None = None
-    duplicate: bool | None = None
-    all_seatings: bool | None = None
-    name: str | None = None
-    out: Path | None = None
-    concurrency: int | None = None
-    gauntlet: str | None = None  # the candidate bot of a gauntlet
-    sandbox: SandboxMode | None = None
-    workers: int | None = None  # referee processes (--workers): how, not which, games are played
-    tcp: tuple[str, ...] | None = None  # the bots given a TCP address (--tcp): how they connect, not what they play
-
-    def over(self, base: Given) -> Given:
-        """These settings laid over ``base`` (rule overrides merge, the rest replaces)."""
-        changes: dict[str, Any] = {
-            k: getattr(self, k) for k in self.__dataclass_fields__ if k != "rules" and getattr(self, k) is not None
-        }
-        return replace(base, rules={**base.rules, **self.rules}, **changes)
-
-    @property
-    def names_rules(self) -> bool:
-        return self.preset is not None or bool(self.rules)
-
-
-def parse_bots(specs: list[str]) -> tuple[BotCommand, ...]:
-    """``NAME=COMMAND`` arguments; a name given twice is an error."""
-    bots = tuple(BotCommand.parse(spec) for spec in specs)
-    _no_twice(bots)
-    return bots
-
-
-def parse_rules(specs: list[str]) -> dict[str, str]:
-    """``--rule name=value`` arguments, checked one by one (RulesError names the bad one)."""
-    out = {}
-    for spec in specs:
-        name, text = parse_override(spec)
-        out[name] = format_value(name, parse_value(name, text))
-    return out
-
-
-def _no_twice(bots: tuple[BotCommand, ...]) -> None:
-    seen: set[str] = set()
-    for bot in bots:
-        if bot.name in seen:
-            raise SettingsError(f"bot name {bot.name!r} is given twice: every bot needs a name of its own")
-        seen.add(bot.name)
-
-
 def resolve(given: Given, saved: TournamentSettings | None = None) -> TournamentSettings:
     """The settings: what was given, the rest from ``saved`` (resuming) or the defaults.
 
     Raises SettingsError, RulesError or BotSpecError with a one-line message.
     """
-    if saved is not None:
-        preset = given.preset or saved.preset
-        if given.names_rules:
-            rules, overrides = rules_for(preset, dict(given.rules)), tuple(given.rules.items())
-        else:
-            rules, overrides = saved.rules, saved.overrides
-        base = saved
-    else:
-        preset = given.preset or DEFAULT_PRESET
+    preset = given.preset or (saved.preset if saved is not None else SETTINGS["preset"].default)
+    if saved is None or given.names_rules:
         rules, overrides = rules_for(preset, dict(given.rules)), tuple(given.rules.items())
-        base = None
-    bots = given.bots if given.bots is not None else (base.bots if base else ())
+    else:
+        rules, overrides = saved.rules, saved.overrides
+    bots = given.bots if given.bots is not None else (saved.bots if saved is not None else ())
     if not bots:
         raise SettingsError("no bots: give --bot NAME=COMMAND for each bot, or a --config file with a [bots] table")
     _no_twice(bots)
     if given.tcp is not None:
         bots = with_tcp(bots, given.tcp)
-    elif base is not None:  # resumed: the bots that had a TCP address keep it
-        bots = with_tcp(bots, {b.name for b in base.bots if b.tcp} & {b.name for b in bots})
+    elif saved is not None:  # resumed: the bots that had a TCP address keep it
+        bots = with_tcp(bots, {b.name for b in saved.bots if b.tcp} & {b.name for b in bots})
     if len(bots) < rules.teams:
         raise SettingsError(
             f"a round-robin of {preset} ({rules.teams} teams) needs at least {rules.teams} bots, got {len(bots)}"
         )
-    duplicate = _pick(given.duplicate, base and base.duplicate, True)
-    all_seatings = _pick(given.all_seatings, base and base.all_seatings, False)
-    games = _pick(given.games, base and base.games, set_size(rules, all_seatings))
-    settings = TournamentSettings(
-        bots=bots,
-        preset=preset,
-        rules=rules,
-        overrides=overrides,
-        games=games,
-        seed=_pick(given.seed, base and base.seed, 1),
-        move_time_ms=_pick(given.move_time, base and base.move_time_ms, 1000),
-        on_fault=_pick(given.on_fault, base and base.on_fault, FaultPolicy.FORFEIT),
-        duplicate=duplicate,
-        name=_pick(given.name, base and base.name, "tournament"),
-        all_seatings=all_seatings,
-        gauntlet=_pick(given.gauntlet, base and base.gauntlet, None),
-        sandbox=_pick(given.sandbox, base and base.sandbox, SandboxMode.AUTO),
-        time_bank_ms=_pick(given.time_bank, base and base.time_bank_ms, 0),
-    )
+    plain = {}
+    for s in _plain():
+        assert s.saved is not None
+        named = getattr(given, s.name)
+        plain[s.saved] = named if named is not None else (getattr(saved, s.saved) if saved is not None else s.default)
+    if plain["games"] is None:  # one duplicate set: one game per seating
+        plain["games"] = set_size(rules, plain["all_seatings"])
+    settings = TournamentSettings(bots=bots, preset=preset, rules=rules, overrides=overrides, **plain)
     try:
         settings.schedule()
     except ScheduleError as exc:
@@ -320,199 +501,8 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
     return settings
 
 
-def _pick(given: Any, saved: Any, default: Any) -> Any:
-    if given is not None:
-        return given
-    return saved if saved is not None else default
-
-
-# ------------------------------------------------------------------ TOML
-
-
-KEYS = {
-    "name": "a name (letters, digits, '_', '-', '.')",
-    "out": "a folder path",
-    "preset": "a preset name",
-    "games": "a whole number >= 1",
-    "seed": "a whole number",
-    "move_time": f"a whole number of ms, {MOVE_TIME_MS[0]}..{MOVE_TIME_MS[1]}",
-    "time_bank": f"a whole number of ms, {TIME_BANK_MS[0]}..{TIME_BANK_MS[1]}",
-    "on_fault": "'forfeit' or 'default'",
-    "duplicate": "true or false",
-    "all_seatings": "true or false",
-    "concurrency": "a whole number >= 1",
-    "gauntlet": "the name of one of the bots",
-    "sandbox": "'auto', 'required' or 'off'",
-    "workers": "a whole number >= 1",
-    "rules": "a table of rule options",
-    "bots": "a table of NAME = COMMAND",
-    "tcp": "a list of bot names",
-}
-
-
-@dataclass(frozen=True)
-class TomlFile:
-    """A settings file, read and parsed: its top-level table, and the line each key is set on (for errors)."""
-
-    path: Path
-    data: dict[str, Any]
-    lines: dict[tuple[str | None, str], int]
-
-    @classmethod
-    def read(cls, path: Path) -> TomlFile:
-        """SettingsError, naming the file, when it cannot be read or is not TOML."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise SettingsError(f"{path}: no such file") from None
-        except UnicodeDecodeError:
-            raise SettingsError(f"{path}: not UTF-8 text") from None
-        except OSError as exc:
-            raise SettingsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise SettingsError(f"{path}: not valid TOML: {exc}") from None
-        return cls(path, data, _key_lines(text))
-
-    def bad(self, table: str | None, key: str, problem: str) -> SettingsError:
-        """The error for a key (``table.key``), naming the file and the key's line."""
-        line = self.lines.get((table, key))
-        where = f"{self.path}:{line}" if line else str(self.path)
-        shown = key if table is None else f"{table}.{key}"
-        return SettingsError(f"{where}: {shown}: {problem}")
-
-    def check_keys(self, known: Mapping[str, str]) -> None:
-        """SettingsError on the first top-level key not in ``known`` (key -> what its value must be)."""
-        for key in self.data:
-            if key not in known:
-                raise self.bad(None, key, f"unknown setting; known: {', '.join(known)}")
-
-    def want(self, key: str, ok: bool, expected: str) -> None:
-        if not ok:
-            raise self.bad(None, key, f"expected {expected}, got {_shown(self.data[key])}")
-
-
 def read_toml(path: Path) -> Given:
     """The settings of a tournament's TOML file; SettingsError names the file and line of the first problem."""
     toml = TomlFile.read(path)
-    toml.check_keys(KEYS)
-    return given_from_toml(toml)
-
-
-def given_from_toml(toml: TomlFile) -> Given:
-    """The settings of ``KEYS`` the file sets, checked (keys of other names are left to the caller)."""
-    data = toml.data
-    bad = toml.bad
-
-    def want(key: str, ok: bool) -> None:
-        toml.want(key, ok, KEYS[key])
-
-    values: dict[str, Any] = {}
-    for key in ("games", "concurrency", "workers"):
-        if key in data:
-            want(key, is_whole(data[key]) and data[key] >= 1)
-            values[key] = data[key]
-    if "seed" in data:
-        want("seed", is_whole(data["seed"]))
-        values["seed"] = data["seed"]
-    if "move_time" in data:
-        want("move_time", is_whole(data["move_time"]) and MOVE_TIME_MS[0] <= data["move_time"] <= MOVE_TIME_MS[1])
-        values["move_time"] = data["move_time"]
-    if "time_bank" in data:
-        want("time_bank", is_whole(data["time_bank"]) and TIME_BANK_MS[0] <= data["time_bank"] <= TIME_BANK_MS[1])
-        values["time_bank"] = data["time_bank"]
-    for key in ("duplicate", "all_seatings"):
-        if key in data:
-            want(key, isinstance(data[key], bool))
-            values[key] = data[key]
-    if "on_fault" in data:
-        want("on_fault", data["on_fault"] in {p.value for p in FaultPolicy})
-        values["on_fault"] = FaultPolicy(data["on_fault"])
-    if "sandbox" in data:
-        want("sandbox", data["sandbox"] in {m.value for m in SandboxMode})
-        values["sandbox"] = SandboxMode(data["sandbox"])
-    for key in ("preset", "out", "name", "gauntlet"):
-        if key in data:
-            want(key, isinstance(data[key], str) and data[key].strip() != "")
-    if "preset" in data:
-        try:
-            rules_for(data["preset"])
-        except RulesError as exc:
-            raise bad(None, "preset", str(exc)) from None
-        values["preset"] = data["preset"]
-    if "name" in data:
-        try:
-            values["name"] = check_name(data["name"])
-        except SettingsError as exc:
-            raise bad(None, "name", str(exc)) from None
-    if "out" in data:
-        values["out"] = Path(data["out"])
-    if "gauntlet" in data:
-        values["gauntlet"] = data["gauntlet"]
-    if "tcp" in data:
-        want("tcp", isinstance(data["tcp"], list) and all(isinstance(n, str) for n in data["tcp"]))
-        values["tcp"] = tuple(data["tcp"])
-    for key in ("rules", "bots"):
-        if key in data:
-            want(key, isinstance(data[key], dict))
-    rules = {}
-    for option, value in data.get("rules", {}).items():
-        if isinstance(value, dict):
-            raise bad("rules", option, "expected a value, got a table")
-        try:
-            rules[option] = format_value(option, parse_value(option, value))
-        except RulesError as exc:
-            raise bad("rules", option, str(exc)) from None
-    if "bots" in data:
-        bots = []
-        for name, command in data["bots"].items():
-            if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
-                command = shlex.join(command)
-            if not isinstance(command, str):
-                raise bad("bots", name, f"expected a command (a string, or a list of strings), got {_shown(command)}")
-            try:
-                bots.append(BotCommand.parse(f"{name}={command}"))
-            except BotSpecError as exc:
-                raise bad("bots", name, str(exc)) from None
-        if not bots:
-            raise bad(None, "bots", "the table lists no bots")
-        values["bots"] = tuple(bots)
-    return Given(rules=rules, **values)
-
-
-def is_whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value: Any) -> str:
-    kind = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list", dict: "a table"}
-    return f"{kind.get(type(value), type(value).__name__)} ({value!r})" if not isinstance(value, dict) else "a table"
-
-
-_HEADER = re.compile(r"^\[\s*([^\[\]]+?)\s*\]")
-_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*=""")
-
-
-def _key_lines(text: str) -> dict[tuple[str | None, str], int]:
-    """(table, key) -> the line it is set on, for error messages (simple tables and keys)."""
-    lines: dict[tuple[str | None, str], int] = {}
-    table: str | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line.strip())
-        if header and not line.strip().startswith("[["):
-            table = header.group(1).strip().strip("\"'")
-            lines.setdefault((None, table), number)
-            continue
-        match = _KEY.match(line)
-        if match:
-            parts = (
-                [p.strip().strip("\"'") for p in match.group(1).split(".")]
-                if not match.group(1).startswith(("'", '"'))
-                else [match.group(1)[1:-1]]
-            )
-            where = table
-            if len(parts) == 2 and table is None:
-                where, parts = parts[0], parts[1:]
-            lines.setdefault((where, ".".join(parts)), number)
-    return lines
+    toml.check_keys(SETTINGS)
+    return Given.from_toml(toml)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from referee.bots import BotCommand, BotPool
 from referee.engine.rules import Rules
 from referee.gamelog import LogWriter, match_end_record, match_start_record
 from referee.match import OnHand, play_game
+from referee.runfolder import PART, RunFolder, log_name, put_in_place
 from referee.sandbox import Sandbox, SandboxMode, resolve
 from referee.server import ArenaServer, Limits, Player
 from referee.tournament.results import GameRecord
@@ -59,11 +59,6 @@ class PlayedGame:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlayedGame:
         return cls(GameRecord.from_json(data["record"]), data.get("log"), data.get("outputs") or {})
-
-
-def log_name(game: ScheduledGame) -> str:
-    """Where a game's log goes, relative to the tournament folder."""
-    return f"games/{game.game_id}.jsonl"
 
 
 class _Table:
@@ -137,9 +132,9 @@ class TableHost:
         self.on_hand = on_hand
         self.on_records = on_records  # the live view's feed, when one watches
         self.settings = settings
-        self.folder = folder
-        self.games = folder / "games"
-        self.bots = folder / "bots"
+        self.folder = RunFolder(folder)
+        self.games = self.folder.games
+        self.bots = self.folder.bots
         self.ship = ship
         self.server = ArenaServer(limits=limits or Limits(), tcp=False)  # every bot is launched: seat sockets
         self.tables = {n: _Table(n, self.server, self.bots, settings, connect_timeout_s, box) for n in tables}
@@ -169,8 +164,8 @@ class TableHost:
         settings, rules = self.settings, self.settings.rules
         players = await table.seat(game.roles(rules))
         absent = await table.pool.ready(players)
-        final = self.folder / log_name(game)
-        part = final.with_name(final.name + ".part")
+        final = self.folder.log(game.game_id)
+        part = final.with_name(final.name + PART)
         part.unlink(missing_ok=True)  # what a killed run left of this game
         writer = LogWriter(part)
         watch = self.on_records
@@ -199,7 +194,7 @@ class TableHost:
                 await asyncio.to_thread(writer.sync)
         finally:
             writer.close()
-        record = GameRecord.of(game, result, rules, log_name(game))
+        record = GameRecord.of(game, result, rules, log_name(game.game_id))
         log.info(
             "game over",
             game=game.game_id,
@@ -210,7 +205,7 @@ class TableHost:
             reason=result.reason,
         )
         if not self.ship:
-            os.replace(part, final)
+            put_in_place(part, final)
             return PlayedGame(record)
         data = part.read_bytes()
         part.unlink()

@@ -2,7 +2,10 @@
 
 The runner (``referee.tournament.runner``) hands games to tables and writes
 what comes back; it does not know where a table runs. A backend opens the
-tables, replaces one whose host was lost, and closes them:
+tables, replaces one whose host was lost, and closes them; it says where
+they run (``describe``), and lets go of what it holds beyond its tables
+(``release``: a Ray cluster joined). Which backend a run gets is decided
+where runs are opened (``referee.run``):
 
 - ``local.LocalBackend``: every table in the arena process (one referee);
 - ``workers.WorkerBackend``: tables spread over worker processes on this
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from referee.errors import ArenaError
+from referee.match import OnHand
 from referee.server import Limits
 from referee.tournament.schedule import ScheduledGame
 from referee.tournament.settings import TournamentSettings
@@ -71,9 +75,22 @@ class Backend(Protocol):
     # Set before ``open`` to watch the games in play (the live view): called with each table's records as they
     # happen, every card shown. None: nothing is sent, nothing costs.
     on_records: TableRecords | None
+    # Set before ``open``: called as each hand of each game is dealt, where the tables run in this process (the
+    # live line "game g0003 runs long"); elsewhere nothing is called.
+    on_hand: OnHand | None
 
     def default_tables(self) -> int:
         """Tables to run when the user does not say: as many as there are CPUs for them."""
+        ...
+
+    def describe(self, tables: int) -> str:
+        """Where ``tables`` tables run, as a run's start line says it after "N table(s)": "in 2 worker
+        processes", "on Ray, 3 node(s), 24 CPUs"; "" for this process, the usual place, not worth a word."""
+        ...
+
+    def release(self) -> None:
+        """Let go of what the backend holds beyond its tables, once the run is over (a Ray cluster it joined
+        or started); ``close`` closes the tables themselves."""
         ...
 
     async def open(

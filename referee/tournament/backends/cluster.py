@@ -39,6 +39,7 @@ from typing import Any
 
 import structlog
 
+from referee.match import OnHand
 from referee.server import Limits
 from referee.tournament.backends import Table, TableLost, TablesError
 from referee.tournament.backends.local import cpu_count
@@ -230,7 +231,7 @@ class _ClusterTable:
 
 
 class RayBackend:
-    """The tables as Ray actors, one CPU each; ``disconnect()`` when the tournament is over."""
+    """The tables as Ray actors, one CPU each; ``release()`` when the tournament is over."""
 
     def __init__(self, *, cwd: str | None) -> None:
         import ray
@@ -241,17 +242,18 @@ class RayBackend:
         self._tables: list[_ClusterTable] = []
         self._replacements_left = 0
         self.on_records: TableRecords | None = None  # the live view's feed (see ``Backend.on_records``)
+        self.on_hand: OnHand | None = None  # not called: the hands are dealt on the nodes
 
     def default_tables(self) -> int:
         import ray
 
         return max(1, int(ray.cluster_resources().get("CPU", 0)))
 
-    def describe(self) -> str:
+    def describe(self, tables: int) -> str:
         import ray
 
         nodes = [n for n in ray.nodes() if n.get("Alive")]
-        return f"Ray, {len(nodes)} node(s), {self.default_tables()} CPUs"
+        return f"on Ray, {len(nodes)} node(s), {self.default_tables()} CPUs"
 
     async def open(
         self,
@@ -299,7 +301,7 @@ class RayBackend:
                 ray.kill(table.actor)
         self._tables = []
 
-    def disconnect(self) -> None:
+    def release(self) -> None:
         """Leave the cluster (and stop it, when ``connect`` started it here)."""
         import ray
 

@@ -36,6 +36,12 @@ class LocalBackend:
     def default_tables(self) -> int:
         return cpu_count()
 
+    def describe(self, tables: int) -> str:
+        return ""
+
+    def release(self) -> None:
+        return None
+
     async def open(
         self,
         settings: TournamentSettings,

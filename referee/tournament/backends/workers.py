@@ -42,6 +42,7 @@ import structlog
 from referee.bots import die_with_parent
 from referee.errors import ConfigError
 from referee.logging import configure
+from referee.match import OnHand
 from referee.server import Limits
 from referee.tournament.backends import HostedTable, Table, TableLost, TablesError
 from referee.tournament.backends.local import cpu_count
@@ -159,10 +160,17 @@ class WorkerBackend:
         self.workers = workers
         self.log_level = log_level
         self.on_records: TableRecords | None = None  # the live view's feed (see ``Backend.on_records``)
+        self.on_hand: OnHand | None = None  # not called: the hands are dealt in the worker processes
         self._running: list[_Worker] = []
 
     def default_tables(self) -> int:
         return cpu_count()
+
+    def describe(self, tables: int) -> str:
+        return f"in {min(self.workers, tables)} worker processes"
+
+    def release(self) -> None:
+        return None  # the workers end with their tables (``close``)
 
     async def open(
         self,

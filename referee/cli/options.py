@@ -1,0 +1,111 @@
+"""The command line's options for the declared settings (``referee.setting``): one typed alias per setting.
+
+Each alias is ``Annotated[T | None, option(Table, "name")]``: the flag, the
+short flag, the range or choices and the help text, whose default is the
+declaration's. Every option is None when not given, so that a ``--config``
+file, a resumed run's saved settings or the declared default decide. A
+command names its parameters as the settings are named, and reads them from
+``ctx.params`` (``Given.from_options``): options -> ``Given`` -> open a run.
+
+Options that are no run's settings (``--resume``, ``--live``, ``--ray``, a
+command's own) are declared with their commands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from referee.match import FaultPolicy
+from referee.runfolder import LOGS
+from referee.sandbox import SandboxMode
+from referee.setting import Named
+from referee.sprt.config import SprtGiven, read_sprt_toml
+from referee.stats.sprt import Model
+from referee.tournament.settings import Given, read_toml
+
+
+def option(
+    table: type[Named], name: str, *, help: str | None = None, default: str | None = None, saved: bool = False
+) -> Any:
+    """The typer option of setting ``name`` of ``table``; ``help``/``default``: a command's own words for it;
+    ``saved``: the help says a run's folder keeps it for --resume."""
+    setting = table.table()[name]
+    assert setting.flag is not None, f"{name} is not a command-line setting"
+    words = default if default is not None else setting.default_words()
+    if saved:
+        words = f"{words}; saved for --resume"
+    text = (help or setting.help).rstrip(".") + (f" (default: {words})" if words else "") + "."
+    # escaped: typer's help goes through rich, which would take "[...]" for markup and drop it
+    flags = [setting.flag, *([setting.short] if setting.short else [])]
+    return typer.Option(*flags, help=escape(text), show_default=False, **setting.kind.typer_options())
+
+
+# what the bots play: every command that plays games
+Preset = Annotated[str | None, option(Given, "preset")]
+Rules = Annotated[list[str] | None, option(Given, "rules")]
+Seed = Annotated[int | None, option(Given, "seed")]
+MoveTime = Annotated[int | None, option(Given, "move_time")]
+TimeBank = Annotated[int | None, option(Given, "time_bank")]
+OnFault = Annotated[FaultPolicy | None, option(Given, "on_fault")]
+Sandbox = Annotated[SandboxMode | None, option(Given, "sandbox")]
+Tcp = Annotated[list[str] | None, option(Given, "tcp")]
+
+# a run: tournament, sprt (and what is saved, the folder's settings.json keeps for --resume)
+Bots = Annotated[list[str] | None, option(Given, "bots")]
+Name = Annotated[str | None, option(Given, "name")]
+Out = Annotated[Path | None, option(Given, "out")]
+Games = Annotated[int | None, option(Given, "games")]
+Duplicate = Annotated[bool | None, option(Given, "duplicate")]
+AllSeatings = Annotated[bool | None, option(Given, "all_seatings")]
+Gauntlet = Annotated[str | None, option(Given, "gauntlet")]
+Concurrency = Annotated[int | None, option(Given, "concurrency")]
+Workers = Annotated[int | None, option(Given, "workers")]
+RunSandbox = Annotated[SandboxMode | None, option(Given, "sandbox", saved=True)]
+Config = Annotated[
+    Path | None,
+    typer.Option(
+        "--config", "-c", dir_okay=False, help="A TOML file of bots and settings; options given here override it."
+    ),
+]
+Resume = Annotated[bool, typer.Option("--resume", help="Continue the run in the folder: finished games are kept.")]
+
+# an SPRT's test
+SprtBots = Annotated[
+    list[str] | None,
+    option(Given, "bots", help="Twice: the new bot first, then the base it is tested against."),
+]
+Elo0 = Annotated[float | None, option(SprtGiven, "elo0")]
+Elo1 = Annotated[float | None, option(SprtGiven, "elo1")]
+Alpha = Annotated[float | None, option(SprtGiven, "alpha")]
+Beta = Annotated[float | None, option(SprtGiven, "beta")]
+EloModel = Annotated[Model | None, option(SprtGiven, "model")]
+MaxPairs = Annotated[int | None, option(SprtGiven, "max_pairs")]
+
+# one match at a time (match, play, serve)
+MATCH_GAMES = 1
+MatchGames = Annotated[
+    int, typer.Option("--games", "-n", min=1, show_default=False, help=f"Games to play (default: {MATCH_GAMES}).")
+]
+LogDir = Annotated[
+    Path,
+    typer.Option("--log-dir", file_okay=False, show_default=False, help=f"Folder for the game log (default: {LOGS})."),
+]
+
+
+def named(ctx: typer.Context, config: Path | None) -> Given:
+    """The settings the command's options name (its parameters, by setting name), over the ``--config`` file's."""
+    given = Given.from_options(ctx.params)
+    return given if config is None else given.over(read_toml(config))
+
+
+def named_sprt(ctx: typer.Context, config: Path | None) -> tuple[Given, SprtGiven]:
+    """An SPRT's settings (the games', the test's) its options name, over the ``--config`` file's."""
+    given, test = Given.from_options(ctx.params), SprtGiven.from_options(ctx.params)
+    if config is None:
+        return given, test
+    toml, toml_test = read_sprt_toml(config)
+    return given.over(toml), test.over(toml_test)

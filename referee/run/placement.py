@@ -1,0 +1,83 @@
+"""Where a run's tables run and what its bots run in: the backend and the sandbox its settings and options pick.
+
+``--ray ADDRESS`` runs each table in a Ray actor (``RayBackend``),
+``--workers N`` (or, by default, one worker process per two CPUs, when more
+than one table plays) spreads the tables over worker processes
+(``WorkerBackend``), and otherwise every table is in this process
+(``LocalBackend``). The command line names none of them: it asks the backend
+to describe itself and to release what it holds when the run is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.sandbox import Sandbox, SandboxMode, resolve
+from referee.setting import SettingsError
+from referee.tournament.backends import Backend
+from referee.tournament.backends.cluster import connect
+from referee.tournament.backends.local import LocalBackend, cpu_count
+from referee.tournament.backends.workers import WorkerBackend, default_workers
+
+Warn = Callable[[str], None]  # says a one-line warning to the user (the command line prints it on stderr)
+
+
+def unwarned(warning: str) -> None:
+    """A ``Warn`` that says nothing (a run opened in code)."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the tables are to run: on the Ray cluster at ``ray`` (with a ``ray_working_dir`` shipped to its
+    nodes), else here; ``verbose``: worker processes and Ray log at info level, not warnings only."""
+
+    ray: str | None = None
+    ray_working_dir: Path | None = None
+    verbose: bool = False
+
+
+HERE = Placement()  # on this machine, in worker processes or not as the settings say
+
+
+def bot_sandbox(mode: SandboxMode, warn: Warn) -> Sandbox | None:
+    """The sandbox bots run in, for ``--sandbox mode``: SandboxUnavailable (one line) for ``required`` where
+    none can be made; for ``auto``, a warning once and none."""
+    sandbox, warning = resolve(mode)
+    if warning:
+        warn(warning)
+    return sandbox
+
+
+def choose_backend(
+    place: Placement, *, workers: int | None, concurrency: int | None, sandbox: Sandbox | None
+) -> tuple[Backend, int]:
+    """The backend and the number of tables (``concurrency``, else as many as the backend has CPUs for).
+
+    Joins (or starts) Ray for ``--ray``: the backend's ``release`` leaves it. A bad combination is a one-line
+    SettingsError; so is a Ray that cannot be reached.
+    """
+    if place.ray is not None and workers is not None:
+        raise SettingsError("--ray and --workers: choose one (on Ray, each table is a process of its own)")
+    if place.ray_working_dir is not None and place.ray is None:
+        raise SettingsError("--ray-working-dir goes with --ray")
+    if place.ray is not None:
+        ray = connect(place.ray, working_dir=place.ray_working_dir, verbose=place.verbose)
+        return ray, concurrency or ray.default_tables()
+    tables = concurrency or cpu_count()
+    processes = min(workers or default_workers(tables), tables)
+    if processes > 1:
+        return WorkerBackend(processes, log_level="info" if place.verbose else "warning"), tables
+    return LocalBackend(sandbox=sandbox), tables
+
+
+def crowding(place: Placement, tables: int, pending: int) -> str | None:
+    """The warning for more tables playing than this machine has CPUs (their bots wait for one), else None."""
+    playing = min(tables, pending)
+    if place.ray is not None or playing <= cpu_count():
+        return None
+    return (
+        f"warning: {playing} tables on {cpu_count()} CPUs: the games run slower; a bot kept waiting for a CPU "
+        "gets that time back at its deadline, up to one more move time"
+    )
