@@ -79,7 +79,7 @@ def synthetic(folder: Path, bots: int, per_pair: int, lines: list[list[str]]) ->
     rng = random.Random(7)
     strength = {n: rng.gauss(0, 1) for n in names}
     with (folder / "results.jsonl").open("w") as results:
-        for game in settings.schedule():
+        for game in settings.format().plan({}).games:
             template = rng.choice(lines)
             a, b = game.teams
             p = 1 / (1 + 10 ** (strength[b] - strength[a]))
@@ -133,7 +133,7 @@ def synthetic(folder: Path, bots: int, per_pair: int, lines: list[list[str]]) ->
                 else:
                     out.append(line)
             (folder / "games" / f"{game.game_id}.jsonl").write_text("\n".join(out) + "\n")
-    return len(settings.schedule())
+    return len(settings.format().plan({}).games)
 
 
 def load_times(html: Path) -> dict[str, float]:

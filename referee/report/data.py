@@ -91,7 +91,7 @@ class Report:
         self.plan = plan
         self.bots = list(settings.bot_names)
         self.index = {name: k for k, name in enumerate(self.bots)}
-        self.schedule = settings.schedule()
+        self.schedule = settings.format().plan({}).games
         self.games: dict[int, _Game] = {}
         self.order: list[int] = []  # game numbers in the order they were added (the live page appends)
         self.problems: list[str] = []

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,7 +32,7 @@ from referee.faults import NOT_STARTED, Penalty, ViolationKind
 from referee.gamelog import LogError, dumps, read_json_lines
 from referee.match import GameResult
 from referee.thinktime import ThinkTime
-from referee.tournament.schedule import ScheduledGame
+from referee.tournament.schedule import Format, ScheduledGame
 from referee.tournament.standings import Outcome
 
 
@@ -96,6 +96,7 @@ class GameRecord:
     violations: tuple[ViolationRecord, ...]
     think: tuple[ThinkTime, ...]  # per team (empty in files from before think times)
     log: str  # the game's log, relative to the tournament folder
+    round: int = 1  # the round of a format played in rounds
 
     @classmethod
     def of(cls, game: ScheduledGame, result: GameResult, rules: Rules, log: str) -> GameRecord:
@@ -134,6 +135,7 @@ class GameRecord:
             violations=violations,
             think=tuple(think),
             log=log,
+            round=game.round,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -154,6 +156,7 @@ class GameRecord:
             "violations": [v.to_json() for v in self.violations],
             "think": [{"answers": t.answers, "total_ms": t.total_ms, "max_ms": t.max_ms} for t in self.think],
             "log": self.log,
+            "round": self.round,
         }
 
     @classmethod
@@ -194,6 +197,7 @@ class GameRecord:
             violations=violations,
             think=tuple(ThinkTime(_whole(t["answers"]), _whole(t["total_ms"]), _whole(t["max_ms"])) for t in think),
             log=str(data.get("log", "")),
+            round=_whole(data.get("round", 1)),  # absent: a format played in one round
         )
 
     def outcome(self) -> Outcome:
@@ -219,9 +223,11 @@ def _whole(value: Any) -> int:
     return value
 
 
-def read_results(path: Path, schedule: Sequence[ScheduledGame]) -> dict[int, GameRecord]:
-    """The finished games by number; LogError names the line of a record that does not fit the schedule."""
+def read_results(path: Path, format: Format) -> dict[int, GameRecord]:
+    """The finished games by number; LogError names the line of a record that does not fit the games ``format``
+    plans from them (the records of a round fix the next one, so all are read before any is checked)."""
     done: dict[int, GameRecord] = {}
+    lines: dict[int, str] = {}
     if not path.exists():
         return done
     for line, data in _records(path):
@@ -233,7 +239,13 @@ def read_results(path: Path, schedule: Sequence[ScheduledGame]) -> dict[int, Gam
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise LogError(f"{where}: bad result record: {what}") from None
-        number = record.game
+        if record.game in done:
+            raise LogError(f"{where}: game {record.game} is recorded twice")
+        done[record.game] = record
+        lines[record.game] = where
+    schedule = format.plan({n: r.outcome() for n, r in done.items()}).games
+    for number, record in done.items():
+        where = lines[number]
         if not 1 <= number <= len(schedule):
             raise LogError(f"{where}: game {number!r} is not in this tournament's schedule of {len(schedule)} games")
         game = schedule[number - 1]
@@ -242,9 +254,6 @@ def read_results(path: Path, schedule: Sequence[ScheduledGame]) -> dict[int, Gam
                 f"{where}: game {number} was {' vs '.join(record.teams)} (seed {record.seed}); the schedule "
                 f"says {' vs '.join(game.teams)} (seed {game.seed}): the file belongs to other settings"
             )
-        if number in done:
-            raise LogError(f"{where}: game {number} is recorded twice")
-        done[number] = record
     return done
 
 

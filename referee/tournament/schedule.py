@@ -20,18 +20,27 @@ tournament can be resumed game by game.
   seed and n only): all pairings play the same cards.
 - A gauntlet keeps the round-robin's games of one bot, the candidate: it
   meets every other bot; the others do not play each other.
+
+A format is a ``Format``: ``plan(outcomes)`` gives the games fixed so far, as a
+pure function of the settings and the results so far. Round-robin and gauntlet
+fix every game at once (``Fixed``); a format played in rounds fixes the next
+round once the results of the last are in. The runner asks again whenever it
+has no game left to start, so it never learns which format it runs, and a
+resumed run, handed the same results, plans the same rounds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations, permutations
+from typing import Any, Protocol
 
 from referee.engine.rules import Rules
 from referee.errors import ArenaError
 from referee.seeding import derive_seed
+from referee.tournament.standings import Outcome
 
 
 class ScheduleError(ArenaError, ValueError):
@@ -47,6 +56,29 @@ class ScheduledGame:
     deal: int  # 0-based deal of the group (duplicate: shared by the set's seatings)
     rotation: int  # seating: team t is played by group[seatings(teams, True)[rotation][t]]
     seed: int  # the game's seed: first dealer and every shuffle
+    round: int = 1  # the round of a format played in rounds (1 for the formats played in one)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as it crosses to a table in another process (``from_json`` reads it back)."""
+        return {
+            "number": self.number,
+            "group": list(self.group),
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "seed": self.seed,
+            "round": self.round,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScheduledGame:
+        return cls(
+            number=int(data["number"]),
+            group=tuple(str(b) for b in data["group"]),
+            deal=int(data["deal"]),
+            rotation=int(data["rotation"]),
+            seed=int(data["seed"]),
+            round=int(data.get("round", 1)),
+        )
 
     @property
     def game_id(self) -> str:
@@ -75,6 +107,39 @@ class ScheduledGame:
 
     def seat_names(self, rules: Rules) -> tuple[str, ...]:
         return tuple(bot for bot, _ in self.roles(rules))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The games a format has fixed so far, given the results so far."""
+
+    games: tuple[ScheduledGame, ...]  # numbered 1, 2, ... in order; a later plan only adds games after these
+    final: bool  # no game will be added, whatever the results
+    expected: int  # the games the run is expected to play in all (for progress; len(games) once final)
+
+    @property
+    def round(self) -> int:
+        """The last round fixed so far (0 before any)."""
+        return max((g.round for g in self.games), default=0)
+
+
+class Format(Protocol):
+    """How a tournament's games follow from its settings and its results: the one interface of every format."""
+
+    def plan(self, outcomes: Mapping[int, Outcome]) -> Plan:
+        """The games fixed by ``outcomes`` (the finished games' outcomes, by number): a pure function of the
+        settings and these, so that a resumed run plans the same games."""
+        ...
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A format whose games are all fixed from the start (round-robin, gauntlet)."""
+
+    games: tuple[ScheduledGame, ...]
+
+    def plan(self, outcomes: Mapping[int, Outcome]) -> Plan:
+        return Plan(self.games, final=True, expected=len(self.games))
 
 
 @cache

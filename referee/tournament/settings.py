@@ -70,7 +70,7 @@ from referee.setting import (
     declare,
     shown,
 )
-from referee.tournament.schedule import ScheduledGame, ScheduleError, gauntlet, round_robin, set_size
+from referee.tournament.schedule import Fixed, Format, ScheduleError, gauntlet, round_robin, set_size
 
 __all__ = [
     "Given",
@@ -380,24 +380,29 @@ class TournamentSettings:
     def clock(self) -> TimeControl:
         return TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
 
-    def schedule(self) -> tuple[ScheduledGame, ...]:
+    def format(self) -> Format:
+        """How the games follow from these settings and the results so far (``Format.plan``)."""
         if self.gauntlet is not None:
-            return gauntlet(
+            return Fixed(
+                gauntlet(
+                    self.bot_names,
+                    self.rules,
+                    candidate=self.gauntlet,
+                    games=self.games,
+                    seed=self.seed,
+                    duplicate=self.duplicate,
+                    every_seating=self.all_seatings,
+                )
+            )
+        return Fixed(
+            round_robin(
                 self.bot_names,
                 self.rules,
-                candidate=self.gauntlet,
                 games=self.games,
                 seed=self.seed,
                 duplicate=self.duplicate,
                 every_seating=self.all_seatings,
             )
-        return round_robin(
-            self.bot_names,
-            self.rules,
-            games=self.games,
-            seed=self.seed,
-            duplicate=self.duplicate,
-            every_seating=self.all_seatings,
         )
 
     def record(self) -> dict[str, Any]:
@@ -495,7 +500,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         plain["games"] = set_size(rules, plain["all_seatings"])
     settings = TournamentSettings(bots=bots, preset=preset, rules=rules, overrides=overrides, **plain)
     try:
-        settings.schedule()
+        settings.format().plan({})
     except ScheduleError as exc:
         raise SettingsError(str(exc)) from None
     return settings

@@ -138,14 +138,7 @@ class TableHost:
         self.ship = ship
         self.server = ArenaServer(limits=limits or Limits(), tcp=False)  # every bot is launched: seat sockets
         self.tables = {n: _Table(n, self.server, self.bots, settings, connect_timeout_s, box) for n in tables}
-        self._schedule = settings.schedule()
         self._shipped: dict[Path, int] = {}  # bot output file -> bytes already handed over
-
-    def scheduled(self, number: int) -> ScheduledGame:
-        """The game of the schedule with this number (KeyError when there is none)."""
-        if not 1 <= number <= len(self._schedule):
-            raise KeyError(f"no game {number} in a schedule of {len(self._schedule)}")
-        return self._schedule[number - 1]
 
     async def start(self) -> None:
         self.games.mkdir(parents=True, exist_ok=True)

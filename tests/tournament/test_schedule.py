@@ -12,7 +12,7 @@ from referee.engine.events import DealEvent
 from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
-from referee.tournament.runner import _Queue
+from referee.tournament.driver import Queue
 from referee.tournament.schedule import ScheduleError, round_robin
 
 BOTS = ("alpha", "bravo", "charlie", "delta")
@@ -119,7 +119,7 @@ def test_impossible_schedules_say_why(
 
 def test_tables_keep_their_bots_and_spread_over_the_pairings() -> None:
     rules = rules_for("neuralplay")
-    queue = _Queue(round_robin(BOTS, rules, games=2, seed=1))
+    queue = Queue(round_robin(BOTS, rules, games=2, seed=1))
     seated: dict[int, frozenset[str]] = {1: frozenset(), 2: frozenset()}
 
     def take(table: int) -> tuple[str, ...]:

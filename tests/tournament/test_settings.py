@@ -47,7 +47,7 @@ def test_a_settings_file(tmp_path: Path) -> None:
     assert settings.move_time_ms == 250 and settings.on_fault is FaultPolicy.DEFAULT and settings.duplicate
     assert settings.rules.hand_limit == 20 and settings.rules.stick_the_dealer is True
     assert settings.rules.min_bid == 3  # the rest is pagat's
-    assert len(settings.schedule()) == 4
+    assert len(settings.format().plan({}).games) == 4
 
 
 def test_the_command_line_goes_over_the_file(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_defaults_with_bots_only() -> None:
     settings = resolve(Given(bots=parse_bots([f"a={PY}", f"b={PY}", f"c={PY}"])))
     assert (settings.preset, settings.games, settings.seed, settings.move_time_ms) == ("neuralplay", 2, 1, 1000)
     assert settings.duplicate and settings.on_fault is FaultPolicy.FORFEIT
-    assert len(settings.schedule()) == 3 * 2
+    assert len(settings.format().plan({}).games) == 3 * 2
     three = resolve(Given(bots=parse_bots([f"a={PY}", f"b={PY}", f"c={PY}"]), preset="double-deck-3p"))
     assert three.games == 3  # one per seating
 
@@ -129,7 +129,7 @@ def test_all_seatings_from_a_file_and_kept_on_resume(tmp_path: Path) -> None:
     path.write_text('preset = "double-deck-3p"\nall_seatings = true\n[bots]\na = "x"\nb = "x"\nc = "x"\n')
     settings = resolve(read_toml(path))
     assert settings.all_seatings and settings.games == 6  # one per seating, six of them
-    assert len(settings.schedule()) == 6
+    assert len(settings.format().plan({}).games) == 6
     saved = TournamentSettings.from_record(settings.record(), "settings.json")
     assert saved.all_seatings
     assert resolve(Given(), saved).all_seatings  # resumed: kept

@@ -173,11 +173,11 @@ def test_a_game_put_back_goes_to_a_table_that_was_waiting() -> None:
     import asyncio
 
     from referee.engine.presets import rules_for
-    from referee.tournament.runner import _Queue
+    from referee.tournament.driver import Queue
     from referee.tournament.schedule import round_robin
 
     async def scenario() -> list[str]:
-        queue = _Queue(round_robin(("a", "b"), rules_for("neuralplay"), games=2, seed=1))
+        queue = Queue(round_robin(("a", "b"), rules_for("neuralplay"), games=2, seed=1))
         first = queue.take(1, frozenset())
         second = queue.take(2, frozenset())
         assert first is not None and second is not None and queue.take(3, frozenset()) is None

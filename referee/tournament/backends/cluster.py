@@ -118,7 +118,7 @@ class RayTable:
         self.settings = TournamentSettings.from_record(settings, "the driver's settings")
         self.live = live  # keep the records of the game in play for the driver's live view (``watch``)
         self._records: list[dict[str, Any]] = []  # of the game in play, when live
-        self._playing = 0  # the game in play (its number in the schedule), 0 before the first
+        self._playing = 0  # the number of the game in play, 0 before the first
         self._more: asyncio.Event | None = None
         self.number = number
         self.limits = Limits(**limits)
@@ -148,12 +148,14 @@ class RayTable:
         await self.host.start()
         return str(ray.get_runtime_context().get_node_id())
 
-    async def play(self, number: int) -> dict[str, Any]:
+    async def play(self, game: dict[str, Any]) -> dict[str, Any]:
+        """Play the game (``ScheduledGame.to_json``); the ``PlayedGame`` as a dict."""
         assert self.host is not None
-        self._records, self._playing = [], number
+        scheduled = ScheduledGame.from_json(game)
+        self._records, self._playing = [], scheduled.number
         if self._more is not None:
             self._more.set()  # a watch waiting for this game to begin
-        played = await self.host.play(self.number, self.host.scheduled(number))
+        played = await self.host.play(self.number, scheduled)
         return played.as_dict()
 
     def _keep_records(self, table: int, records: list[dict[str, Any]]) -> None:
@@ -204,7 +206,7 @@ class _ClusterTable:
         watching = self.backend.on_records
         watcher = None if watching is None else asyncio.create_task(self._watch(game.number, watching))
         try:
-            played = await self.actor.play.remote(game.number)
+            played = await self.actor.play.remote(game.to_json())
         except (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError) as exc:
             raise TableLost(f"table {self.number} on node {self.node[:12]}: {type(exc).__name__}") from None
         except ray.exceptions.RayTaskError as exc:

@@ -9,7 +9,7 @@ JSON object a line:
 
     driver -> worker   {"settings": {...}, "folder": "...", "tables": [1, 3], "limits": {...},
                         "connect_timeout_s": 10.0, "log_level": "warning"}     first line
-                       {"table": 1, "game": 7}                                 play game 7 on table 1
+                       {"table": 1, "game": {"number": 7, ...}}                play game 7 on table 1
                        {"close": "tournament finished"}                        then stdin is closed
     worker -> driver   {"ready": true}                                         its server is up
                        {"table": 1, "record": {...}}                           game over, log in place
@@ -127,7 +127,7 @@ class _Worker:
     async def play(self, table: int, game: ScheduledGame) -> PlayedGame:
         fut = asyncio.get_running_loop().create_future()
         self._waiting[table] = fut
-        self._send({"table": table, "game": game.number})
+        self._send({"table": table, "game": game.to_json()})
         message = await fut
         if "error" in message:
             raise TablesError(f"table {table}, game {game.game_id}: {message['error']}")
@@ -244,9 +244,9 @@ async def _serve_driver(protocol_out: int) -> None:
     )
     playing: set[asyncio.Task[None]] = set()
 
-    async def play(table: int, number: int) -> None:
+    async def play(table: int, game: ScheduledGame) -> None:
         try:
-            played = await host.play(table, host.scheduled(number))
+            played = await host.play(table, game)
         except Exception as exc:
             send({"table": table, "error": f"{type(exc).__name__}: {exc}"})
         else:
@@ -262,7 +262,7 @@ async def _serve_driver(protocol_out: int) -> None:
             if "close" in message:
                 reason = message["close"]
                 break
-            task = asyncio.create_task(play(message["table"], message["game"]))
+            task = asyncio.create_task(play(message["table"], ScheduledGame.from_json(message["game"])))
             playing.add(task)
             task.add_done_callback(playing.discard)
     finally:
