@@ -20,7 +20,7 @@ from referee.gamelog import read_records
 from tests.support.arena import FIRST, QUICK, RANDOM, RULES, arena
 from tests.support.browser import open_page, text_of
 from tests.support.logs import standings
-from tests.support.report import FAULTY_BOT, page_data
+from tests.support.report import FAULTY_BOT, page_data, signed, to_fixed
 from tests.support.tournament import tournament
 
 
@@ -72,11 +72,11 @@ def test_the_numbers_are_those_of_standings_json(played: Path, browser: Browser)
             want["draws"],
             want["losses"],
         )
-        assert pph == f"{want['points_per_hand']:.2f}"
-        assert elo == f"{round(want['elo']):+d}"
-        assert err == f"{want['elo_error_95']:.0f}"
+        assert pph == to_fixed(want["points_per_hand"], 2)
+        assert elo == signed(want["elo"])
+        assert err == to_fixed(want["elo_error_95"])
         assert int(faults) == want["violations"]
-        assert think == f"{want['think_mean_ms']:.0f}/{want['think_max_ms']}"
+        assert think == f"{to_fixed(want['think_mean_ms'])}/{want['think_max_ms']}"
     # the Elo chart draws the same intervals
     bars = page.evaluate("() => Chart.getChart(document.getElementById('elo-chart')).data.datasets[0].data")
     for bar, want in zip(bars, expected, strict=True):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -33,3 +34,15 @@ def live_url(stdout_lines: list[str]) -> str | None:
         if found:
             return found.group(1)
     return None
+
+
+def to_fixed(x: float, digits: int = 0) -> str:
+    """``x`` as the page writes it, with JavaScript's ``Number.prototype.toFixed``: the exact binary value, a tie
+    away from zero (Python's format rounds a tie to even: 0.5 is "1" on the page and "0" in Python)."""
+    exact = Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{exact:.{digits}f}"
+
+
+def signed(x: float, digits: int = 0) -> str:
+    """``x`` with its sign, as the page's ``signed`` writes it."""
+    return ("+" if x > 0 else "") + to_fixed(x, digits)
