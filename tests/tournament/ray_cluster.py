@@ -42,6 +42,9 @@ def kill_a_busy_node(cluster: Cluster, folder: Path, after: int, killed: dict[st
         if time.monotonic() > deadline:
             return
         time.sleep(0.02)
+    # the table that recorded the last game asks for its next one now; give it time to start it, so that the
+    # node killed is in the middle of a game (a game of these bots takes longer than this)
+    time.sleep(0.15)
     playing = {a["Address"]["NodeID"] for a in actors().values() if a["State"] == "ALIVE"}
     for node in cluster.worker_nodes:
         if node.node_id in playing:
