@@ -291,7 +291,7 @@ class _Run:
                 kill_after = None
                 if not await self._kill_and_restart(check):
                     return check
-                channel.told = 0  # the new process hears the game from its start
+                channel.retell()  # the new process hears the game from its start
                 await self._send(start)
             failure = await self._ask(check, game, decision, channel)
             if failure is not None:

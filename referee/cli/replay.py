@@ -234,6 +234,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
         console.print("  asked:  no answer", highlight=False)
         raise fail(f"bot {bot.name!r}: {answer.problem}")
     text = action_text(decision.kind, answer.action)
+    if answer.claim is not None:
+        text += " (accepted: the hand ends)" if answer.claim.accepted else " (refused: the seat plays a card next)"
     if not answer.legal:
         console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
         raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}")

@@ -74,6 +74,20 @@ class Phase(StrEnum):
 Action = Bid | Trump | Card | Sequence[Card]
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimAnswer:
+    """The answer to a PLAY decision that claims every remaining trick for the seat's team instead of playing a
+    card: the caller puts it to ``Game.claim`` (``Game.apply`` takes no claim). ``CLAIM`` is its one value."""
+
+    def __repr__(self) -> str:
+        return "CLAIM"
+
+
+CLAIM = ClaimAnswer()
+# What a seat may answer a PLAY decision with besides a card, and any decision with: an action or a claim.
+Answer = Action | ClaimAnswer
+
+
 class DecisionKind(StrEnum):
     BID = "bid"
     TRUMP = "trump"
