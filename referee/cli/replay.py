@@ -223,6 +223,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
         soft_wrap=True,
     )
     logged = action_text(decision.kind, point.action)
+    if point.refused_claims:
+        logged += " (after its claim was refused)"
     faults = "; ".join(f"{v.kind}: {shown_name(v.detail, 500)}" for v in point.violations)
     if not request.was_asked:
         logged += " (played by the referee: the bot had crashed and was not asked)"

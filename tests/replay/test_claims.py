@@ -207,12 +207,3 @@ def test_steps_of_a_refused_claim_show_it_to_every_seat(claim_log: Path) -> None
                 assert seen[-1] == item.event
             return
     raise AssertionError("no refused claim in the log")
-
-
-def test_ask_after_an_accepted_claim_says_it_cannot_rebuild_the_request(claim_log: Path) -> None:
-    rec = next(r for r in claims(claim_log) if r["accepted"])
-    later = next(r for r in records(claim_log) if r["event"] == "bid" and r["hand"] > rec["hand"])
-    address = f"{later['hand']}.bid.{later['seat']}"
-    error = one_line_error(*run("replay", claim_log, "--ask", "python -m example_bots.random_bot", "--at", address))
-    assert f"was told of the claim of hand {rec['hand']} before decision #" in error
-    assert "the bot protocol cannot carry a claim yet" in error
