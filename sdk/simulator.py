@@ -283,23 +283,20 @@ def _play_game(
             tally.decisions += 1
             tally.slowest_ms = max(tally.slowest_ms, elapsed_ms)
             tally.late += elapsed_ms > time_limit_ms
-            if isinstance(action, ClaimAnswer) and decision.kind is DecisionKind.PLAY:
-                if not view.may_claim:
-                    raise BotActionError(
-                        f"{_describe(bot, game, decision, deal, seating)} claimed again at the same play: its claim "
-                        "was refused and nothing has changed since, so it must play a card"
-                    )
-                claim = game.claim(seat)[0]
-                assert isinstance(claim, ClaimEvent)
-                if not claim.accepted:
-                    refused.append((len(game.events), claim))
-                continue
+            if isinstance(action, ClaimAnswer) and decision.kind is DecisionKind.PLAY and not view.may_claim:
+                raise BotActionError(
+                    f"{_describe(bot, game, decision, deal, seating)} claimed again at the same play: its claim "
+                    "was refused and nothing has changed since, so it must play a card"
+                )
             try:
-                game.apply(action)
+                events = game.answer(action)
             except EngineError as exc:
                 raise BotActionError(
                     f"{_describe(bot, game, decision, deal, seating)} answered {_show(action, decision)}: {exc}"
                 ) from exc
+            first = events[0]
+            if isinstance(first, ClaimEvent) and not first.accepted:
+                refused.append((len(game.events), first))
         for seat, bot in enumerate(seat_bots):
             bot.hand_end(hand_end_view(rules, seat, seat_view(game, seat, refused).events))
     for seat, bot in enumerate(seat_bots):

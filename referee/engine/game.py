@@ -793,6 +793,14 @@ class Game:
         self._legal_plays = None
         return [claim, *self._end_hand_played()]
 
+    def answer(self, answer: object) -> list[Event]:
+        """Apply the answer of the seat to act: ``CLAIM`` goes to ``claim`` (refused, nothing changes and the
+        seat still has its card to play), anything else to ``apply``; the events, as theirs."""
+        if isinstance(answer, ClaimAnswer):
+            seat = self.to_act
+            return self.claim(0 if seat is None else seat)  # no seat to act: not the play, which claim() says
+        return self.apply(answer)
+
     # ---------------------------------------------------------------- scoring
 
     def _end_hand_played(self) -> list[Event]:

@@ -58,7 +58,8 @@ class DigestBot(Bot):
 
     def play(self, view: SeatView, legal: Sequence[Card]) -> Card | ClaimAnswer:
         if view.may_claim and view.rules.cards_each - view.trick_number < self.claim_tricks:
-            return self.pick(view, [*legal, CLAIM])
+            options: list[Card | ClaimAnswer] = [*legal, CLAIM]
+            return self.pick(view, options)
         return self.pick(view, legal)
 
     def _some(self, view: SeatView, count: int) -> list[Card]:
