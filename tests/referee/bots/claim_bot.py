@@ -26,8 +26,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import grpc
-
 import sdk.runner
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from sdk import CLAIM, Bot, Card, ClaimAnswer, ClaimEvent, SeatView
@@ -78,7 +76,7 @@ class _Stream:
 
     def __init__(self, call: Any) -> None:
         self._call = call
-        self.read, self.cancel, self.done_writing = call.read, call.cancel, call.done_writing
+        self.read, self.done_writing = call.read, call.done_writing
         self.bids = 0
 
     async def write(self, data: bytes) -> None:
@@ -94,24 +92,14 @@ class _Stream:
                 await self._call.write(data)
 
 
-class _Channel:
-    def __init__(self, address: str) -> None:
-        self._inner = _channel(address)
-
-    async def __aenter__(self) -> _Channel:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self._inner.__aexit__(*exc)
-
-    def stream_stream(self, method: str) -> Any:
-        make = self._inner.stream_stream(method)
-        return lambda: _Stream(make())
+_serve = sdk.runner._serve
 
 
-_channel = grpc.aio.insecure_channel
-grpc.aio.insecure_channel = _Channel
+async def _serve_wrapped(bot: Bot, call: Any, token: str, seed: int | None) -> None:
+    await _serve(bot, _Stream(call), token, seed)
+
+
+sdk.runner._serve = _serve_wrapped  # the SDK's session, on the stream above
 
 if __name__ == "__main__":
     sdk.runner.run(ClaimBot(), [])  # the address and token from the environment (the arguments are the mode's)
