@@ -65,7 +65,7 @@ def write_log(path: Path, preset: str, hands: int, seed: int) -> None:
             else:
                 decision = game.decision()
                 assert decision is not None
-                events = game.apply(bots[decision.seat].decide(seat_view(game, decision.seat)))
+                events = game.answer(bots[decision.seat].decide(seat_view(game, decision.seat)))
             log.write_many(secrets.records(events))
         log.write(
             match_end_record(

@@ -91,7 +91,7 @@ def playout_rate(
             started = time.process_time()
             action = bot.decide(view)
             cpu["play" if decision.kind is DecisionKind.PLAY else "other"] += time.process_time() - started
-            game.apply(action)
+            game.answer(action)
     play, other = SearchStats(), SearchStats()
     for b in bots:
         for total, part in ((play, b.stats), (other, b.decide_stats)):

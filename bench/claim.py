@@ -19,6 +19,13 @@ Times are CPU seconds of this process (``time.process_time``), so the load of
 other processes disturbs them less than the wall clock would; the search is
 single-threaded.
 
+Last, the referee's event loop while a bot's claim is searched: the slowest
+kind of claim (a triple-deck claim at the first lead that the search gives
+up on) is put to the engine as the referee does (``referee.seat.CLAIMS``, a
+thread beside the loop), and again on the loop itself, while a task of the
+loop asks to wake every millisecond; the table gives how often it woke and
+how late, in wall-clock time.
+
     python bench/claim.py                   # every preset, 100 random positions per depth
     python bench/claim.py indiana --positions 300
 
@@ -29,6 +36,7 @@ docs/rules.md ("Claims").
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
 import sys
@@ -47,6 +55,7 @@ from referee.engine.claim import SEARCH_LIMIT
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
+from referee.seat import CLAIMS
 from tests.support.claims import deal_and_contract, draw_first, held_over, random_ending, top_trumps
 
 Deal = Callable[[Rules, int, int], list[list[Card]]]
@@ -81,6 +90,67 @@ def sampled(name: str, left: int, positions: int, seed: int) -> list[tuple[float
         if game is not None:
             results.append(timed(game))
     return results
+
+
+def slow_claim(seed: int) -> Game:
+    """A triple-deck position at the first lead whose claim the search gives up on (the slowest there is)."""
+    rules = PRESETS["triple-deck"]
+    rng = random.Random(f"{seed}:loop")
+    while True:
+        game = random_ending(rules, rng, tricks_left=rules.cards_each, lone=0.2)
+        if game is None:
+            continue
+        assert game.to_act is not None
+        search = game.claim_search(rules.team_of(game.to_act))
+        search.holds()
+        if not search.decided:
+            return game
+
+
+async def _ticks(done: asyncio.Event) -> list[float]:
+    """How late (seconds) each 1 ms sleep of a loop task woke, until ``done``."""
+    late: list[float] = []
+    loop = asyncio.get_running_loop()
+    while not done.is_set():
+        asked = loop.time()
+        await asyncio.sleep(0.001)
+        late.append(loop.time() - asked - 0.001)
+    return late
+
+
+async def _claim_beside(game: Game, threaded: bool) -> tuple[float, list[float]]:
+    """The claim of the seat to act, searched in the referee's claims thread or on the loop: wall seconds, and
+    the lateness of every wake-up of a loop task meanwhile."""
+    loop = asyncio.get_running_loop()
+    done = asyncio.Event()
+    ticker = asyncio.create_task(_ticks(done))
+    await asyncio.sleep(0.01)  # the ticker runs
+    seat = game.to_act
+    assert seat is not None
+    start = time.perf_counter()
+    if threaded:
+        await loop.run_in_executor(CLAIMS, game.claim, seat)
+    else:
+        game.claim(seat)
+    took = time.perf_counter() - start
+    done.set()
+    return took, await ticker
+
+
+def loop_during_claims(seed: int) -> None:
+    game = slow_claim(seed)
+    print("The event loop while the slowest claim (triple-deck, the whole hand left, given up) is searched")
+    head = f"{'the search runs':<26} {'wall ms':>8} {'wake-ups':>9} {'late: median':>13} {'p99':>8} {'most':>8}"
+    print(head)
+    print("-" * len(head))
+    for label, threaded in (("in the claims thread", True), ("on the loop itself", False)):
+        took, late = asyncio.run(_claim_beside(game.copy(), threaded))
+        late.sort()
+        p99 = late[max(0, int(len(late) * 0.99) - 1)]
+        print(
+            f"{label:<26} {took * 1000:>8.0f} {len(late):>9} {ms(statistics.median(late)):>13} {ms(p99):>8} "
+            f"{ms(late[-1]):>8}"
+        )
 
 
 def ms(seconds: float) -> str:
@@ -127,6 +197,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{ms(statistics.fmean(times)):>8} {ms(times[int(len(times) * 0.99) - 1]):>8} {ms(slowest[0]):>9} "
                 f"{slowest[2]:>9} {ms(proved[0]):>13} {proved[2]:>9}"
             )
+    print()
+    loop_during_claims(args.seed)
 
 
 if __name__ == "__main__":

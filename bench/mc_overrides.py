@@ -61,7 +61,7 @@ def rules_choice(bot: RulesBot, view: SeatView) -> object:
 def finish(game: Game, bots: list[Bot], team: int) -> float:
     """Play ``game``'s hand out with ``bots``; ``team``'s margin for the hand (0 when thrown in)."""
     while (d := game.decision()) is not None:
-        for ev in game.apply(bots[d.seat].decide(seat_view(game, d.seat))):
+        for ev in game.answer(bots[d.seat].decide(seat_view(game, d.seat))):
             if isinstance(ev, HandEndEvent):
                 return 0.0 if ev.passed_out else margin(ev.points, team)
     return 0.0
@@ -105,8 +105,8 @@ def main(argv: list[str] | None = None) -> None:
                     default = rules_choice(bot, view)
                     if (sorted(action) if isinstance(action, list) else action) != default:
                         mine, theirs = game.copy(), game.copy()
-                        mine.apply(action)
-                        theirs.apply(default)
+                        mine.answer(action)
+                        theirs.answer(default)
                         delta = finish(mine, judges, 0) - finish(theirs, judges, 0)
                         worth.setdefault(kind, []).append(delta)
                         if args.show_bids and d.kind is DecisionKind.BID:
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
                                 f"  seat {d.seat} after [{auction}]: rules {default.text()}, "
                                 f"mc {action.text()}: {delta:+.1f}"
                             )
-                game.apply(action)
+                game.answer(action)
             hands += 1
     print(f"\n{hands} hands in {time.perf_counter() - started:.0f} s")
     print(f"{'decision':<9} {'made':>6} {'departures':>10}  worth per hand (95%)")

@@ -23,7 +23,8 @@ on average over the worlds, by more than ``override_z`` (cards) or
 with tens of worlds, the best of several noisy averages is mostly noise;
 ``None`` takes the best outright).
 Bids are many: after ``PRUNE_AFTER`` worlds only the ``KEEP`` best candidates
-(and the rules bot's bid) go on being tried.
+(and the rules bot's bid) go on being tried. A claim is the rules bot's: on
+lead with nothing but sure winners, it claims the rest of the hand unsearched.
 
 Budget: ``--level 1..4`` (see ``LEVELS``; the README has measured strength)
 sets the worlds per decision and the share of the referee's ``time_limit_ms``
@@ -160,7 +161,7 @@ class MonteCarloBot(RulesBot):
 
     # ------------------------------------------------------------- card play
 
-    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
+    def choose_card(self, view: SeatView, legal: Sequence[Card]) -> Card:
         if len(legal) == 1:
             return legal[0]
         clock = self.clock
@@ -201,14 +202,14 @@ class MonteCarloBot(RulesBot):
         by more than ``override_z`` standard errors of the paired difference.
         """
         if not outcomes:
-            return super().play(view, legal)
+            return super().choose_card(view, legal)
         trump = view.trump
         assert trump is not None
         totals = {c: sum(o[c] for o in outcomes) for c in legal}
         best = max(legal, key=lambda c: (totals[c], -card_power(c, trump)))
         if self.override_z is None:
             return best
-        default = super().play(view, legal)
+        default = super().choose_card(view, legal)
         return best if _clearly_better(outcomes, best, default, self.override_z) else default
 
     # ------------------------------------------------ bids, trump, exchanges

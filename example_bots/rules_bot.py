@@ -12,7 +12,8 @@ Play follows table rules: lead bowers and aces, draw trumps as declarer,
 don't trump partner's winning card, play second hand low, in last seat play
 just high enough to win, throw losers from short suits. It counts cards
 (``sdk.knowledge``) to know which cards are the highest left and who has
-shown out of a suit.
+shown out of a suit. On lead holding nothing but sure winners
+(``sdk.knowledge.sure_claim``), it claims the rest of the hand instead.
 
 Run it against a referee with ``python -m example_bots.rules_bot``.
 """
@@ -23,10 +24,12 @@ from collections.abc import Sequence
 
 from sdk import (
     CALL_CARDS,
+    CLAIM,
     PASS,
     Bid,
     Bot,
     Card,
+    ClaimAnswer,
     Rules,
     SeatView,
     Trump,
@@ -48,7 +51,7 @@ from sdk.handvalue import (
     losers,
     weakest,
 )
-from sdk.knowledge import Knowledge, knowledge_of
+from sdk.knowledge import Knowledge, knowledge_of, sure_claim
 
 
 class RulesBot(Bot):
@@ -219,7 +222,13 @@ class RulesBot(Bot):
 
     # ------------------------------------------------------------------- play
 
-    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
+    def play(self, view: SeatView, legal: Sequence[Card]) -> Card | ClaimAnswer:
+        if sure_claim(view):
+            return CLAIM
+        return self.choose_card(view, legal)
+
+    def choose_card(self, view: SeatView, legal: Sequence[Card]) -> Card:
+        """The card to play (when not claiming)."""
         if len(legal) == 1:
             return legal[0]
         knowledge = knowledge_of(view)

@@ -32,11 +32,11 @@ class ShakyBot(RulesBot):
             raise ValueError(f"random_share must be in [0, 1], got {random_share}")
         self.random_share = random_share
 
-    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
+    def choose_card(self, view: SeatView, legal: Sequence[Card]) -> Card:
         # One draw per card, whether or not it is used, so the rules bot's part stays in step.
         if self.rng.random() < self.random_share:
             return self.rng.choice(legal)
-        return super().play(view, legal)
+        return super().choose_card(view, legal)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

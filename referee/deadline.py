@@ -54,17 +54,25 @@ class TimeControl:
     def unlimited(cls) -> TimeControl:
         return cls(move_time_ms=0, grace_ms=0)
 
-    def limit_s(self, bank_ms: int = 0) -> float:
-        """When time is called, with ``bank_ms`` left in the bot's bank."""
+    def left_ms(self, spent_ms: int = 0) -> int:
+        """The time a request allows (its ``time_limit_ms``) when ``spent_ms`` of the decision's time is gone
+        already (a refused claim's thinking, at the same play): at least 1 ms; 0 for no limit."""
+        if self.move_time_ms == 0:
+            return 0
+        return max(1, self.move_time_ms - spent_ms)
+
+    def limit_s(self, bank_ms: int = 0, spent_ms: int = 0) -> float:
+        """When time is called, with ``bank_ms`` left in the bot's bank and ``spent_ms`` spent (``left_ms``)."""
         if self.move_time_ms == 0:
             return math.inf
-        return (self.move_time_ms + bank_ms + self.grace_ms) / 1000
+        return (self.left_ms(spent_ms) + bank_ms + self.grace_ms) / 1000
 
-    def describe(self, bank_ms: int = 0) -> str:
+    def describe(self, bank_ms: int = 0, spent_ms: int = 0) -> str:
         if self.move_time_ms == 0:
             return "no limit"
         bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
-        return f"{self.move_time_ms} ms (+{self.grace_ms} ms grace{bank})"
+        left = f" left of {self.move_time_ms} ms after its refused claim" if spent_ms else ""
+        return f"{self.left_ms(spent_ms)} ms{left} (+{self.grace_ms} ms grace{bank})"
 
 
 class WaitSource(Protocol):

@@ -21,6 +21,12 @@ A seat is asked through its ``SeatChannel`` (the wire); ``askers`` puts
 something else in its place, such as a chooser in this process (the replay
 tests make their logs so: the games and their logs are this driver's).
 
+A claim (``referee.seat``, "Claims"): accepted, the hand is over and its
+events are logged and told as any. Refused, it is not one of the game's
+events: the driver logs it (a ``claim`` record with the think time of the
+answer), every seat hears it from the game's shared list of refused claims,
+and the claimer is asked the same play again.
+
 ``play_games`` plays the games of a match into one log, from match_start to
 match_end. ``Match`` runs ``arena match`` and ``arena serve`` with it: one
 server, one pool, a process per seat, N games, one JSONL log.
@@ -43,10 +49,11 @@ import structlog
 from referee.bots import BotCommand, BotPool, BotStartError
 from referee.deadline import TimeControl
 from referee.engine.bids import PASS
-from referee.engine.events import GameEndEvent
+from referee.engine.events import ClaimEvent, GameEndEvent
 from referee.engine.game import Action, Decision, DecisionKind, Game, Phase
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
+from referee.engine.view import Refused
 from referee.errors import ConfigError
 from referee.faults import NOT_STARTED, Penalty, ViolationKind
 from referee.gamelog import (
@@ -77,6 +84,7 @@ OnHand = Callable[[str, int, tuple[int, ...]], None]
 # never sent to a bot): game_start, each engine event with its think time, each violation in full.
 OnRecords = Callable[[list[dict[str, Any]]], None]
 # Asks the bot at a seat for a decision and applies its answer to the game: what came of it (``SeatChannel.ask``).
+# A claim is put to ``Game.claim`` (``Outcome.claim``); after a refused one the driver asks the same play again.
 Asker = Callable[[Game, Decision], Awaitable[Outcome]]
 
 
@@ -202,8 +210,10 @@ class _GameRun:
         self.game = Game(rules, self.rng.randrange(rules.players))
         n = rules.players
         encoder = RequestEncoder()  # one per game: it keeps the game's events encoded once
+        refused: list[Refused] = []  # the game's refused claims, heard by every seat
         self.channels = [
-            SeatChannel(seat, player, game_id, encoder, clocks[seat]) for seat, player in enumerate(self.players)
+            SeatChannel(seat, player, game_id, encoder, clocks[seat], refused=refused)
+            for seat, player in enumerate(self.players)
         ]
         self.askers: list[Asker] = [channel.ask for channel in self.channels]
         self.logged = 0  # events of game.events already logged
@@ -302,6 +312,9 @@ class _GameRun:
             self._apply_default(decision)
             return
         outcome = await self.askers[seat](self.game, decision)
+        while outcome.claim is not None and not outcome.claim.accepted:
+            self._claim_refused(seat, outcome.claim, outcome.think_ms)
+            outcome = await self.askers[seat](self.game, decision)  # the same play, with the time left
         fault = outcome.fault
         if outcome.think_ms is not None:
             self.decisions += 1
@@ -318,6 +331,22 @@ class _GameRun:
             await self._fault(decision, ViolationKind.CRASH, f"{NOT_STARTED}{why}", None, 0, forfeit=True)
             return
         await self._fault(decision, fault.kind, fault.detail, fault.code, outcome.request_id)
+
+    def _claim_refused(self, seat: int, claim: ClaimEvent, think_ms: int | None) -> None:
+        """A refused claim (not one of the game's events): every seat hears it, the claimer's next request is for
+        the time left; logged after what came before it."""
+        self.channels[seat].claim_refused(self.game, claim, think_ms or 0)
+        if think_ms is not None:
+            self.decisions += 1
+            self.think[seat] = self.think[seat].add(think_ms)
+        self._log_events()
+        log.debug("claim refused", game=self.game_id, seat=seat, hand=claim.hand, trick=claim.trick)
+        (record,) = self.secrets.records([claim])
+        if think_ms is not None:
+            record[THINK_FIELD] = think_ms
+        self._write(record)
+        if self.on_records is not None:
+            self.on_records([dict(record)])
 
     async def _game_over(self) -> None:
         g = self.game

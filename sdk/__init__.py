@@ -3,6 +3,12 @@
 ``Bot`` is the base class (one method per decision kind); ``run(bot)``
 connects it to a referee. The card and trick helpers are the engine's own,
 re-exported here so a bot needs only ``sdk``.
+
+Claims: ``Bot.play`` may return ``CLAIM`` instead of a card when
+``view.may_claim`` is true, to claim every remaining trick of the hand for
+the seat's team (docs/protocol.md, "Claims"). Every seat sees each claim as
+a ``ClaimEvent`` in ``view.events``: ``accepted`` true, the hand is over;
+false, nothing changed, and the claimer is asked to play again.
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ from referee.engine.cards import (
     sort_hand,
     winning_index,
 )
-from referee.engine.events import Event, HandEndEvent, PlayEvent, TrickEvent
-from referee.engine.game import Contract, Decision, DecisionKind, Game
+from referee.engine.events import ClaimEvent, Event, HandEndEvent, PlayEvent, TrickEvent
+from referee.engine.game import CLAIM, ClaimAnswer, Contract, Decision, DecisionKind, Game
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
 from sdk.bot import Bot
@@ -41,10 +47,13 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
 
 __all__ = [
     "CALL_CARDS",
+    "CLAIM",
     "PASS",
     "Bid",
     "Bot",
     "Card",
+    "ClaimAnswer",
+    "ClaimEvent",
     "Contract",
     "Decision",
     "DecisionKind",

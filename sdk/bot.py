@@ -13,6 +13,17 @@ returns a legal action, so a minimal bot is a few lines::
 
 Each method receives the seat's ``SeatView`` (hand, events of the hand so far,
 contract, current trick, scores, rules) and the legal choices.
+
+A claim: ``play`` may return ``CLAIM`` (from ``sdk``) instead of a card, to
+claim every remaining trick of the hand, the one in progress included, for
+the seat's team. The referee checks it against every hand: it holds only if
+the team takes each of those tricks whatever the others play. Accepted, the
+hand ends (``hand_end`` sees the ``ClaimEvent`` and the result); refused,
+nothing changes and ``play`` is called again for the same trick, with the
+refused ``ClaimEvent`` last in ``view.events`` and ``view.may_claim`` false:
+it must return a card then (a second claim at the same play is an illegal
+answer). Claim only when ``view.may_claim`` is true. A bot that never
+returns ``CLAIM`` plays exactly as before claims existed.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ from collections.abc import Sequence
 
 from referee.engine.bids import Bid
 from referee.engine.cards import Card, Trump, card_power
-from referee.engine.game import DecisionKind
+from referee.engine.game import ClaimAnswer, DecisionKind
 from referee.engine.view import SeatView
 
 
@@ -62,8 +73,9 @@ class Bot:
         """Choose ``count`` cards from ``view.hand`` to discard. Default: the weakest."""
         return self._weakest(view, count)
 
-    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
-        """Play a card. Default: the first legal card."""
+    def play(self, view: SeatView, legal: Sequence[Card]) -> Card | ClaimAnswer:
+        """Play a card, or claim every remaining trick with ``CLAIM`` (see the module docstring) when
+        ``view.may_claim``. Default: the first legal card."""
         return legal[0]
 
     def game_start(self, view: SeatView) -> None:

@@ -10,6 +10,10 @@ ways consistent with the view (``sdk.worlds``).
 
 Everything is computed from the view alone, so a stateless bot (or one
 restarted mid-game) knows exactly as much as one that watched every event.
+
+``sure_claim(view)`` tells from the view alone when a claim of every
+remaining trick cannot fail (the referee's check sees every hand; a seat
+cannot run it, but this condition is enough).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from referee.engine.cards import Card, Trump, card_power, deck_cards, effective_suit
+from referee.engine.cards import Card, Trump, card_power, deck_cards, effective_suit, is_trump
 from referee.engine.events import PlayEvent
 from referee.engine.view import SeatView
 
@@ -160,6 +164,32 @@ def knowledge_of(view: SeatView) -> Knowledge:
         hand_sizes=tuple(sizes),
         hidden_piles=tuple(piles),
         played=tuple(played),
+    )
+
+
+def sure_claim(view: SeatView) -> bool:
+    """A claim the seat is sure of from its own view: it may claim, it is to lead, and every card it holds is
+    a sure winner: no card any other seat may hold (unseen, or known to be held) is higher in its suit, and
+    when another seat may hold a trump, every card it holds is a trump. Leading any of them wins the trick
+    (an equal card played later loses to the first), so it leads again, to the last trick.
+
+    Sufficient, not necessary: a claim can hold without it (a partner's winners, a suit the others are out
+    of), and then this says no."""
+    trump = view.trump
+    if not view.may_claim or view.current_trick or trump is None:
+        return False
+    k = knowledge_of(view)
+    others = k.unseen.copy()
+    for held in k.known.values():
+        others.update(held)
+    top: dict[int, int] = {}  # effective suit -> the highest power another seat may hold
+    for c in others:
+        suit, power = effective_suit(c, trump), card_power(c, trump)
+        top[suit] = max(top.get(suit, -1), power)
+    ruff = trump.is_suit and int(trump) in top  # another seat may hold a trump
+    return all(
+        card_power(c, trump) >= top.get(effective_suit(c, trump), -1) and (not ruff or is_trump(c, trump))
+        for c in view.hand
     )
 
 

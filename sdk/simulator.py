@@ -18,6 +18,11 @@ Entrant ``i`` sits at the seats of team ``i`` (seat ``s`` is on team
 engine's ``seat_view`` of its seat, with ``bot.time_limit_ms`` set before
 each decision and ``bot.rng`` reseeded for each game.
 
+Claims go as under the referee: a ``CLAIM`` from ``play`` is put to
+``Game.claim``; accepted, the hand ends; refused, every seat's view shows it
+from then on and the claimer is asked the same play again. A second claim at
+that play is a ``BotActionError``, as an illegal card is.
+
 Duplicate deals: each deal sequence is played once per seating, the entrants
 rotated across the teams (two seatings with two teams: the teams swapped), so
 every entrant holds every hand once and the luck of the deal cancels out of
@@ -36,12 +41,12 @@ from dataclasses import dataclass, field
 
 from referee.engine.cards import NUM_CODES, cards_str
 from referee.engine.errors import EngineError
-from referee.engine.events import GameEndEvent, HandEndEvent
-from referee.engine.game import Decision, DecisionKind, Game
+from referee.engine.events import ClaimEvent, GameEndEvent, HandEndEvent
+from referee.engine.game import ClaimAnswer, Decision, DecisionKind, Game
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
-from referee.engine.view import game_over_view, hand_end_view, seat_view
+from referee.engine.view import Refused, game_over_view, hand_end_view, seat_view
 from sdk.bot import Bot
 
 BotFactory = Callable[[], Bot]
@@ -259,12 +264,13 @@ def _play_game(
         bot.rng.seed(f"{seed}:bot:{deal}:{seating}:{seat}")
         bot.seat_names = names
         bot.game_start(seat_view(game, seat))
+    refused: list[Refused] = []  # the game's refused claims, which every view shows (not in game.events)
     while not game.is_over:
         game.deal(shuffled_deck(rules, deck_rng))
         while (decision := game.decision()) is not None:
             seat = decision.seat
             bot = seat_bots[seat]
-            view = seat_view(game, seat)
+            view = seat_view(game, seat, refused)
             bot.time_limit_ms = time_limit_ms
             tally = totals[lineup[rules.team_of(seat)]]
             started = time.perf_counter()
@@ -277,17 +283,25 @@ def _play_game(
             tally.decisions += 1
             tally.slowest_ms = max(tally.slowest_ms, elapsed_ms)
             tally.late += elapsed_ms > time_limit_ms
+            if isinstance(action, ClaimAnswer) and decision.kind is DecisionKind.PLAY and not view.may_claim:
+                raise BotActionError(
+                    f"{_describe(bot, game, decision, deal, seating)} claimed again at the same play: its claim "
+                    "was refused and nothing has changed since, so it must play a card"
+                )
             try:
-                game.apply(action)
+                events = game.answer(action)
             except EngineError as exc:
                 raise BotActionError(
                     f"{_describe(bot, game, decision, deal, seating)} answered {_show(action, decision)}: {exc}"
                 ) from exc
+            first = events[0]
+            if isinstance(first, ClaimEvent) and not first.accepted:
+                refused.append((len(game.events), first))
         for seat, bot in enumerate(seat_bots):
-            bot.hand_end(hand_end_view(rules, seat, seat_view(game, seat).events))
+            bot.hand_end(hand_end_view(rules, seat, seat_view(game, seat, refused).events))
     for seat, bot in enumerate(seat_bots):
         bot.game_over(
-            game_over_view(rules, seat, game.first_dealer, seat_view(game, seat).events),
+            game_over_view(rules, seat, game.first_dealer, seat_view(game, seat, refused).events),
             game.winner,
             game.end_reason or "",
         )

@@ -10,6 +10,10 @@ everyone else passes) and the rest is played at random from a seed. The bot
 is stateless as far as the protocol goes (each request carries the seat's
 whole view), so it can be dropped into the middle of a hand.
 
+Two positions are for claims: the declarer to play with at most three tricks
+left, where a claim of them all holds (its team takes each whatever the others
+play), and one where it does not; the engine's own claim search tells which.
+
 Each position is a game of one hand (the preset with ``game_over=hands``,
 ``game_hands=1``), so it ends as a real game does, with a GameOver the
 engine scores, once the bot has played the hand out.
@@ -46,13 +50,16 @@ class Situation:
     opener (the first seat to bid, who is also the declarer): ``opener``,
     ``dealer``, ``partner`` or ``left`` (the next seat, a defender);
     ``opening`` is a bid the opener makes first when the bot is not the
-    opener (big pepper only follows little pepper).
+    opener (big pepper only follows little pepper). ``claim``: the position
+    is a play later in the hand, with at most three tricks left, where a
+    claim by the bot's seat holds (True) or fails (False).
     """
 
     name: str
     role: str
     contract: Callable[[Bid], bool] | None = None
     opening: Callable[[Bid], bool] | None = None
+    claim: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,10 @@ def situations(rules: Rules) -> list[Situation]:
     ]
     if rules.team_size > 1:
         out.append(Situation("play: partner of the declarer", "partner", _trick_bid))
+    out += [
+        Situation("claim: a claim of the tricks left holds", "opener", _trick_bid, claim=True),
+        Situation("claim: a claim of the tricks left fails", "opener", _trick_bid, claim=False),
+    ]
     for special in enabled_specials(rules):
         if special == "big-pepper":
             out.append(Situation("bid: over a little pepper", "left", opening=_kind("little-pepper")))
@@ -154,11 +165,29 @@ def find_position(preset: str, rules: Rules, situation: Situation, tries: int = 
         opener = (dealer + 1) % rules.players
         seat = _seat_of(rules, situation.role, opener, dealer)
         try:
-            if _arrange(game, situation, seat, opener, rng):
-                return Position(preset, situation.name, game, seat, derive_seed(seed, "play"))
+            if not _arrange(game, situation, seat, opener, rng):
+                continue
         except _NoFit:
             continue
+        if situation.claim is None or _claim_ending(game, seat, rng, situation.claim):
+            return Position(preset, situation.name, game, seat, derive_seed(seed, "play"))
     return None
+
+
+CLAIM_TRICKS = 3  # a claim position has at most this many tricks left
+
+
+def _claim_ending(game: Game, seat: int, rng: random.Random, holds: bool) -> bool:
+    """Play on at random to a play of ``seat`` with at most ``CLAIM_TRICKS`` tricks left where a claim by its team
+    holds (``holds``) or fails; False when the hand ends first."""
+    hand, team = game.hand_number, game.rules.team_of(seat)
+    while (decision := game.decision()) is not None and game.hand_number == hand:
+        late = game.rules.cards_each - game.trick_number < CLAIM_TRICKS
+        ours = decision.seat == seat and decision.kind is DecisionKind.PLAY
+        if ours and late and game.claim_search(team).holds() is holds:
+            return True
+        game.apply(random_action(decision, rng))
+    return False
 
 
 def _arrange(game: Game, situation: Situation, seat: int, opener: int, rng: random.Random) -> bool:

@@ -9,7 +9,8 @@ through ``BotPool`` (as a match does), then:
   (a one-hand game) is over, a GameOver. Each answer must name the open
   request (request id), use the Action field of the decision's kind
   (answer field), be legal (legal) and come within the move time plus
-  grace (in time); the first failure ends the position;
+  grace (in time); a claim, the answer to a play that may be a claim, must
+  be one the engine accepts (claim); the first failure ends the position;
 - error message: a position where the bot first gets an Error (not fatal)
   and must carry on;
 - restart: a position where the bot's process is killed after its first
@@ -40,7 +41,7 @@ from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str
 from referee.engine.events import GameEndEvent
-from referee.engine.game import Decision, DecisionKind, Game
+from referee.engine.game import ClaimAnswer, Decision, DecisionKind, Game
 from referee.faults import ViolationKind
 from referee.protocol.domain import PROTOCOL_VERSION, ErrorCode
 from referee.protocol.encoder import RequestEncoder
@@ -55,8 +56,9 @@ EXPECTED_FIELD = {
     DecisionKind.TRUMP: "Action.trump",
     DecisionKind.GIVE: "Action.cards",
     DecisionKind.DISCARD: "Action.cards",
-    DecisionKind.PLAY: "Action.card",
+    DecisionKind.PLAY: "Action.card (or Action.claim)",
 }
+CLAIM_EXPECTED = "a claim only where the team takes every trick left, whatever the others play (else a card)"
 
 
 @dataclass
@@ -71,6 +73,7 @@ class Check:
     got: str = ""
     decisions: int = 0
     kinds: list[str] = field(default_factory=list)  # decision kinds answered, in order of first answer
+    claims: int = 0  # claims the engine accepted (a refused one fails the check)
 
     def fail(self, rule: str, expected: str, got: str) -> Check:
         self.passed, self.rule, self.expected, self.got = False, rule, expected, got
@@ -91,6 +94,7 @@ class Check:
             "got": self.got or None,
             "decisions": self.decisions,
             "kinds": self.kinds,
+            "claims": self.claims,
         }
 
 
@@ -291,7 +295,7 @@ class _Run:
                 kill_after = None
                 if not await self._kill_and_restart(check):
                     return check
-                channel.told = 0  # the new process hears the game from its start
+                channel.retell()  # the new process hears the game from its start
                 await self._send(start)
             failure = await self._ask(check, game, decision, channel)
             if failure is not None:
@@ -336,7 +340,20 @@ class _Run:
         if fault is None:
             self.report.think_ms.append(took_ms)
             check.answered(kind)
-            return None
+            claim = outcome.claim
+            if claim is None:
+                return None
+            tricks = "the last trick" if claim.tricks == 1 else f"the last {claim.tricks} tricks"
+            if claim.accepted:
+                check.claims += 1
+                check.got = f"claimed {tricks} (from trick {claim.trick}): accepted"
+                return None
+            why = (
+                f"a claim of {tricks} (from trick {claim.trick}), refused: the other side can take a trick against "
+                "every line of play of your team"
+            )
+            check.fail("claim", CLAIM_EXPECTED, why)
+            return ErrorCode.ILLEGAL, why
         if fault.kind is ViolationKind.CRASH:
             process = self.pool.process(self.player)
             if process is not None and await process.wait_exit(1.0):
@@ -430,6 +447,8 @@ def _legal_text(decision: Decision) -> str:
 
 
 def _action_text(action: object) -> str:
+    if isinstance(action, ClaimAnswer):
+        return "claim"
     if isinstance(action, Bid):
         return action.text()
     if isinstance(action, Trump):

@@ -223,6 +223,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
         soft_wrap=True,
     )
     logged = action_text(decision.kind, point.action)
+    if point.refused_claims:
+        logged += " (after its claim was refused)"
     faults = "; ".join(f"{v.kind}: {shown_name(v.detail, 500)}" for v in point.violations)
     if not request.was_asked:
         logged += " (played by the referee: the bot had crashed and was not asked)"
@@ -234,6 +236,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
         console.print("  asked:  no answer", highlight=False)
         raise fail(f"bot {bot.name!r}: {answer.problem}")
     text = action_text(decision.kind, answer.action)
+    if answer.claim is not None:
+        text += " (accepted: the hand ends)" if answer.claim.accepted else " (refused: the seat plays a card next)"
     if not answer.legal:
         console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
         raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}")

@@ -35,20 +35,23 @@ from referee.engine.events import (
     TrickEvent,
     visible_to,
 )
-from referee.engine.game import Contract, Decision, DecisionKind, Game, Phase
+from referee.engine.game import CLAIM, Answer, ClaimAnswer, Contract, Decision, DecisionKind, Game, Phase
 from referee.engine.presets import DEFAULT_PRESET, PRESETS, preset, rules_for
 from referee.engine.rules import OPTION_NAMES, Rules
 from referee.engine.view import SeatView, game_over_view, hand_end_view, seat_view
 
 __all__ = [
+    "CLAIM",
     "DEFAULT_PRESET",
     "OPTION_NAMES",
     "PASS",
     "PRESETS",
     "SEARCH_LIMIT",
+    "Answer",
     "Bid",
     "BidEvent",
     "Card",
+    "ClaimAnswer",
     "ClaimEvent",
     "ClaimSearch",
     "Contract",

@@ -74,6 +74,20 @@ class Phase(StrEnum):
 Action = Bid | Trump | Card | Sequence[Card]
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimAnswer:
+    """The answer to a PLAY decision that claims every remaining trick for the seat's team instead of playing a
+    card: the caller puts it to ``Game.claim`` (``Game.apply`` takes no claim). ``CLAIM`` is its one value."""
+
+    def __repr__(self) -> str:
+        return "CLAIM"
+
+
+CLAIM = ClaimAnswer()
+# What a seat may answer a PLAY decision with besides a card, and any decision with: an action or a claim.
+Answer = Action | ClaimAnswer
+
+
 class DecisionKind(StrEnum):
     BID = "bid"
     TRUMP = "trump"
@@ -778,6 +792,14 @@ class Game:
         self.trick_cards = []
         self._legal_plays = None
         return [claim, *self._end_hand_played()]
+
+    def answer(self, answer: object) -> list[Event]:
+        """Apply the answer of the seat to act: ``CLAIM`` goes to ``claim`` (refused, nothing changes and the
+        seat still has its card to play), anything else to ``apply``; the events, as theirs."""
+        if isinstance(answer, ClaimAnswer):
+            seat = self.to_act
+            return self.claim(0 if seat is None else seat)  # no seat to act: not the play, which claim() says
+        return self.apply(answer)
 
     # ---------------------------------------------------------------- scoring
 

@@ -30,7 +30,7 @@ from referee.engine.events import (
     TrickEvent,
     visible_to,
 )
-from referee.engine.game import Contract, Decision, Game
+from referee.engine.game import Contract, Decision, DecisionKind, Game
 from referee.engine.rules import Rules
 
 
@@ -119,6 +119,17 @@ class SeatView:
         return tuple(won)
 
     @property
+    def may_claim(self) -> bool:
+        """The seat may answer its decision with a claim (``CLAIM``): it is to play a card, and it has not made a
+        claim at this play already (a refused claim leaves the position as it was, so it would be refused
+        again: the seat plays a card next)."""
+        decision = self.decision
+        if decision is None or decision.kind is not DecisionKind.PLAY:
+            return False
+        trick = self.trick_number
+        return not any(isinstance(ev, ClaimEvent) and ev.seat == self.seat and ev.trick == trick for ev in self.events)
+
+    @property
     def hand_result(self) -> HandEndEvent | None:
         for ev in self.events:
             if isinstance(ev, HandEndEvent):
@@ -134,11 +145,34 @@ class SeatView:
         return trick[C.winning_index([c for _, c in trick], trump)][0]
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
-    """The view of ``seat`` of ``game`` now."""
+# A refused claim at its place among a game's events: the index in ``Game.events`` it came before. A refused
+# claim changes nothing in the game (``Game.claim``), so it is not one of the game's events, but every seat
+# hears it: whoever tells the seats keeps these beside the game.
+Refused = tuple[int, ClaimEvent]
+
+
+def with_refused(events: Sequence[Event], start: int, refused: Sequence[Refused]) -> list[Event]:
+    """``events[start:]`` with the ``refused`` claims made since ``start`` put in at their places (``refused`` in
+    the order they were made; those made before ``start`` are left out)."""
+    out: list[Event] = []
+    i = start
+    for at, claim in refused:
+        if at < start:
+            continue
+        out.extend(events[i:at])
+        out.append(claim)
+        i = max(i, at)
+    out.extend(events[i:])
+    return out
+
+
+def seat_view(game: Game, seat: int, refused: Sequence[Refused] = ()) -> SeatView:
+    """The view of ``seat`` of ``game`` now; ``refused``: the game's refused claims, which its events do not hold
+    (see ``Refused``), for the view to show those of the hand in play."""
     if not 0 <= seat < game.n:
         raise ValueError(f"seat {seat} is not a seat of a {game.n}-player game")
     decision = game.decision()
+    events = with_refused(game.events, game.hand_start, refused) if refused else game.hand_events
     return SeatView(
         rules=game.rules,
         seat=seat,
@@ -146,7 +180,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         dealer=game.dealer,
         scores=tuple(game.scores),
         hand=tuple(C.sort_hand(game.hands[seat])),
-        events=tuple(visible_to(ev, seat) for ev in game.hand_events),
+        events=tuple(visible_to(ev, seat) for ev in events),
         decision=decision if decision is not None and decision.seat == seat else None,
     )
 

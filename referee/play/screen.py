@@ -20,7 +20,15 @@ from rich.text import Text
 
 from referee.engine.bids import Bid
 from referee.engine.cards import Card, Trump, card_str, effective_suit, sort_hand
-from referee.engine.events import BidEvent, ContractEvent, ExchangeEvent, GameEndEvent, PlayEvent, TrickEvent
+from referee.engine.events import (
+    BidEvent,
+    ClaimEvent,
+    ContractEvent,
+    ExchangeEvent,
+    GameEndEvent,
+    PlayEvent,
+    TrickEvent,
+)
 from referee.engine.game import Decision, DecisionKind
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
@@ -200,7 +208,7 @@ class TableScreen:
     # ---------------------------------------------------------------- results
 
     def hand_summary(self, view: SeatView) -> RenderableType:
-        """A hand just ended: the contract, every trick and who won it, the result and the score."""
+        """A hand just ended: the contract, every trick and who won it, the claims made, the result and the score."""
         words = self.words
         end = view.hand_result
         lines: list[RenderableType] = [Rule(Text(f"Hand {view.hand_number} is over", style="bold"), align="left")]
@@ -210,6 +218,8 @@ class TableScreen:
             lines.append(words.exchange(ev))
         for plays, won in _tricks(view):
             lines.append(_line(f"Trick {won.trick}", self._trick(plays, won)))
+        for claim in (ev for ev in view.events if isinstance(ev, ClaimEvent)):
+            lines.append(_line(f"Trick {claim.trick}", words.claim(claim)))
         if end is not None:
             lines.append(words.result(end))
             lines.append(_line("Score", self._scores(end.scores)))

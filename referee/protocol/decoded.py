@@ -8,7 +8,8 @@ below (``WelcomeInfo``, ``GameStartInfo``, ``RequestInfo``, ...), and rebuilds
 its seat's ``SeatView`` at a request with ``view_from_request``.
 
 Bytes that are not a message, or a message with nothing set, raise
-``ProtocolError`` with a one-line reason.
+``ProtocolError`` with a one-line reason. An event of a kind this version
+does not know (a newer referee's) is left out of the events read.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from referee.protocol.domain import (
     ProtocolError,
     cards_from_text,
     decision_from_pb,
-    event_from_pb,
+    events_from_pb,
     rules_from_pb,
 )
 
@@ -105,6 +106,7 @@ class RequestInfo:
     decision: Decision
     time_limit_ms: int
     time_bank_ms: int = 0
+    may_claim: bool = False  # a PLAY decision the seat may answer with a claim (``CLAIM``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +147,7 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
             request_id=req.request_id,
             game_id=req.game_id,
             seat=req.seat,
-            events=tuple([event_from_pb(e, req.seat, players) for e in req.events]),
+            events=events_from_pb(req.events, req.seat, players),
             hand_number=req.hand_number,
             dealer=req.dealer,
             scores=tuple(req.scores),
@@ -153,6 +155,7 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
             decision=decision_from_pb(req),
             time_limit_ms=req.time_limit_ms,
             time_bank_ms=req.time_bank_ms,
+            may_claim=req.may_claim,
         )
     if which == "game_start":
         gs = msg.game_start
@@ -167,7 +170,7 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
         )
     if which == "game_over":
         go = msg.game_over
-        events = tuple([event_from_pb(e, seat, players) for e in go.events])
+        events = events_from_pb(go.events, seat, players)
         if not events or not isinstance(events[-1], GameEndEvent):
             raise ProtocolError("a GameOver's events end with the GameEnd event, and this one's do not")
         return GameOverInfo(

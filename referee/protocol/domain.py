@@ -20,6 +20,7 @@ from referee.engine.cards import Card, Trump, card_str, parse_card
 from referee.engine.errors import InvalidActionError
 from referee.engine.events import (
     BidEvent,
+    ClaimEvent,
     ContractEvent,
     DealEvent,
     Event,
@@ -29,7 +30,7 @@ from referee.engine.events import (
     PlayEvent,
     TrickEvent,
 )
-from referee.engine.game import Action, Contract, Decision, DecisionKind
+from referee.engine.game import CLAIM, Answer, Contract, Decision, DecisionKind
 from referee.engine.rules import Rules
 from referee.errors import ArenaError
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
@@ -232,6 +233,11 @@ def event_to_pb(event: Event, out: pb.Event) -> pb.Event:
         h.passed_out = event.passed_out
         h.declarer = event.declarer or 0
         h.made = bool(event.made)
+    elif isinstance(event, ClaimEvent):
+        out.hand = event.hand
+        c = out.claim
+        c.seat, c.team, c.trick = event.seat, event.team, event.trick
+        c.tricks, c.accepted = event.tricks, event.accepted
     elif isinstance(event, GameEndEvent):
         g = out.game_end
         g.scores.extend(event.scores)
@@ -244,8 +250,10 @@ def event_to_pb(event: Event, out: pb.Event) -> pb.Event:
     return out
 
 
-def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event:
-    """The engine event for a wire event received by ``seat``."""
+def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event | None:
+    """The engine event for a wire event received by ``seat``; None for an event of a kind this version of the
+    protocol does not know (a newer referee's: protobuf keeps it as an unknown field, with no member of the
+    oneof set), which a reader skips."""
     which = msg.WhichOneof("event")
     hand = msg.hand
     if which == "play":
@@ -279,10 +287,18 @@ def event_from_pb(msg: pb.Event, seat: int, players: int) -> Event:
             None if h.passed_out else h.declarer,
             None if h.passed_out else h.made,
         )
+    if which == "claim":
+        claim = msg.claim
+        return ClaimEvent(hand, claim.trick, claim.seat, claim.team, claim.tricks, claim.accepted)
     if which == "game_end":
         g = msg.game_end
         return GameEndEvent(tuple(g.scores), g.winner_team if g.has_winner else None, g.reason, g.detail)
-    raise ProtocolError(f"event with no known kind (hand {hand})")
+    return None
+
+
+def events_from_pb(msgs: Iterable[pb.Event], seat: int, players: int) -> tuple[Event, ...]:
+    """The engine events for wire events received by ``seat``, those of kinds this version does not know left out."""
+    return tuple([ev for msg in msgs if (ev := event_from_pb(msg, seat, players)) is not None])
 
 
 # ------------------------------------------------------------ decisions and answers
@@ -302,16 +318,19 @@ def decision_from_pb(req: pb.DecisionRequest) -> Decision:
     return Decision(kind, req.seat, tuple(sorted(cards_from_text(req.hand))), req.count, to)
 
 
-def action_from_pb(action: pb.Action, decision: Decision) -> Action:
-    """The engine action in ``action`` for ``decision``; raises ProtocolError if malformed.
+def action_from_pb(action: pb.Action, decision: Decision) -> Answer:
+    """The engine action in ``action`` for ``decision`` (``CLAIM`` for a claim); raises ProtocolError if malformed.
 
     Legality is the engine's business: this only checks the shape.
     """
     which = action.WhichOneof("choice")
+    if which == "claim" and decision.kind is DecisionKind.PLAY:
+        return CLAIM
     expected = _ANSWER_FIELD[decision.kind]
     if which != expected:
         got = "no choice" if which is None else f"Action.{which}"
-        raise ProtocolError(f"a {decision.kind} decision is answered with Action.{expected}, got {got}")
+        also = " (or Action.claim)" if decision.kind is DecisionKind.PLAY else ""
+        raise ProtocolError(f"a {decision.kind} decision is answered with Action.{expected}{also}, got {got}")
     if which == "card":
         return _card(action.card)
     if which == "bid":

@@ -54,6 +54,7 @@ class Form(Enum):
     """How the encoder writes a field: its wire type, the field types that fit, and whether it is repeated."""
 
     VARINT = (0, frozenset({_T.TYPE_UINT32, _T.TYPE_UINT64, _T.TYPE_ENUM}), False)  # by _varint
+    FLAG = (0, frozenset({_T.TYPE_BOOL}), False)  # 1 when true, left out when false
     PACKED_VARINTS = (2, frozenset({_T.TYPE_UINT32, _T.TYPE_ENUM}), True)  # each by _varint, packed
     PACKED_SIGNED = (2, frozenset({_T.TYPE_INT32}), True)  # each by _signed, packed
     TEXT = (2, frozenset({_T.TYPE_STRING}), False)
@@ -114,6 +115,7 @@ _K_COUNT = field_key(_REQUEST, "count", Form.VARINT)
 _K_TO_SEAT = field_key(_REQUEST, "to_seat", Form.VARINT)
 _K_TIME_LIMIT = field_key(_REQUEST, "time_limit_ms", Form.VARINT)
 _K_TIME_BANK = field_key(_REQUEST, "time_bank_ms", Form.VARINT)
+_K_MAY_CLAIM = field_key(_REQUEST, "may_claim", Form.FLAG)
 _K_PLAY_TRICK = field_key(pb.Play, "trick", Form.VARINT)
 _K_PLAY_SEAT = field_key(pb.Play, "seat", Form.VARINT)
 _K_PLAY_CARD = field_key(pb.Play, "card", Form.TEXT)
@@ -163,6 +165,7 @@ class RequestEncoder:
         events: Iterable[Event],
         time_limit_ms: int,
         time_bank_ms: int = 0,
+        may_claim: bool = False,
     ) -> bytes:
         """The RefereeMessage for ``decision``; ``events`` are the seat's untold events, already filtered."""
         seat = decision.seat
@@ -214,4 +217,6 @@ class RequestEncoder:
                 parts.append(_uint(_K_TO_SEAT, decision.to))
         parts.append(_uint(_K_TIME_LIMIT, time_limit_ms))
         parts.append(_uint(_K_TIME_BANK, time_bank_ms))
+        if may_claim:
+            parts.append(_K_MAY_CLAIM + b"\x01")
         return _field(_K_DECISION, b"".join(parts))

@@ -20,7 +20,7 @@ from typing import SupportsIndex, cast
 from referee.engine.bids import Bid
 from referee.engine.cards import sort_hand
 from referee.engine.events import Event, GameEndEvent
-from referee.engine.game import Decision, DecisionKind, Game
+from referee.engine.game import CLAIM, Decision, DecisionKind, Game
 from referee.engine.rules import Rules
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.protocol.domain import (
@@ -80,6 +80,7 @@ def decision_to_pb(
     events: Iterable[Event],
     time_limit_ms: int,
     time_bank_ms: int = 0,
+    may_claim: bool = False,
 ) -> pb.RefereeMessage:
     """The DecisionRequest message built field by field through the protobuf library: the reference that
     ``RequestEncoder.decision`` (which writes the bytes itself) is tested against, and a tool's way to
@@ -118,6 +119,7 @@ def decision_to_pb(
             req.to_seat = decision.to
     req.time_limit_ms = time_limit_ms
     req.time_bank_ms = time_bank_ms
+    req.may_claim = may_claim
     return msg
 
 
@@ -163,11 +165,14 @@ def hello_to_pb(token: str, bot_name: str, bot_version: str) -> pb.BotMessage:
 
 
 def action_to_pb(request_id: int, kind: DecisionKind, action: object) -> pb.BotMessage:
-    """A bot's answer to a ``kind`` decision; TypeError when ``action`` is not of the type the kind takes."""
+    """A bot's answer to a ``kind`` decision (``CLAIM`` at a play: a claim); TypeError when ``action`` is not of
+    the type the kind takes."""
     msg = pb.BotMessage()
     a = msg.action
     a.request_id = request_id
-    if kind is DecisionKind.PLAY:
+    if action is CLAIM and kind is DecisionKind.PLAY:
+        a.claim.SetInParent()
+    elif kind is DecisionKind.PLAY:
         a.card = CARD_TEXT[_index(action, "a card")]
     elif kind is DecisionKind.BID:
         if not isinstance(action, Bid):

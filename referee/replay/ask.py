@@ -32,7 +32,10 @@ A seat's requests are numbered across the match and carry the events since
 its previous request, so both are worked out from every decision before: a
 seat the referee stopped asking (its bot had crashed, under the default-action
 policy) is not counted, and a crashed request is assumed never to have been
-sent.
+sent. A refused claim was the answer to a request of its own: the play it was
+made at was asked again, with the claim among its events and the time the
+claim took gone from its limit; an address names that last request of the
+play, the one its card answered.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str
 from referee.engine.events import ClaimEvent, Event
-from referee.engine.game import Decision, DecisionKind
+from referee.engine.game import ClaimAnswer, Decision, DecisionKind
+from referee.engine.view import Refused
 from referee.errors import ArenaError
 from referee.faults import ViolationKind
 from referee.gamelog import THINK_FIELD, LogError
@@ -57,8 +61,8 @@ from referee.logging import configure
 from referee.protocol.encoder import RequestEncoder
 from referee.protocol.messages import game_start_to_pb, to_bytes
 from referee.replay.logfile import LoggedGame, MatchLog
-from referee.replay.steps import Claim, DecisionPoint, GameReplay
-from referee.seat import SeatChannel, settle
+from referee.replay.steps import Claim, DecisionPoint, GameReplay, Item, Step
+from referee.seat import SeatChannel, apply_action, read_answer, repeated_claim
 from referee.server import ArenaServer, Closed
 
 ADDRESS_FORMS = "HAND.TRICK.SEAT, HAND.bid.SEAT[.TURN], HAND.trump, HAND.give.SEAT, HAND.discard or #N"
@@ -133,8 +137,8 @@ class Address:
 
 
 def action_text(kind: DecisionKind, action: object) -> str:
-    """An engine action in the log's notation (``claim`` for a play decision answered by an accepted claim)."""
-    if isinstance(action, Claim):
+    """An engine action in the log's notation (``claim`` for a play decision answered by a claim)."""
+    if isinstance(action, Claim | ClaimAnswer):
         return "claim"
     if kind is DecisionKind.BID:
         assert isinstance(action, Bid)
@@ -150,7 +154,9 @@ def action_text(kind: DecisionKind, action: object) -> str:
 
 
 def same_action(kind: DecisionKind, a: object, b: object) -> bool:
-    """Equal actions; the cards of a give or discard in any order."""
+    """Equal actions; the cards of a give or discard in any order; a claim answered and one logged."""
+    if isinstance(a, Claim | ClaimAnswer) or isinstance(b, Claim | ClaimAnswer):
+        return isinstance(a, Claim | ClaimAnswer) and isinstance(b, Claim | ClaimAnswer)
     if kind is DecisionKind.GIVE or kind is DecisionKind.DISCARD:
         assert isinstance(a, Iterable) and isinstance(b, Iterable)
         return Counter(a) == Counter(b)
@@ -183,6 +189,7 @@ class Request:
     time_bank_ms: int  # what was left of the seat's time bank
     was_asked: bool  # False: the referee played for a crashed bot without asking
     earlier: tuple[Sent, ...]  # the seat's earlier requests of the game, to bring a bot's state up to date
+    may_claim: bool = False  # the request let the seat claim (a play, no claim of its refused at it)
 
     @property
     def decision(self) -> Decision:
@@ -210,25 +217,33 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
     # of answers over the move time; the requests are built again byte for byte, but sent to no bot
     clock = TimeControl(move_time_ms=move_time_ms, time_bank_ms=_time_bank_ms(match))
     encoder = RequestEncoder()
-    channels = [SeatChannel(seat, None, logged.game_id, encoder, clock) for seat in range(n)]
+    refused: list[Refused] = []
+    channels = [SeatChannel(seat, None, logged.game_id, encoder, clock, refused=refused) for seat in range(n)]
     think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
     for item in replay:
+        game = replay.game
+        claim = _refused_claim(item)
+        if claim is not None:  # the claimer's answer to a request of its own; then the play is asked again
+            channel = channels[claim.seat]
+            decision = game.decision()
+            assert decision is not None  # a refused claim leaves the play to be decided
+            ms = think.get(item.line)
+            if not gone[claim.seat]:
+                asked[claim.seat] += 1
+                data = channel.request(game, decision, asked[claim.seat])
+                sent[claim.seat].append(Sent(asked[claim.seat], game.hand_number, data))
+                channel.charge(ms if isinstance(ms, int) else 0)
+            channel.claim_refused(game, claim, ms if isinstance(ms, int) else 0)
+            continue
         if not isinstance(item, DecisionPoint):
             continue
         seat = item.decision.seat
         channel = channels[seat]
         crashed = any(v.kind == "crash" for v in item.violations)
         was_asked = not gone[seat] and not crashed
-        game = replay.game
         events = tuple(channel.untold(game, tell=False))
-        claims = [ev for ev in events if isinstance(ev, ClaimEvent)]
-        if claims:
-            raise AskError(
-                f"game {game_number}: seat {seat} was told of the claim of hand {claims[0].hand} before decision "
-                f"#{item.number}, and the bot protocol cannot carry a claim yet: only decisions before the first "
-                "accepted claim of the game can be asked"
-            )
         bank = channel.bank_ms
+        may_claim = channel.may_claim(game, item.decision)
         data = channel.request(game, item.decision, asked[seat] + 1, tell=was_asked)
         if address.matches(item):
             request_id = asked[seat] + 1
@@ -249,10 +264,11 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
                 events,
                 to_bytes(start),
                 data,
-                move_time_ms,
+                channel.limit_ms,
                 bank,
                 was_asked,
                 tuple(primed),
+                may_claim,
             )
         if was_asked:
             asked[seat] += 1
@@ -261,17 +277,27 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
             if any(v.kind == "timeout" for v in item.violations):
                 channel.bank_ms = 0
             elif isinstance(ms, int):
-                channel.bank_ms = max(0, bank - max(0, ms - move_time_ms))
+                channel.charge(ms)
         if crashed and any(v.penalty == "default-action" for v in item.violations):
             gone[seat] = True
     where = f" (the log is cut off: game {game_number} stops {replay.cut_off})" if replay.cut_off else ""
     raise AskError(f"game {game_number} has no decision {address.text}{where}")
 
 
+def _refused_claim(item: Item) -> ClaimEvent | None:
+    """The refused claim a replay item is, if it is one."""
+    if isinstance(item, Step) and isinstance(item.event, ClaimEvent) and not item.event.accepted:
+        return item.event
+    return None
+
+
 def _count_requests(match: MatchLog, logged: LoggedGame, asked: list[int]) -> None:
-    """Add the requests each seat was sent in one whole game."""
+    """Add the requests each seat was sent in one whole game (those answered by a refused claim too)."""
     gone = [False] * match.rules.players
     for item in GameReplay(match, logged):
+        claim = _refused_claim(item)
+        if claim is not None and not gone[claim.seat]:
+            asked[claim.seat] += 1
         if isinstance(item, DecisionPoint):
             seat = item.decision.seat
             crashed = any(v.kind == "crash" for v in item.violations)
@@ -309,11 +335,12 @@ def bot_command(spec: str) -> BotCommand:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What the bot said: an engine action, or why there is none."""
+    """What the bot said: an engine action (``CLAIM`` for a claim), or why there is none."""
 
     action: object | None
     problem: str | None  # timeout, disconnect, malformed or illegal: what went wrong
     legal: bool
+    claim: ClaimEvent | None = None  # the engine's answer to a claim
 
 
 async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir: Path) -> Answer:
@@ -351,7 +378,17 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
         return Answer(None, f"no answer within {clock.describe()}", False)
     if reply is Closed.DISCONNECTED:
         return Answer(None, "the bot's connection closed before it answered", False)
-    action, fault = settle(reply, request.replay.game, request.decision)
+    game, decision = request.replay.game, request.decision
+    action, fault = read_answer(reply, decision)
+    if fault is None and action is not None:
+        if not isinstance(action, ClaimAnswer):
+            fault = apply_action(game, action)
+        elif not request.may_claim:
+            fault = repeated_claim(game)
+        else:  # the search runs here: a tool's one request, with nothing else on its event loop
+            claim = game.claim(decision.seat)[0]
+            assert isinstance(claim, ClaimEvent)
+            return Answer(action, None, True, claim)
     if fault is None:
         return Answer(action, None, True)
     if fault.kind is ViolationKind.MALFORMED:

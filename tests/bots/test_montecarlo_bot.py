@@ -120,7 +120,7 @@ def test_rebuilt_games_stand_at_the_seats_decision(preset: str) -> None:
                 check_world(view, world)
                 assert rebuilt.decision() == decision
                 checked += 1
-            game.apply(bots[decision.seat].decide(view))
+            game.answer(bots[decision.seat].decide(view))
         if game.is_over:
             break
     assert checked > 0

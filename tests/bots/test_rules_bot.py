@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import ClassVar
+
 import pytest
 
 from example_bots.rules_bot import RulesBot, estimate_tricks, losers
 from referee.engine.bids import BidKind, bid_rank
 from referee.engine.cards import Card, Trump, card_str, cards_str, is_trump, parse_cards
-from referee.engine.game import Game
-from referee.engine.presets import rules_for
+from referee.engine.events import ClaimEvent
+from referee.engine.game import CLAIM, Game
+from referee.engine.presets import PRESETS, rules_for
+from referee.engine.view import SeatView
 from sdk import Bid
+from sdk.simulator import simulate
 from tests.support.positions import DEAL_B, DEAL_H, deciding, position, view_to_act
 
 AUCTION_B = ["4 S", "pass", "pass", "pass"]
@@ -180,3 +186,40 @@ def test_little_pepper_over_a_five_only_with_every_trick() -> None:
     fair = bid_of("JS JC AS KS 9H 9D", preset="pepper", actions=("5",))
     assert perfect == Bid(BidKind.LITTLE_PEPPER)
     assert fair.is_pass
+
+
+# ------------------------------------------------------------------ claims
+
+
+def test_claims_on_lead_with_nothing_but_sure_winners() -> None:
+    # Seat 0 holds every trump but the two queens of spades, the trump suit: no lead of it can lose.
+    game = position("neuralplay", {0: "JS JS JC JC AS AS KS KS"}, dealer=3, actions=AUCTION_B)
+    assert decide(game) is CLAIM
+    (claim, *_) = game.answer(CLAIM)
+    assert isinstance(claim, ClaimEvent) and claim.accepted and claim.tricks == 8
+
+
+def test_plays_on_when_one_card_could_lose() -> None:
+    # The same hand with a queen of diamonds for a king of spades: the others hold higher diamonds (and trumps).
+    game = position("neuralplay", {0: "JS JS JC JC AS AS KS QD"}, dealer=3, actions=AUCTION_B)
+    assert isinstance(decide(game), int)
+    assert game.claim_search(0).holds() is False  # and indeed a claim would have failed
+
+
+class CountingClaims(RulesBot):
+    """The rules bot, counting the claims of the hands it sees end, by outcome."""
+
+    seen: ClassVar[Counter[bool]] = Counter()
+
+    def hand_end(self, view: SeatView) -> None:
+        if view.seat == 0:  # every seat sees every claim: count them once
+            CountingClaims.seen.update(ev.accepted for ev in view.events if isinstance(ev, ClaimEvent))
+
+
+def test_its_claims_are_always_accepted_on_every_preset() -> None:
+    """What the rules bot claims from its own view (``sdk.knowledge.sure_claim``) the engine, seeing every
+    hand, always accepts."""
+    CountingClaims.seen.clear()
+    for preset in PRESETS:
+        simulate([CountingClaims] * PRESETS[preset].teams, preset, deals=4, seed=5)
+    assert CountingClaims.seen[False] == 0 and CountingClaims.seen[True] >= 10, CountingClaims.seen

@@ -16,7 +16,7 @@ import pytest
 
 from referee.bots import BotCommand
 from referee.checkbot.positions import check_rules, find_position, positions, situations
-from referee.checkbot.session import Report, check_bot
+from referee.checkbot.session import CLAIM_EXPECTED, Report, check_bot
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
 from tests.support.arena import invoke
@@ -134,6 +134,26 @@ def test_a_bot_breaking_a_rule_fails_that_check_everywhere(tmp_path, mode, rule)
     assert set(positions_failed.values()) == {rule}
     bad = report.failures[0]
     assert bad.expected and bad.got
+
+
+def test_claims_that_hold_pass_and_a_claim_that_fails_is_told_plainly(tmp_path):
+    """A bot that claims at every play with three tricks left or fewer: where the claim holds it is accepted
+    (the hand ends, the check passes); where it fails, the check fails on the claim rule, saying why."""
+    claimer = python_bot("claim", str(HERE.parent / "referee" / "bots" / "claim_bot.py"), "last", "3")
+    report = run_check(tmp_path, claimer, ["neuralplay"])
+    by_name = {c.name: c for c in report.checks}
+    holds = by_name["claim: a claim of the tricks left holds"]
+    assert holds.passed and holds.claims == 1 and holds.got.endswith(": accepted"), holds
+    fails = by_name["claim: a claim of the tricks left fails"]
+    assert not fails.passed and fails.rule == "claim" and fails.claims == 0
+    assert fails.expected == CLAIM_EXPECTED
+    assert CLAIM_EXPECTED.startswith("a claim only where the team takes every trick left, whatever the others play")
+    assert fails.got.startswith("a claim of the last ") and fails.got.endswith(
+        "refused: the other side can take a trick against every line of play of your team"
+    )
+    assert {c.rule for c in report.failures} == {"claim"}  # nothing else is wrong with it
+    saved = json.loads(Path(report.saved).read_text())
+    assert {c["check"]: c["claims"] for c in saved["checks"]}["claim: a claim of the tricks left holds"] == 1
 
 
 def test_a_wrong_exchange_fails_only_where_cards_are_exchanged(tmp_path):

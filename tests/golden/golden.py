@@ -3,7 +3,9 @@
 Each file ``tests/golden/<preset>.jsonl`` holds two games, each a header line
 (preset, rule overrides, seed, players) and then every engine event of the
 game, as the game log writes it (``referee.gamelog.event_record``): the rules
-bot against the first-legal bot, then seeded random play (``random_action``),
+bot against the first-legal bot (the rules bot's claims included: it claims
+the rest of a hand when it holds nothing but sure winners, so the games show
+accepted claims ending hands), then seeded random play (``random_action``),
 which reaches the special bids and exchanges the first game may not. ``test_golden.py`` plays each
 game again and diffs it line by line, so a change to the engine (a faster
 trick loop, say) is shown to play exactly the same games.
@@ -56,7 +58,7 @@ def playthrough(preset: str) -> list[str]:
                 if players == "random":
                     game.apply(random_action(decision, rng))
                 else:
-                    game.apply(bots[decision.seat].decide(seat_view(game, decision.seat)))
+                    game.answer(bots[decision.seat].decide(seat_view(game, decision.seat)))
         names = [b.name for b in bots] if players == "bots" else ["random"] * rules.players
         header = {"preset": preset, "overrides": SHORTEN, "seed": SEED, "players": names}
         lines.append(json.dumps(header, sort_keys=True))

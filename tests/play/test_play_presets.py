@@ -19,14 +19,19 @@ import pytest
 from rich.console import Console
 
 from referee.deadline import TimeControl
+from referee.engine.cards import parse_card
+from referee.engine.events import ClaimEvent
+from referee.engine.game import CLAIM
 from referee.engine.presets import PRESETS, rules_for
-from referee.engine.view import SeatView
+from referee.engine.view import Refused, SeatView, hand_end_view, seat_view
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
 from referee.play.human import HumanBot
+from referee.play.screen import TableScreen
 from referee.play.table import person_seat, seats_around
 from sdk.bot import Bot
 from sdk.runner import play_session
 from tests.support.play import Session, asked_of, check_one, parse_screen
+from tests.support.positions import position, to_decide
 
 
 class Typist:
@@ -114,3 +119,24 @@ def test_every_preset_screen_by_screen(tmp_path: Path, preset: str) -> None:
     assert set(typist.limits) == {0}  # the person's seat is told: no time limit
     assert "Hand 1 is over" in shown and shown.count("Game over (hands)") == games
     assert f"Game {games} · Hand 1 · you are seat {seat}" in shown
+
+
+def test_the_hand_summary_shows_the_claims_made() -> None:
+    """A refused claim (heard by every seat) and an accepted one, in the summary of the hand they were made in."""
+    game = position("neuralplay", {0: "JS JS JC JC AS AS KS KS"}, dealer=3, actions=["4 S", "pass", "pass", "pass"])
+    refused: list[Refused] = []
+    game.apply(parse_card("JS"))
+    claim = game.answer(CLAIM)[0]  # seat 1, a defender: its team cannot take every trick
+    assert isinstance(claim, ClaimEvent) and not claim.accepted
+    refused.append((len(game.events), claim))
+    while game.trick_number == 1:
+        decision = to_decide(game)
+        game.apply(decision.cards[0])
+    assert game.answer(CLAIM)[0] == ClaimEvent(1, 2, 0, 0, 7, accepted=True)  # seat 0 leads again
+    view = hand_end_view(game.rules, 2, seat_view(game, 2, refused).events)
+    screen = TableScreen(game.rules, 2, ["d", "e", "you", "f"], fancy=False)
+    console = Console(file=io.StringIO(), width=200, highlight=False)
+    console.print(screen.hand_summary(view))
+    lines = [line.rstrip() for line in console.file.getvalue().splitlines()]  # type: ignore[attr-defined]
+    assert "Trick 1   1 e claims the remaining 8 tricks for team 1: refused, play goes on" in lines
+    assert "Trick 2   0 d claims the remaining 7 tricks for team 0: accepted, the hand ends" in lines

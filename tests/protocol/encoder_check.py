@@ -34,7 +34,7 @@ def substitute(path: str) -> None:
 
 def check() -> dict[str, Any]:
     from referee.engine.events import visible_to
-    from referee.engine.game import Decision, Game
+    from referee.engine.game import Decision, DecisionKind, Game
     from referee.engine.presets import PRESETS
     from referee.engine.simulate import play_game, random_action
     from referee.protocol.bideuchre.v1 import arena_pb2 as pb
@@ -58,6 +58,7 @@ def check() -> dict[str, Any]:
             "events": untold,
             "time_limit_ms": (900, 0, 60_000)[requests % 3],
             "time_bank_ms": (0, 250, 3_600_000)[requests % 3],
+            "may_claim": decision.kind is DecisionKind.PLAY and requests % 2 == 0,  # false after a refused claim
         }
         data = encoder.decision(game, decision, **asked)
         wanted = decision_to_pb(game, decision, **asked)

@@ -156,6 +156,10 @@ REAL_MATCHES = {
         ),
         (("REPLAY_TEST_STALL", "5"),),
     ),
+    # claims over the wire (the digest seats claim in the last three tricks, now and then): held and refused
+    "neuralplay-claims": RealMatch(
+        "neuralplay", ("-b", DIGEST, "-b", R, "-r", "hand_limit=8", "--seed", "17"), (("REPLAY_TEST_CLAIM", "3"),)
+    ),
     # a timeout under the forfeit policy
     "single-deck-forfeit": RealMatch(
         "single-deck",

@@ -127,6 +127,38 @@ def test_priming_brings_the_bot_up_to_date(real_logs: dict[str, Path]) -> None:
     assert any(line.endswith("(differs from the log)") for line in unprimed)
 
 
+def test_decisions_around_claims_are_reproduced(real_logs: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log where the digest seats claimed over the wire: a play answered by a claim that held, the play asked
+    again after a refused claim (the claim among its events, the time it took gone from the limit, no claim
+    allowed), and decisions after both, whose requests count those answered by refused claims."""
+    log = real_logs["neuralplay-claims"]
+    monkeypatch.setenv("REPLAY_TEST_CLAIM", "3")  # as the digest bot played in the match
+    d = digest_seats(log)
+    recs = records(log)
+    made = [r for r in recs if r["event"] == "claim" and r["seat"] in d]
+    held = next(r for r in made if r["accepted"])
+    refused = next(r for r in made if not r["accepted"])
+    after = next(r for r in recs if r["event"] == "bid" and r["hand"] > held["hand"] and r["seat"] in d)
+    last = [r for r in recs if r["event"] == "play" and r["seat"] in d][-1]
+    code, out, err = ask(log, f"{held['hand']}.{held['trick']}.{held['seat']}")
+    assert code == 0, err
+    assert "  logged: claim\n" in out
+    assert answer_line(out) == "  asked:  claim (accepted: the hand ends) (same as the log)"
+    code, out, err = ask(log, f"{refused['hand']}.{refused['trick']}.{refused['seat']}")
+    assert code == 0, err
+    assert "(after its claim was refused)" in out and f"time limit {1000 - refused['ms']} ms" in out
+    assert answer_line(out).endswith("(same as the log)")
+    for rec in (after, last):
+        at = (
+            f"{rec['hand']}.bid.{rec['seat']}"
+            if rec["event"] == "bid"
+            else f"{rec['hand']}.{rec['trick']}.{rec['seat']}"
+        )
+        code, out, err = ask(log, at)
+        assert code == 0, (at, err)
+        assert answer_line(out).endswith("(same as the log)"), (at, out)
+
+
 def test_a_decision_the_referee_took_for_a_bot(real_logs: dict[str, Path]) -> None:
     log = real_logs["pagat-default"]
     recs = records(log)

@@ -10,7 +10,15 @@ from referee.engine.presets import PRESETS
 from tests.support.arena import invoke
 from tests.support.logs import records, revealed
 
-REAL = ["neuralplay", "hammerwalt", "bloomington", "double-deck-3p", "pagat-default", "single-deck-forfeit"]
+REAL = [
+    "neuralplay",
+    "hammerwalt",
+    "bloomington",
+    "double-deck-3p",
+    "pagat-default",
+    "single-deck-forfeit",
+    "neuralplay-claims",
+]
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -37,6 +45,8 @@ def test_the_real_logs_hold_what_the_tests_rely_on(real_logs: dict[str, Path]) -
     assert PRESETS["double-deck-3p"].teams == 3
     faults = [r for r in records(real_logs["pagat-default"]) if r["event"] == "violation"]
     assert any(v["kind"] == "timeout" and v["penalty"] == "default-action" for v in faults)
+    claims = [r for r in records(real_logs["neuralplay-claims"]) if r["event"] == "claim"]
+    assert {r["accepted"] for r in claims} == {True, False}
     forfeit = records(real_logs["single-deck-forfeit"])
     assert any(r["event"] == "violation" and r["penalty"] == "forfeit" for r in forfeit)
     assert any(r["event"] == "game_end" and r["reason"] == "forfeit" for r in forfeit)

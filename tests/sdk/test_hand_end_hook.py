@@ -15,7 +15,8 @@ import pytest
 from referee.deadline import TimeControl
 from referee.engine.bids import PASS, Bid
 from referee.engine.cards import Card, Trump
-from referee.engine.events import DealEvent, GameEndEvent, HandEndEvent, PlayEvent, TrickEvent
+from referee.engine.events import ClaimEvent, DealEvent, GameEndEvent, HandEndEvent, PlayEvent, TrickEvent
+from referee.engine.game import CLAIM, ClaimAnswer
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
@@ -110,7 +111,8 @@ def test_the_simulator_calls_hand_end_the_same_way() -> None:
 
 class Chooser(Bot):
     """Chooses by the view alone (no randomness), so that the same deals make the same game on either path;
-    writes down every hand_end view, and the game_over view."""
+    claims now and then in the last tricks (some claims hold, most are refused); writes down every hand_end
+    view, and the game_over view."""
 
     name = "chooser"
 
@@ -126,7 +128,10 @@ class Chooser(Bot):
     def trump(self, view: SeatView, legal: Sequence[Trump]) -> Trump:
         return legal[(view.seat + view.hand_number) % len(legal)]
 
-    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
+    def play(self, view: SeatView, legal: Sequence[Card]) -> Card | ClaimAnswer:
+        late = view.trick_number >= view.rules.cards_each - 2
+        if view.may_claim and late and (len(view.events) + view.seat) % 3 != 0:
+            return CLAIM
         return legal[len(view.events) % len(legal)]
 
     def hand_end(self, view: SeatView) -> None:
@@ -204,8 +209,10 @@ def test_both_paths_give_the_same_views_of_every_hand_and_of_the_game(preset: st
 
 
 def test_the_hands_compared_include_thrown_in_hands_and_seats_that_sat_out() -> None:
-    """The cases where a seat still holds cards when its hand is over: the views hold none on either path."""
+    """The cases where a seat still holds cards when its hand is over: the views hold none on either path; and
+    hands with claims, accepted (the hand ends) and refused (heard by every seat, the card follows)."""
     thrown, sat_out, all_in = 0, 0, 0
+    claims: dict[bool, int] = {True: 0, False: 0}
     for rules in PRESETS.values():
         ends, _ = through_the_simulator(rules.with_overrides({"hand_limit": "6"}), SEED)
         for view in ends[0]:
@@ -214,4 +221,8 @@ def test_the_hands_compared_include_thrown_in_hands_and_seats_that_sat_out() -> 
             thrown += result.passed_out
             sat_out += contract is not None and len(contract.active) < rules.players
             all_in += contract is not None and len(contract.active) == rules.players
+            for ev in view.events:
+                if isinstance(ev, ClaimEvent):
+                    claims[ev.accepted] += 1
     assert thrown >= 3 and sat_out >= 10 and all_in >= 10, (thrown, sat_out, all_in)
+    assert claims[True] >= 5 and claims[False] >= 5, claims

@@ -17,24 +17,32 @@
   playing ``claim_card``; each line must take every trick for the team.
 - ``random_ending``: a random deal played at random down to a few tricks.
 - ``write_claim_log``: a game played at random in which the seats claim in
-  the last tricks of each hand, logged as the referee logs a game.
+  the last tricks of each hand, played and logged by the referee's match
+  driver (``ClaimingSeats`` answers its seats in this process).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from referee.engine.bids import PASS
 from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, Card, Trump, deck_cards
 from referee.engine.claim import claim_card
-from referee.engine.events import Event, HandEndEvent, TrickEvent
-from referee.engine.game import DecisionKind, Game, Phase
+from referee.engine.events import ClaimEvent, Event, HandEndEvent, TrickEvent
+from referee.engine.game import CLAIM, Action, Decision, DecisionKind, Game, Phase
 from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
 from referee.engine.simulate import random_action, shuffled_deck
-from referee.gamelog import HandSecrets, LogWriter, game_start_record, match_end_record, match_start_record
+from referee.gamelog import LogWriter
+from referee.match import FaultPolicy, MatchConfig, SeatBot, play_games
+from referee.seat import Outcome
+from referee.server import Player
+from tests.support.aio import run_async
 from tests.support.engine import arranged_deck, cards, short_bid
 
 
@@ -233,6 +241,42 @@ def random_ending(rules: Rules, rng: random.Random, tricks_left: int, lone: floa
 # ------------------------------------------------------------------ logs with claims
 
 
+@dataclass
+class ClaimingSeats:
+    """Every seat of a match, answered in this process (``referee.match``'s askers): with ``claim_tricks``
+    tricks left or fewer, a seat claims them all before it plays, once per play, through ``Game.claim`` as
+    the referee puts a bot's claim (a refused claim is asked again, and the card follows); random legal
+    actions otherwise, short bids (``short_bid``) or a lone bid at the rate ``lone`` when one is legal."""
+
+    players: Sequence[Player]
+    rng: random.Random
+    claim_tricks: int
+    lone: float
+    claimed: set[tuple[int, int, int]] = field(default_factory=set)  # (hand, trick, seat) claimed at
+
+    async def ask(self, game: Game, decision: Decision) -> Outcome:
+        # the answer comes a loop turn later, as a bot's does: the driver logs the last answer's records meanwhile,
+        # each with its think time (0 here)
+        await asyncio.sleep(0)
+        request_id = self.players[decision.seat].next_request_id()
+        at = (game.hand_number, game.trick_number, decision.seat)
+        tricks_left = game.rules.cards_each - game.trick_number + 1
+        if decision.kind is DecisionKind.PLAY and tricks_left <= self.claim_tricks and at not in self.claimed:
+            self.claimed.add(at)
+            claim = game.claim(decision.seat)[0]
+            assert isinstance(claim, ClaimEvent)
+            return Outcome(request_id, CLAIM, None, 0, claim)
+        action = cast(Action, random_action(decision, self.rng))
+        if decision.kind is DecisionKind.BID:
+            lone_bids = [b for b in decision.bids if b.is_lone]
+            if lone_bids and self.rng.random() < self.lone:
+                action = self.rng.choice(lone_bids)
+            else:
+                action = short_bid(decision.bids, self.rng)
+        game.apply(action)
+        return Outcome(request_id, action, None, 0)
+
+
 def write_claim_log(
     path: Path,
     preset: str,
@@ -242,47 +286,15 @@ def write_claim_log(
     lone: float = 0.0,
     overrides: tuple[str, ...] = (),
 ) -> Path:
-    """One game of ``preset`` played at random, logged to ``path`` with the referee's record builders
-    (``referee.gamelog``: match_start, game_start, each event through ``HandSecrets``, match_end), as its
-    match loop logs a game. With ``claim_tricks`` tricks left or fewer, each seat claims them all before it
-    plays a card: a refused claim is logged and the card follows, an accepted one ends the hand.
-
-    Bids are short (``short_bid``), or a lone bid at the rate ``lone`` when one is legal. The match loop
-    (``referee.match``) takes no claim until the bot protocol carries one, hence this writer.
-    """
+    """One game of ``preset`` between seats named bot0, bot1 ... (see ``ClaimingSeats``), played by the
+    referee's own match driver (``referee.match.play_games``, the loop ``arena match`` logs its games with)
+    and logged to ``path``: a refused claim is logged and the claimer's card follows, an accepted one ends
+    the hand."""
     rules = rules_for(preset, overrides)
-    rng = random.Random(seed)
-    names = [f"bot{s}" for s in range(rules.players)]
-    game = Game(rules, rng.randrange(rules.players))
-    secrets = HandSecrets(1)
-    with LogWriter(path) as log:
-        start = match_start_record(
-            preset=preset, rules=rules, bot_names=names, seed=seed, games=1, move_time_ms=1000, on_fault="default"
-        )
-        log.write(start)
-        log.write(
-            game_start_record(
-                game=1, game_id="g0001", seed=seed, first_dealer=game.first_dealer, rules=rules, bot_names=names
-            )
-        )
-        while not game.is_over:
-            decision = game.decision()
-            if decision is None:
-                log.write_many(secrets.records(game.deal(shuffled_deck(rules, rng))))
-                continue
-            if decision.kind is DecisionKind.PLAY and rules.cards_each - game.trick_number + 1 <= claim_tricks:
-                events = game.claim(decision.seat)
-                log.write_many(secrets.records(events))
-                if game.phase is not Phase.PLAY:
-                    continue  # accepted: the hand is over
-            action = random_action(decision, rng)
-            if decision.kind is DecisionKind.BID:
-                lone_bids = [b for b in decision.bids if b.is_lone]
-                if lone_bids and rng.random() < lone:
-                    action = rng.choice(lone_bids)
-                else:
-                    action = short_bid(decision.bids, rng)
-            log.write_many(secrets.records(game.apply(action)))
-        result = {"game": 1, "winner": game.winner, "scores": list(game.scores), "reason": game.end_reason}
-        log.write(match_end_record(games=1, results=[result]))
+    seats = tuple(SeatBot(f"bot{s}") for s in range(rules.players))
+    config = MatchConfig(preset, rules, seats, 1, seed, policy=FaultPolicy.DEFAULT, sandbox=None)
+    players = [Player(f"seat{s}-{b.name}", b.name) for s, b in enumerate(seats)]
+    answers = ClaimingSeats(players, random.Random(seed), claim_tricks, lone)
+    with LogWriter(path) as writer:
+        run_async(play_games(players, config, writer, askers=[answers.ask] * rules.players))
     return path

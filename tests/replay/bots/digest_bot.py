@@ -8,7 +8,9 @@ whose events or snapshot differ in any way from the original is then likely
 to get another answer, which is what the replay tests look for.
 
 With REPLAY_TEST_STALL=N in its environment it sleeps past the time limit at
-its N-th decision (a timeout for the referee).
+its N-th decision (a timeout for the referee). With REPLAY_TEST_CLAIM=K, a
+claim is one of its choices at each play with at most K tricks left, while
+the view lets it claim: whether it claims hangs on the checksum too.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import zlib
 from collections.abc import Sequence
 from typing import TypeVar
 
-from sdk import Bid, Bot, Card, SeatView, Trump, run
+from sdk import CLAIM, Bid, Bot, Card, ClaimAnswer, SeatView, Trump, run
 
 _T = TypeVar("_T")
 
@@ -32,6 +34,7 @@ class DigestBot(Bot):
         super().__init__()
         self.decisions = 0
         self.stall_at = int(os.environ.get("REPLAY_TEST_STALL", "0"))
+        self.claim_tricks = int(os.environ.get("REPLAY_TEST_CLAIM", "0"))
 
     def pick(self, view: SeatView, options: Sequence[_T]) -> _T:
         self.decisions += 1
@@ -53,7 +56,10 @@ class DigestBot(Bot):
     def discard(self, view: SeatView, count: int) -> list[Card]:
         return self._some(view, count)
 
-    def play(self, view: SeatView, legal: Sequence[Card]) -> Card:
+    def play(self, view: SeatView, legal: Sequence[Card]) -> Card | ClaimAnswer:
+        if view.may_claim and view.rules.cards_each - view.trick_number < self.claim_tricks:
+            options: list[Card | ClaimAnswer] = [*legal, CLAIM]
+            return self.pick(view, options)
         return self.pick(view, legal)
 
     def _some(self, view: SeatView, count: int) -> list[Card]:

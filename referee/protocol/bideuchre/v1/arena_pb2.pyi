@@ -110,18 +110,24 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("request_id", "bid", "trump", "cards", "card")
+    __slots__ = ("request_id", "bid", "trump", "cards", "card", "claim")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
     TRUMP_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     bid: Bid
     trump: Trump
     cards: CardList
     card: str
-    def __init__(self, request_id: _Optional[int] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., trump: _Optional[_Union[Trump, str]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., card: _Optional[str] = ...) -> None: ...
+    claim: Claim
+    def __init__(self, request_id: _Optional[int] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., trump: _Optional[_Union[Trump, str]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., card: _Optional[str] = ..., claim: _Optional[_Union[Claim, _Mapping]] = ...) -> None: ...
+
+class Claim(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
 
 class CardList(_message.Message):
     __slots__ = ("cards",)
@@ -187,7 +193,7 @@ class GameStart(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., preset: _Optional[str] = ..., rules: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., teams: _Optional[int] = ..., cards_each: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., move_time_ms: _Optional[int] = ..., first_dealer: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "game_id", "kind", "seat", "events", "hand_number", "dealer", "scores", "hand", "contract", "current_trick", "tricks_won", "legal_bids", "legal_trumps", "legal_cards", "count", "to_seat", "time_limit_ms", "time_bank_ms")
+    __slots__ = ("request_id", "game_id", "kind", "seat", "events", "hand_number", "dealer", "scores", "hand", "contract", "current_trick", "tricks_won", "legal_bids", "legal_trumps", "legal_cards", "count", "to_seat", "time_limit_ms", "time_bank_ms", "may_claim")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +213,7 @@ class DecisionRequest(_message.Message):
     TO_SEAT_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    MAY_CLAIM_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     game_id: str
     kind: DecisionKind
@@ -226,7 +233,8 @@ class DecisionRequest(_message.Message):
     to_seat: int
     time_limit_ms: int
     time_bank_ms: int
-    def __init__(self, request_id: _Optional[int] = ..., game_id: _Optional[str] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[str]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., legal_bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ..., legal_trumps: _Optional[_Iterable[_Union[Trump, str]]] = ..., legal_cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ..., to_seat: _Optional[int] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    may_claim: bool
+    def __init__(self, request_id: _Optional[int] = ..., game_id: _Optional[str] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[str]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., legal_bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ..., legal_trumps: _Optional[_Iterable[_Union[Trump, str]]] = ..., legal_cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ..., to_seat: _Optional[int] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., may_claim: _Optional[bool] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("game_id", "events", "scores", "has_winner", "winner_team", "reason")
@@ -299,7 +307,7 @@ class Play(_message.Message):
     def __init__(self, trick: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("hand", "deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end")
+    __slots__ = ("hand", "deal", "bid", "contract", "exchange", "play", "trick", "hand_end", "game_end", "claim")
     HAND_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
@@ -309,6 +317,7 @@ class Event(_message.Message):
     TRICK_FIELD_NUMBER: _ClassVar[int]
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     GAME_END_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_FIELD_NUMBER: _ClassVar[int]
     hand: int
     deal: Deal
     bid: BidMade
@@ -318,7 +327,8 @@ class Event(_message.Message):
     trick: TrickWon
     hand_end: HandEnd
     game_end: GameEnd
-    def __init__(self, hand: _Optional[int] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., bid: _Optional[_Union[BidMade, _Mapping]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., exchange: _Optional[_Union[Exchange, _Mapping]] = ..., play: _Optional[_Union[Play, _Mapping]] = ..., trick: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ...) -> None: ...
+    claim: ClaimMade
+    def __init__(self, hand: _Optional[int] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., bid: _Optional[_Union[BidMade, _Mapping]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., exchange: _Optional[_Union[Exchange, _Mapping]] = ..., play: _Optional[_Union[Play, _Mapping]] = ..., trick: _Optional[_Union[TrickWon, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., claim: _Optional[_Union[ClaimMade, _Mapping]] = ...) -> None: ...
 
 class Deal(_message.Message):
     __slots__ = ("dealer", "cards")
@@ -373,6 +383,20 @@ class HandEnd(_message.Message):
     declarer: int
     made: bool
     def __init__(self, tricks: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., passed_out: _Optional[bool] = ..., declarer: _Optional[int] = ..., made: _Optional[bool] = ...) -> None: ...
+
+class ClaimMade(_message.Message):
+    __slots__ = ("seat", "team", "trick", "tricks", "accepted")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    team: int
+    trick: int
+    tricks: int
+    accepted: bool
+    def __init__(self, seat: _Optional[int] = ..., team: _Optional[int] = ..., trick: _Optional[int] = ..., tricks: _Optional[int] = ..., accepted: _Optional[bool] = ...) -> None: ...
 
 class GameEnd(_message.Message):
     __slots__ = ("scores", "has_winner", "winner_team", "reason", "detail")
