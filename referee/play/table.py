@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from referee.bots import die_with_parent
 from referee.deadline import TimeControl
 from referee.engine.rules import Rules
 from referee.errors import ArenaError, ConfigError
@@ -84,7 +85,7 @@ async def play_with_person(
             env = dict(os.environ)
             env.update(ARENA_ADDRESS=match.server.address, ARENA_TOKEN=match.players[seat].token)
             argv = client(match) if callable(client) else client
-            process = await asyncio.create_subprocess_exec(*argv, env=env)
+            process = await asyncio.create_subprocess_exec(*argv, env=env, preexec_fn=die_with_parent)
             kept = f"the log holds every complete game: {match.log_path}"
             try:
                 result = await _until_left(match.play(on_game=on_game), process)
