@@ -3,13 +3,15 @@ log, the log replays and verifies, the page shows each hand's tricks and result 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.support.arena import arena
-from tests.support.table import check_received, open_table, play_by_clicking, start_table
+from tests.support.table import check_received, click_first_legal, open_table, play_by_clicking, start_table
 
 
 @pytest.mark.parametrize(
@@ -39,3 +41,34 @@ def test_a_whole_game_by_clicking(
     verify = arena("replay", str(run.log), "--verify", timeout=60)
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert "the match is over" in out
+
+
+def call_when_allowed(page: Page, decision: dict[str, Any]) -> None:
+    """Bid a call (the partner gives cards, the person discards) whenever one is allowed, else as plainly as
+    ever; the exchanges by clicking the cards."""
+    calls = [b for b in decision["options"] if b.startswith("call")] if decision["kind"] == "bid" else []
+    if calls:
+        page.click(f"#choices button[data-choice='{calls[-1]}']")
+    else:
+        click_first_legal(page, decision)
+
+
+def test_a_call_and_exchange_by_clicking(browser: Browser, tmp_path: Path) -> None:
+    run = start_table(tmp_path, "--preset", "neuralplay", "--level", "3", "--seed", "8", "--rule", "hand_limit=2")
+    try:
+        page, problems = open_table(browser, run.url)
+        kinds = play_by_clicking(page, call_when_allowed)
+        received = page.evaluate("() => window.tableReceived")
+        page.close()
+        status, out, err = run.finish()
+    finally:
+        run.stop()
+    assert status == 0 and not problems, (out, err, problems)
+    assert kinds["discard"] >= 1, kinds  # the person called, was given cards and discarded as many
+    check_received(received, run.log, 0)
+    records = [json.loads(line) for line in run.log.read_text().splitlines()]
+    gifts = [r for r in records if r["event"] == "exchange" and r["to"] == 0]
+    discards = [r for r in records if r["event"] == "exchange" and r["from"] == 0 and r["to"] is None]
+    assert gifts and discards and discards[0]["count"] == gifts[0]["count"], (gifts, discards)
+    verify = arena("replay", str(run.log), "--verify", timeout=60)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
