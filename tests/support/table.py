@@ -168,6 +168,9 @@ def play_by_clicking(page: Page, choose: Chooser = click_first_legal, on_decisio
             continue
         if now.game_over:
             assert page.inner_text("#verdict").strip()
+            if not now.match_over:  # the match's end follows the last game's at once
+                page.wait_for_timeout(300)
+                now = shown(page)
             if now.match_over:
                 return kinds
             page.click("#close-game-over")
