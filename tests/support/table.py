@@ -116,7 +116,8 @@ def state(page: Page) -> dict[str, Any]:
     """The last state the page was sent."""
     states = page.evaluate("() => window.tableReceived.filter(m => m.kind === 'state').map(m => m.data)")
     assert states, "the page was sent no state"
-    return states[-1]  # type: ignore[no-any-return]
+    last: dict[str, Any] = states[-1]
+    return last
 
 
 Chooser = Callable[[Page, dict[str, Any]], None]  # (page, the decision) -> clicks one answer
@@ -153,7 +154,9 @@ def wait_for_turn(page: Page, after: int | None, timeout: float = 60) -> Shown:
         time.sleep(0.03)
 
 
-def play_by_clicking(page: Page, choose: Chooser = click_first_legal, on_decision: Chooser | None = None) -> Counter[str]:
+def play_by_clicking(
+    page: Page, choose: Chooser = click_first_legal, on_decision: Chooser | None = None
+) -> Counter[str]:
     """Play on the page until the match is over: each hand's result read and closed, each game's result
     closed, every decision answered by ``choose``. Returns the decisions by kind."""
     kinds: Counter[str] = Counter()
@@ -229,7 +232,7 @@ def check_received(received: list[dict[str, Any]], log: Path, seat: int) -> Coun
     stats: Counter[str] = Counter()
     last = -1  # the index of the last decision a state was sent for
     for message in received:
-        data = message.get("data")
+        data: Any = message.get("data")
         cards = set(card_texts_json(data))
         stats["card observations"] += len(card_texts_json(data))
         if message["kind"] == "state" and data["decision"] is not None:

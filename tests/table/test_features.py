@@ -21,7 +21,6 @@ from tests.support.table import (
     person_points,
     play_by_clicking,
     start_table,
-    wait_for_turn,
 )
 
 ASKED = 4  # decisions at which the hint and the estimates are asked for
