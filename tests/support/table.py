@@ -123,13 +123,21 @@ def state(page: Page) -> dict[str, Any]:
 Chooser = Callable[[Page, dict[str, Any]], None]  # (page, the decision) -> clicks one answer
 
 
+def click_bid(page: Page, bid: str) -> None:
+    """Click ``bid`` in the page's two steps: its level or special bid, then (where it names one) its trump."""
+    head = page.locator(f"#choices button[data-head='{bid.split()[0]}']")
+    single = head.get_attribute("data-choice")
+    head.click()
+    if single is None:
+        page.click(f"#choices button[data-choice='{bid}']")
+
+
 def click_first_legal(page: Page, decision: dict[str, Any]) -> None:
     """The person's plain way: the first bid (a pass when allowed), the first trump, the first legal card,
     the first cards of the hand to give or discard."""
     kind = decision["kind"]
     if kind == "bid":
-        choice = "pass" if "pass" in decision["options"] else decision["options"][0]
-        page.click(f"#choices button[data-choice='{choice}']")
+        click_bid(page, "pass" if "pass" in decision["options"] else decision["options"][0])
     elif kind == "trump":
         page.click("#choices button >> nth=0")
     elif kind == "play":

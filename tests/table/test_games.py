@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.support.arena import arena
-from tests.support.table import check_received, click_first_legal, open_table, play_by_clicking, start_table
+from tests.support.table import check_received, click_bid, click_first_legal, open_table, play_by_clicking, start_table
 
 
 @pytest.mark.parametrize(
@@ -48,7 +48,7 @@ def call_when_allowed(page: Page, decision: dict[str, Any]) -> None:
     ever; the exchanges by clicking the cards."""
     calls = [b for b in decision["options"] if b.startswith("call")] if decision["kind"] == "bid" else []
     if calls:
-        page.click(f"#choices button[data-choice='{calls[-1]}']")
+        click_bid(page, calls[-1])
     else:
         click_first_legal(page, decision)
 
