@@ -5,6 +5,7 @@ and the analysis (the person's costliest decisions first)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from tests.support.table import (
     person_points,
     play_by_clicking,
     start_table,
+    state,
+    wait_for_turn,
 )
 
 ASKED = 4  # decisions at which the hint and the estimates are asked for
@@ -105,3 +108,64 @@ def test_hints_estimates_and_bid_chances_agree_with_their_sources(browser: Brows
         assert float(chance) == chance_json(points[number - 1][0], bid, budget)["chance"]
     losses = [float(row[-1]) for row in worst]
     assert losses == sorted(losses, reverse=True)  # the costliest first
+
+
+def test_hint_modes_always_and_when_yours_differs(browser: Browser, tmp_path: Path) -> None:
+    """--hints always: the hint comes with each decision unasked; --hints differs: a card other than the
+    AI's is questioned before it goes, and kept when the person says so."""
+    args = ("--preset", "neuralplay", "--level", "1", "--seed", "8", "--rule", "hand_limit=1")
+    run = start_table(tmp_path / "always", *args, "--hints", "always")
+    try:
+        page, problems = open_table(browser, run.url)
+        now = wait_for_turn(page, None)
+        page.wait_for_function(f"document.getElementById('hint-out').dataset.decision === '{now.decision}'")
+        assert "the AI would choose" in page.inner_text("#hint-out") or page.get_attribute("#hint-out", "data-choice")
+        page.close()
+        run.finish()
+    finally:
+        run.stop()
+    run = start_table(tmp_path / "differs", *args, "--hints", "differs")
+    questioned = 0
+    try:
+        page, problems = open_table(browser, run.url)
+        last = None
+        while True:
+            now = wait_for_turn(page, last)
+            if now.hand_over or now.game_over or now.match_over:
+                break
+            decision = state(page)["decision"]
+            if decision["kind"] != "play" or len(decision["options"]) < 2:
+                click_first_legal(page, decision)
+                page.wait_for_function(
+                    f"document.body.dataset.decision !== '{now.decision}' || "
+                    "document.getElementById('differs').classList.contains('open')"
+                )
+                if page.is_visible("#differs"):
+                    page.click("#keep-mine")
+                last = now.decision
+                continue
+            hint = page.evaluate(
+                """async (id) => { const own = window.tableReceived.filter(m => m.kind === "state").pop().data.tab;
+                     const r = await fetch("hint", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                    body: JSON.stringify({tab: own, decision: id})});
+                     return (await r.json()).choice; }""",
+                decision["id"],
+            )
+            other = next(c for c in decision["options"] if c != hint)
+            page.click(f"#hand button.card[data-card='{other}']")
+            page.wait_for_selector("#differs.open")
+            assert page.inner_text("#differs-text").startswith("The AI would choose")
+            page.click("#keep-mine")
+            questioned += 1
+            last = now.decision
+            if questioned == 2:
+                break
+        wait_for_turn(page, last)
+        assert not problems, problems
+        page.close()
+        run.finish()
+    finally:
+        run.stop()
+    assert questioned == 2
+    records = [r for r in (json.loads(line) for line in run.log.read_text().splitlines()) if r["event"] == "play"]
+    assert len([r for r in records if r["seat"] == 0]) >= 2  # the questioned cards were played, as kept
