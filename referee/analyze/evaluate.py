@@ -50,7 +50,7 @@ from functools import lru_cache
 from referee.engine.bids import PASS, Bid, tricks_needed
 from referee.engine.errors import EngineError
 from referee.engine.game import DecisionKind, Game, Phase
-from referee.engine.playout import finish_tricks
+from referee.engine.playout import playout_tricks
 from referee.engine.rules import Rules
 from referee.engine.scoring import hand_points
 from referee.engine.simulate import shuffled_deck
@@ -161,16 +161,8 @@ def finish_outcome(game: Game, model: WorldModel, team: int) -> Outcome:
     contract = game.contract
     assert contract is not None and game.to_act is not None
     rules = game.rules
-    taken = finish_tricks(
-        contract.trump,
-        rules.teams,
-        rules.team_of(contract.declarer),
-        contract.active,
-        game.hands,
-        game.to_act,
-        game.trick_seats,
-        game.trick_cards,
-        game.tricks_won,
+    taken = playout_tricks(
+        rules, contract, game.hands, game.to_act, game.trick_seats, game.trick_cards, game.tricks_won
     )
     return Outcome(taken[team], margin(hand_points(rules, contract.bid, contract.declarer, taken)[1], team))
 
@@ -273,18 +265,7 @@ class _Worlds:
 
             def play(card: object) -> Outcome:
                 assert isinstance(card, int)
-                taken = finish_tricks(
-                    contract.trump,
-                    rules.teams,
-                    rules.team_of(contract.declarer),
-                    contract.active,
-                    hands,
-                    seat,
-                    trick_seats,
-                    trick_cards,
-                    won,
-                    card,
-                )
+                taken = playout_tricks(rules, contract, hands, seat, trick_seats, trick_cards, won, card)
                 points = hand_points(rules, contract.bid, contract.declarer, taken)[1]
                 return Outcome(taken[team], margin(points, team))
 
@@ -467,16 +448,8 @@ def bid_chance(view: SeatView, bid: Bid, samples: int, rng: random.Random) -> Bi
         contract = game.contract
         if contract is None or game.to_act is None:
             continue  # cannot happen once a bid stands; counted as no world
-        taken = finish_tricks(
-            contract.trump,
-            rules.teams,
-            rules.team_of(contract.declarer),
-            contract.active,
-            game.hands,
-            game.to_act,
-            game.trick_seats,
-            game.trick_cards,
-            game.tricks_won,
+        taken = playout_tricks(
+            rules, contract, game.hands, game.to_act, game.trick_seats, game.trick_cards, game.tricks_won
         )
         tried += 1
         made += taken[team] >= tricks_needed(contract.bid, rules)

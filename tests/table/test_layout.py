@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.support.table import click_bid, open_table, start_table, state, wait_for_turn
+from tests.support.table import click_first_legal, open_table, start_table, state, wait_for_turn
 
 SIZES = [(390, 844), (1920, 1080)]
 TAP = 40  # CSS pixels: the least width and height of a card or a choice
@@ -51,17 +51,7 @@ def test_the_page_fits_a_phone_and_a_desktop(browser: Browser, tmp_path: Path, p
                     assert check_fits(page, w, h) >= len(heads)
                     page.screenshot(path=str(tmp_path / f"{preset}-{kind}-{w}x{h}.png"))
                 checked[kind] = True
-            page = pages[-1]
-            if kind == "bid":
-                click_bid(page, "pass" if "pass" in decision["options"] else decision["options"][0])
-            elif kind == "play":
-                page.click("#hand button.card:not([disabled]) >> nth=0")
-            elif kind == "trump":
-                page.click("#choices button >> nth=0")
-            else:
-                for i in range(decision["count"]):
-                    page.click(f"#hand button.card[data-index='{i}']")
-                page.click("#exchange-button")
+            click_first_legal(pages[-1], decision)
             last = now.decision
     finally:
         run.stop()
