@@ -65,10 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hint-play", type=int, default=default.hint_play)
     parser.add_argument("--hint-decide", type=int, default=default.hint_decide)
     parser.add_argument("--estimate", type=int, default=default.estimate)
+    parser.add_argument("--estimate-decide", type=int, default=default.estimate_decide)
     parser.add_argument("--chance", type=int, default=default.chance)
     args = parser.parse_args(argv)
     names = chosen_presets(parser, args.presets)
-    budget = AdviceBudget(args.hint_play, args.hint_decide, args.estimate, args.chance)
+    budget = AdviceBudget(args.hint_play, args.hint_decide, args.estimate, args.estimate_decide, args.chance)
     print("Browser table: ms for an answer (median / slowest), one thread")
     print(f"Machine: {describe()}")
     print(f"Budget: {budget.record()}; {args.views} views per kind of decision, seed {args.seed}\n")
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     print("-" * len(head))
     worst = 0.0
     for name in names:
-        for kind, found in sorted(views(name, args.views, args.seed).items()):
+        for kind, found in sorted((k, v) for k, v in views(name, args.views, args.seed).items() if v):
             cells = []
             for what in ("hint", "estimates", "chance"):
                 if what == "chance" and kind is not DecisionKind.BID:

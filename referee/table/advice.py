@@ -33,11 +33,14 @@ _NO_CLOCK_MS = 3_600_000
 
 @dataclass(frozen=True, slots=True)
 class AdviceBudget:
-    """Worlds per answer: the hint's (a card; a bid, trump or exchange), the estimates', a bid's chance."""
+    """Worlds per answer: the hint's and the estimates' (at a card; at a bid, trump or exchange, where each
+    world plays the rest of the auction and every choice is many more), a bid's chance. Chosen so that each
+    answer comes within a second on a two-CPU machine (``bench/advice.py``, docs/play.md)."""
 
     hint_play: int = 60
     hint_decide: int = 24
     estimate: int = 32
+    estimate_decide: int = 16
     chance: int = 64
 
     def record(self) -> dict[str, int]:
@@ -45,8 +48,12 @@ class AdviceBudget:
             "hint_play": self.hint_play,
             "hint_decide": self.hint_decide,
             "estimate": self.estimate,
+            "estimate_decide": self.estimate_decide,
             "chance": self.chance,
         }
+
+    def estimate_worlds(self, kind: DecisionKind) -> int:
+        return self.estimate if kind is DecisionKind.PLAY else self.estimate_decide
 
 
 def view_seed(view: SeatView, what: str) -> str:
@@ -75,8 +82,10 @@ def hint_json(view: SeatView, budget: AdviceBudget) -> dict[str, Any]:
 
 def estimates_json(view: SeatView, budget: AdviceBudget) -> dict[str, Any]:
     """Every legal choice's estimate, best first; a give or discard, its likeliest sets of cards."""
+    decision = view.decision
+    assert decision is not None
     rng = random.Random(view_seed(view, "estimate"))
-    found = estimate(view, budget.estimate, rng)
+    found = estimate(view, budget.estimate_worlds(decision.kind), rng)
     rows = [
         {
             "choice": action_json(e.action),
@@ -87,8 +96,6 @@ def estimates_json(view: SeatView, budget: AdviceBudget) -> dict[str, Any]:
         }
         for e in found
     ]
-    decision = view.decision
-    assert decision is not None
     if decision.kind in (DecisionKind.GIVE, DecisionKind.DISCARD):
         rows = rows[:8]
     return {"worlds": found[0].worlds if found else 0, "rows": rows}

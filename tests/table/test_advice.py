@@ -20,7 +20,7 @@ from referee.table.state import positions, view_json
 from tests.support.arena import arena
 from tests.support.table import card_texts_json
 
-BUDGET = AdviceBudget(hint_play=12, hint_decide=8, estimate=12, chance=16)
+BUDGET = AdviceBudget(hint_play=12, hint_decide=8, estimate=12, estimate_decide=12, chance=16)
 
 
 def first_bid_view(rules: Rules, hands: list[list[int]], seat: int) -> SeatView:
