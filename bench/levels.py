@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     if rules.teams != 2:
         parser.error("a pair of levels needs a preset of two teams")
     pairs = [tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",")]
-    print(f"Levels, each against another: {args.preset}, {args.deals} duplicate deals a pair, at most {args.hands} hands")
+    print(f"Levels, each against another: {args.preset}, {args.deals} duplicate deals a pair, ", end="")
+    print(f"at most {args.hands} hands")
     print(f"Machine: {describe()}")
     head = f"{'pair':<22} {'games':>5} {'win rate':>8} {'points/hand, higher - lower':>29} {'time':>7}"
     print(head)
