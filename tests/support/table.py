@@ -15,11 +15,11 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from referee.engine.cards import card_str
-from referee.engine.events import visible_to
+from referee.engine.events import ClaimEvent, visible_to
 from referee.engine.game import Decision
 from referee.engine.view import SeatView, seat_view
 from referee.replay.logfile import load_log
-from referee.replay.steps import DecisionPoint, GameReplay
+from referee.replay.steps import DecisionPoint, GameReplay, Step
 from tests.support.arena import ARENA
 from tests.support.browser import open_page
 from tests.support.referee import CARD_TEXT, cards_seen
@@ -202,15 +202,21 @@ def play_by_clicking(
 
 def person_points(log: Path, seat: int) -> Iterator[tuple[SeatView, set[str], Decision]]:
     """Each of the person's decisions in the log, in order: the seat's view there, the cards it has seen by
-    then (its hands, cards given to it or by it, cards played), and the decision."""
+    then (its hands, cards given to it or by it, cards played), and the decision. A claim of the person's
+    that was refused answered a decision of its own (the play is asked again after it)."""
     match = load_log(log)
     for logged in match.games:
         replay = GameReplay(match, logged)
         for item in replay:
-            if isinstance(item, DecisionPoint) and item.decision.seat == seat:
-                game = replay.game
+            game = replay.game
+            asked = isinstance(item, DecisionPoint) and item.decision.seat == seat
+            if isinstance(item, Step) and isinstance(item.event, ClaimEvent):
+                asked = item.event.seat == seat and not item.event.accepted
+            if asked:
+                decision = game.decision()
+                assert decision is not None and decision.seat == seat
                 known = cards_seen([visible_to(ev, seat) for ev in game.events], seat) | set(game.hands[seat])
-                yield seat_view(game, seat), {card_str(c) for c in known}, item.decision
+                yield seat_view(game, seat), {card_str(c) for c in known}, decision
 
 
 def card_texts_json(data: Any) -> list[str]:
