@@ -18,7 +18,7 @@ from tests.support.table import check_received, click_bid, click_first_legal, op
     ("preset", "seat", "extra", "kinds_wanted"),
     [
         ("neuralplay", 0, ["--rule", "hand_limit=2"], {"bid", "play"}),
-        ("double-deck-3p", 1, ["--rule", "hand_limit=2"], {"bid", "play"}),  # three teams of one
+        ("double-deck-3p", 1, ["--rule", "hand_limit=1"], {"bid", "play"}),  # three teams of one
     ],
 )
 def test_a_whole_game_by_clicking(
