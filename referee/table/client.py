@@ -43,7 +43,7 @@ from referee.analyze.html import page_analysis
 from referee.analyze.run import run_here
 from referee.engine.bids import Bid
 from referee.engine.events import GameEndEvent
-from referee.engine.game import DecisionKind
+from referee.engine.game import CLAIM, DecisionKind
 from referee.engine.view import SeatView
 from referee.gamelog import LogError
 from referee.play.human import PERSON_NAME
@@ -327,15 +327,12 @@ class TableServer:
         return _json({"ok": True})
 
     def _claim(self, pending: _Pending) -> object:
-        from referee.engine import game as engine_game
-
-        claim = getattr(engine_game, "CLAIM", None)
-        if not self.features.claim or claim is None:
+        """``CLAIM``, the SDK's answer that claims every remaining trick, when the person may claim now."""
+        if not self.features.claim:
             raise _refusal(422, "claims are off at this table")
-        decision = pending.view.decision
-        if decision is None or decision.kind is not DecisionKind.PLAY or not getattr(pending.view, "may_claim", False):
-            raise _refusal(422, "you may claim only when it is your turn to play a card")
-        return claim
+        if not pending.view.may_claim:
+            raise _refusal(422, "you may claim only at your turn to play a card, once a play")
+        return CLAIM
 
     def _advice(
         self, pending: _Pending, what: str, work: Callable[[], dict[str, Any]] | None = None

@@ -99,7 +99,7 @@ def decision_json(view: SeatView, decision: Decision, number: int) -> dict[str, 
         out["options"] = [t.text() for t in decision.trumps]
     else:
         out["options"] = [card_str(c) for c in decision.cards]
-    out["mayClaim"] = bool(getattr(view, "may_claim", False)) and kind is DecisionKind.PLAY
+    out["mayClaim"] = view.may_claim
     return out
 
 
