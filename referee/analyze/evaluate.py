@@ -47,10 +47,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from referee.engine.bids import PASS, Bid, tricks_needed
 from referee.engine.errors import EngineError
-from referee.engine.game import DecisionKind, Game
-from referee.engine.playout import playout_points
+from referee.engine.game import DecisionKind, Game, Phase
+from referee.engine.playout import playout_tricks
 from referee.engine.rules import Rules
+from referee.engine.scoring import hand_points
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView
 from sdk.handvalue import card_set_candidates
@@ -139,6 +141,32 @@ class Worth:
     samples: int
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a choice came to in one world: the tricks the seat's team took, and the hand margin (its points
+    less the other teams' average)."""
+
+    tricks: int
+    margin: float
+
+
+def finish_outcome(game: Game, model: WorldModel, team: int) -> Outcome:
+    """Play ``game``'s hand to its end as ``finish_hand`` does (the model decides, then the fast playout):
+    ``team``'s tricks and margin (0 and 0 for a hand thrown in). ``game`` is consumed."""
+    while game.phase is not Phase.PLAY:
+        decision = game.decision()
+        if decision is None:
+            return Outcome(0, 0.0)  # thrown in
+        game.apply(model.action(game, decision))
+    contract = game.contract
+    assert contract is not None and game.to_act is not None
+    rules = game.rules
+    taken = playout_tricks(
+        rules, contract, game.hands, game.to_act, game.trick_seats, game.trick_cards, game.tricks_won
+    )
+    return Outcome(taken[team], margin(hand_points(rules, contract.bid, contract.declarer, taken)[1], team))
+
+
 def action_key(kind: DecisionKind, action: object) -> object:
     """The action as a hashable choice: a give or discard as a sorted tuple of cards."""
     if kind in CARD_SET_KINDS:
@@ -215,9 +243,9 @@ class _Worlds:
             self._contract = contract
             self._tricks_won = view.tricks_won
 
-    def sample(self, count: int) -> list[Callable[[object], float]]:
-        """Up to ``count`` worlds, each as a function from a choice to its hand margin there."""
-        worlds: list[Callable[[object], float]] = []
+    def sample(self, count: int) -> list[Callable[[object], Outcome]]:
+        """Up to ``count`` worlds, each as a function from a choice to what it comes to there."""
+        worlds: list[Callable[[object], Outcome]] = []
         for _ in range(count):
             world = self._one()
             if world is None:
@@ -225,7 +253,7 @@ class _Worlds:
             worlds.append(world)
         return worlds
 
-    def _one(self) -> Callable[[object], float] | None:
+    def _one(self) -> Callable[[object], Outcome] | None:
         rules, view = self.view.rules, self.view
         if self.kind is DecisionKind.PLAY:
             sampled = self.determinizer.sample_fitting(self.rng, MAX_REJECTIONS + 1, self.likelihood)
@@ -235,10 +263,11 @@ class _Worlds:
             contract, seat, team = self._contract, view.seat, self.team
             trick_seats, trick_cards, won = self._trick_seats, self._trick_cards, self._tricks_won
 
-            def play(card: object) -> float:
+            def play(card: object) -> Outcome:
                 assert isinstance(card, int)
-                points = playout_points(rules, contract, hands, seat, trick_seats, trick_cards, won, card)
-                return margin(points, team)
+                taken = playout_tricks(rules, contract, hands, seat, trick_seats, trick_cards, won, card)
+                points = hand_points(rules, contract.bid, contract.declarer, taken)[1]
+                return Outcome(taken[team], margin(points, team))
 
             return play
         rebuilt = self.determinizer.sample_game(self.rng, MAX_REJECTIONS + 1, self.likelihood)
@@ -248,10 +277,10 @@ class _Worlds:
         model = WorldModel(rules)  # its counts of each hand are shared by every choice tried in the world
         team, kind = self.team, self.kind
 
-        def decide(choice: object) -> float:
+        def decide(choice: object) -> Outcome:
             game = base.copy()
             game.apply(engine_action(kind, choice))
-            return finish_hand(game, model, team)
+            return finish_outcome(game, model, team)
 
         return decide
 
@@ -278,14 +307,13 @@ def judge(view: SeatView, taken: object, budget: Budget, rng: random.Random) -> 
         if not screen:
             return None
         for c in choices:
-            mean, half = _interval([w(c) for w in screen])
-            screened[c] = ChoiceValue(c, mean, half, len(screen), False)
+            screened[c] = ChoiceValue(c, *_interval([w(c).margin for w in screen]), len(screen), False)
         ranked = sorted(choices[1:], key=lambda c: -screened[c].mean)
         finalists = [taken, *ranked[: budget.finalists]]
     final = worlds.sample(budget.samples)
     if not final:
         return None
-    values: dict[object, list[float]] = {c: [w(c) for w in final] for c in finalists}
+    values: dict[object, list[float]] = {c: [w(c).margin for w in final] for c in finalists}
     tried: dict[object, ChoiceValue] = {}
     for c in finalists:
         mean, half = _interval(values[c])
@@ -320,6 +348,115 @@ def cross_fitted_loss(values: dict[object, list[float]], taken: object) -> tuple
     picked = [best_in(halves[1]), best_in(halves[0])]  # for the worlds of half 0, the choice half 1 picked
     diffs = [values[picked[w % 2]][w] - values[taken][w] for w in range(n)]
     return _interval(diffs)
+
+
+# ------------------------------------------------------------------ estimates for a player
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One choice as a player sees it estimated: its team's tricks and hand margin, mean and spread (the
+    standard deviation over the worlds, what one hand may bring), in the same worlds as every other choice."""
+
+    action: object  # as ``ChoiceValue.action``
+    tricks: float
+    tricks_sd: float
+    points: float  # the hand margin, as ``judge`` values a choice
+    points_sd: float
+    worlds: int
+
+
+def _spread(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard deviation of ``values`` (0 for fewer than two)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def estimate(view: SeatView, samples: int, rng: random.Random, max_sets: int = 60) -> tuple[Estimate, ...]:
+    """Every choice of the decision in ``view`` tried in the same ``samples`` worlds, best margin first (empty
+    when no world could be dealt). A give or discard tries the sets ``judge`` would (``choices_of``, with the
+    weakest cards as the set taken). Like ``judge``, it sees the seat's view and nothing else."""
+    decision = view.decision
+    if decision is None:
+        raise ValueError("the view has no decision to estimate")
+    taken: object = decision.options[0]
+    if decision.kind in CARD_SET_KINDS:
+        taken = tuple(sorted(view.hand)[: decision.count])
+    choices, _ = choices_of(view, taken, Budget(max_sets=max_sets))
+    try:
+        worlds = _Worlds(view, rng).sample(samples)
+    except ValueError:
+        return ()
+    if not worlds:
+        return ()
+    out = []
+    for c in choices:
+        outcomes = [w(c) for w in worlds]
+        tricks, tricks_sd = _spread([o.tricks for o in outcomes])
+        points, points_sd = _spread([o.margin for o in outcomes])
+        out.append(Estimate(c, tricks, tricks_sd, points, points_sd, len(worlds)))
+    return tuple(sorted(out, key=lambda e: -e.points))
+
+
+@dataclass(frozen=True, slots=True)
+class BidChance:
+    """How often a bid makes in the worlds tried, if it stands (the others pass), with its 95% interval."""
+
+    bid: Bid
+    made: int
+    worlds: int
+    half_width: float
+
+    @property
+    def chance(self) -> float:
+        return self.made / self.worlds
+
+
+def bid_chance(view: SeatView, bid: Bid, samples: int, rng: random.Random) -> BidChance | None:
+    """The chance that ``bid``, one of the legal bids of the auction in ``view``, makes if it wins the auction:
+    worlds dealt as ``judge`` deals them (consistent with the hand and the auction so far), the bid made in
+    each, the other seats passing where they may, then trump, exchanges and play as the reference policy
+    decides. None when no world could be dealt."""
+    decision = view.decision
+    if decision is None or decision.kind is not DecisionKind.BID:
+        raise ValueError("a bid's chance is asked at a bid decision")
+    if bid not in decision.bids:
+        raise ValueError(f"{bid.text()!r} is not a legal bid now")
+    determinizer = Determinizer(view)
+    likelihood = view_likelihood(view)
+    team = view.team
+    rules = view.rules
+    made = tried = 0
+    for _ in range(samples):
+        rebuilt = determinizer.sample_game(rng, MAX_REJECTIONS + 1, likelihood)
+        if rebuilt is None:
+            break
+        game = rebuilt[1]
+        model = WorldModel(rules)
+        game.apply(bid)
+        while game.phase is not Phase.PLAY:
+            step = game.decision()
+            if step is None:
+                break
+            if step.kind is DecisionKind.BID and PASS in step.bids:
+                game.apply(PASS)
+            else:
+                game.apply(model.action(game, step))
+        contract = game.contract
+        if contract is None or game.to_act is None:
+            continue  # cannot happen once a bid stands; counted as no world
+        taken = playout_tricks(
+            rules, contract, game.hands, game.to_act, game.trick_seats, game.trick_cards, game.tricks_won
+        )
+        tried += 1
+        made += taken[team] >= tricks_needed(contract.bid, rules)
+    if not tried:
+        return None
+    p = made / tried
+    return BidChance(bid, made, tried, Z95 * math.sqrt(p * (1 - p) / tried))
 
 
 # ------------------------------------------------------------------ luck

@@ -28,16 +28,16 @@ LiveOpt = Annotated[
 ]
 
 
-def bare_live(args: Sequence[str]) -> list[str]:
-    """The command line with ``--live`` given no port read as ``--live 0`` (a free port): ``--live`` is bare
-    when it ends the line or another option follows it."""
+def bare_live(args: Sequence[str], flags: Sequence[str] = ("--live", "--browser")) -> list[str]:
+    """The command line with ``--live`` (or ``arena play --browser``) given no port read as ``--live 0`` (a
+    free port): such an option is bare when it ends the line or another option follows it."""
     out: list[str] = []
     for i, arg in enumerate(args):
         out.append(arg)
         if arg == "--":
             out.extend(args[i + 1 :])
             break
-        if arg == "--live" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+        if arg in flags and (i + 1 == len(args) or args[i + 1].startswith("-")):
             out.append("0")
     return out
 

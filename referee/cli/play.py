@@ -1,8 +1,11 @@
-"""``arena play``: a person takes a seat in the terminal; bots play the other seats."""
+"""``arena play``: a person takes a seat in the terminal, or in the browser (``--browser``); bots play the other
+seats."""
 
 from __future__ import annotations
 
 import secrets
+import sys
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import typer
@@ -14,13 +17,23 @@ from referee.cli.app import app, console, fail, user_errors
 from referee.cli.match import example_bot
 from referee.cli.running import VerboseOpt, bot_sandbox, match_config, run_async
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
+from referee.play.levels import level_bot
+from referee.play.settings import BROWSER_ONLY, Features, HintMode, PlayGiven
 from referee.play.table import PersonLeft, person_seat, play_with_person, seats_around
 from referee.runfolder import LOGS
+from referee.setting import SettingsError
 from referee.tournament.settings import Given
 
 # The bot at the other seats when no --bot is given: the strongest example bot.
 DEFAULT_BOT = "montecarlo"
 PlaySeed = Annotated[int | None, opt.option(Given, "seed", default="a new one each time, printed")]
+Browser = Annotated[int | None, opt.option(PlayGiven, "browser")]
+Level = Annotated[int | None, opt.option(PlayGiven, "level")]
+Hints = Annotated[HintMode | None, opt.option(PlayGiven, "hints")]
+Estimates = Annotated[bool | None, opt.option(PlayGiven, "estimates")]
+Counter = Annotated[bool | None, opt.option(PlayGiven, "counter")]
+BidAnalysis = Annotated[bool | None, opt.option(PlayGiven, "bid_analysis")]
+Claim = Annotated[bool | None, opt.option(PlayGiven, "claim")]
 
 
 @app.command("play")
@@ -44,16 +57,34 @@ def play_command(
     log_dir: opt.LogDir = LOGS,
     sandbox: opt.Sandbox = None,
     tcp: opt.Tcp = None,
+    browser: Browser = None,
+    level: Level = None,
+    hints: Hints = None,
+    estimates: Estimates = None,
+    counter: Counter = None,
+    bid_analysis: BidAnalysis = None,
+    claim: Claim = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Take a seat at the table in this terminal; bots play the other seats. You have no time limit
-    (--move-time is the bots')."""
+    """Take a seat at the table in this terminal, or in the browser with --browser; bots play the other seats.
+    You have no time limit (--move-time is the bots')."""
     if seed is None:
         seed = secrets.randbelow(2**31)
     with user_errors():
         named = {"preset": preset, "rules": rules, "seed": seed, "move_time": move_time, "on_fault": on_fault}
         given = Given.from_options({**named, "sandbox": sandbox})
-        commands = with_tcp([BotCommand.parse(spec) for spec in (bot or [example_bot(DEFAULT_BOT)])], tcp or [])
+        mine = PlayGiven.from_options(
+            {
+                "browser": browser,
+                "level": level,
+                "hints": hints,
+                "estimates": estimates,
+                "counter": counter,
+                "bid_analysis": bid_analysis,
+                "claim": claim,
+            }
+        )
+        commands = with_tcp(_bots(bot, mine), tcp or [])
         for command in commands:
             command.check_runnable()
         you = person_seat()
@@ -64,10 +95,11 @@ def play_command(
             log_dir=log_dir,
             sandbox=bot_sandbox(given.value("sandbox")),
         )
+    client = None if mine.browser is None else _browser_client(mine.browser, Features.from_given(mine))
     with user_errors(OSError):  # cannot listen, cannot write the log
         try:
             result = run_async(
-                _play(config, seat), verbose, interrupted="interrupted: the log holds every complete game"
+                _play(config, seat, client), verbose, interrupted="interrupted: the log holds every complete game"
             )
         except PersonLeft as exc:
             raise fail(str(exc)) from None
@@ -95,7 +127,32 @@ def print_standing(result: MatchResult, seat: int) -> None:
         console.print(f"draws: {result.draws()}")
 
 
-async def _play(config: MatchConfig, seat: int) -> MatchResult:
+def _bots(specs: list[str] | None, mine: PlayGiven) -> list[BotCommand]:
+    """The other seats' bots: --bot, or the --level's (not both), else the default; the browser table's
+    switches without --browser are refused."""
+    if specs and mine.level is not None:
+        raise SettingsError("--level and --bot both name the other seats' bots: give one of them")
+    if mine.browser is None:
+        named = [name for name in BROWSER_ONLY if getattr(mine, name) is not None]
+        if named:
+            flags = ", ".join((PlayGiven.table()[n].flag or n).split("/")[0] for n in named)
+            raise SettingsError(f"{flags}: for the browser table only; add --browser")
+    if mine.level is not None:
+        return [level_bot(mine.level)]
+    return [BotCommand.parse(spec) for spec in (specs or [example_bot(DEFAULT_BOT)])]
+
+
+def _browser_client(port: int, features: Features) -> Callable[[Match], Sequence[str]]:
+    """The browser table's client command for a match (it reads the log after each game)."""
+
+    def command(match: Match) -> Sequence[str]:
+        argv = [sys.executable, "-m", "referee.table", "--port", str(port), "--features", features.to_json()]
+        return [*argv, "--log", str(match.log_path)]
+
+    return command
+
+
+async def _play(config: MatchConfig, seat: int, client: Callable[[Match], Sequence[str]] | None = None) -> MatchResult:
     def started(match: Match) -> None:
         others = ", ".join(f"{s} {b.name}" for s, b in enumerate(config.seats) if s != seat)
         console.print(
@@ -104,4 +161,6 @@ async def _play(config: MatchConfig, seat: int) -> MatchResult:
             soft_wrap=True,
         )
 
-    return await play_with_person(config, seat, on_start=started)
+    if client is None:
+        return await play_with_person(config, seat, on_start=started)
+    return await play_with_person(config, seat, on_start=started, client=client, linger=True)

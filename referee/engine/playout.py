@@ -158,7 +158,22 @@ def playout_points(
     first: Card = -1,
 ) -> tuple[int, ...]:
     """``finish_tricks`` under ``contract``, scored by the rules: the hand's points per team."""
-    taken = finish_tricks(
+    taken = playout_tricks(rules, contract, hands, to_act, trick_seats, trick_cards, tricks_won, first)
+    return hand_points(rules, contract.bid, contract.declarer, taken)[1]
+
+
+def playout_tricks(
+    rules: Rules,
+    contract: Contract,
+    hands: Sequence[Sequence[Card]],
+    to_act: int,
+    trick_seats: Sequence[int],
+    trick_cards: Sequence[Card],
+    tricks_won: Sequence[int],
+    first: Card = -1,
+) -> list[int]:
+    """``finish_tricks`` under ``contract``: the tricks per team at the hand's end."""
+    return finish_tricks(
         contract.trump,
         rules.teams,
         rules.team_of(contract.declarer),
@@ -170,7 +185,6 @@ def playout_points(
         tricks_won,
         first,
     )
-    return hand_points(rules, contract.bid, contract.declarer, taken)[1]
 
 
 def quick_policy(game: Game) -> Card:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -49,16 +48,16 @@ from referee.report.data import Report
 from referee.report.page import report_page, script_json
 from referee.runfolder import REPLAYS, RunFolder, write_atomically
 from referee.tournament.results import GameRecord
+from referee.webserve import HEADERS, HOST, KEEPALIVE, ServeError, new_key, sse_event, start_site
 
 log = structlog.get_logger("referee.live")
 
-HOST = "127.0.0.1"
 _KEEPALIVE_S = 15.0  # a comment line this often keeps proxies and browsers from dropping a quiet stream
 _WRITE_TIMEOUT_S = 30.0  # a page that has not taken an event in this long is dropped
 _MIN_REFRESH_S = 1.0  # the report's figures are recomputed at most this often (at once after a quiet second)
 _PAGE_INTERVAL_S = 0.5  # a page is sent what changed at most this often: what comes meanwhile goes in one event
 _REFRESH_SHARE = 20  # and then wait this many times as long as the recomputing took
-_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
+__all__ = ["HOST", "LiveError", "LiveView"]
 
 
 class LiveView:
@@ -72,7 +71,7 @@ class LiveView:
     def __init__(self, report: Report, port: int = 0) -> None:
         self.report = report
         self.port = port
-        self.key = secrets.token_urlsafe(12)
+        self.key = new_key()
         self.url = ""
         self.tables: dict[int, LiveTable] = {}
         self.rows: list[list[Any]] = []  # the games, in the order they were added
@@ -149,19 +148,13 @@ class LiveView:
         app.router.add_get(base + "/tables/{table:\\d+}", self._table_page)
         app.router.add_get(base + "/tables/{table:\\d+}/events", self._table_events)
         app.router.add_get(base + "/replays/{game:g\\d+}.html", self._replay_page)
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, HOST, self.port, reuse_address=True)
         try:
-            await site.start()
-        except OSError as exc:
-            await self._runner.cleanup()
+            site = await start_site(app, self.port, self.key, "--live")
+        except ServeError as exc:
             self._worker.shutdown(wait=False)
-            raise LiveError(
-                f"--live {self.port}: cannot listen on {HOST}:{self.port} ({exc.strerror or exc})"
-            ) from None
-        port = self._runner.addresses[0][1]
-        self.url = f"http://{HOST}:{port}/{self.key}/"
+            raise LiveError(str(exc)) from None
+        self._runner = site.runner
+        self.url = site.url
         self._refresher = asyncio.create_task(self._refresh())
         return self
 
@@ -200,7 +193,7 @@ class LiveView:
         summary["live"] = self._live_entry()
         document = {**summary, "games": self.rows}
         page = report_page(document, replays=REPLAYS + "/")
-        return web.Response(text=page, content_type="text/html", headers=_HEADERS)
+        return web.Response(text=page, content_type="text/html", headers=HEADERS)
 
     async def _report_events(self, request: web.Request) -> web.StreamResponse:
         sent = _count(request, "games")
@@ -234,7 +227,7 @@ class LiveView:
         page = viewer_html(data)
         script = resources.files("referee.live").joinpath("table.js").read_text(encoding="utf-8")
         page = page.replace("</body>", f"<script>{script}</script>\n</body>", 1)
-        return web.Response(text=page, content_type="text/html", headers=_HEADERS)
+        return web.Response(text=page, content_type="text/html", headers=HEADERS)
 
     async def _table_events(self, request: web.Request) -> web.StreamResponse:
         table = self._table(request)
@@ -265,14 +258,14 @@ class LiveView:
             raise web.HTTPNotFound(text=f"{game_id} has no log in {folder.games} (not finished yet?)") from None
         except (OSError, LogError) as exc:
             raise web.HTTPInternalServerError(text=f"{game_id}: {exc}") from None
-        return web.Response(text=page, content_type="text/html", headers=_HEADERS)
+        return web.Response(text=page, content_type="text/html", headers=HEADERS)
 
     async def _stream(
         self, request: web.Request, poll: Callable[[], tuple[list[tuple[str, str]], bool]]
     ) -> web.StreamResponse:
         """Send what ``poll`` gives (named events) as Server-Sent Events whenever something changes, until the
         page goes away or the view closes (the page is told: ``over``)."""
-        response = web.StreamResponse(headers={**_HEADERS, "Content-Type": "text/event-stream"})
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
         await response.prepare(request)
         task = asyncio.current_task()
         assert task is not None
@@ -284,7 +277,7 @@ class LiveView:
                 if self.closing:
                     batch, done = [*batch, ("over", "{}")], True
                 for name, payload in batch:
-                    await asyncio.wait_for(response.write(_event(name, payload)), _WRITE_TIMEOUT_S)
+                    await asyncio.wait_for(response.write(sse_event(name, payload)), _WRITE_TIMEOUT_S)
                 if done:
                     break
                 if batch:  # a page redraws for each event: with instant bots, hundreds a second would help no one
@@ -293,7 +286,7 @@ class LiveView:
                 try:
                     await asyncio.wait_for(changed.wait(), _KEEPALIVE_S)
                 except TimeoutError:
-                    await asyncio.wait_for(response.write(b": keep-alive\n\n"), _WRITE_TIMEOUT_S)
+                    await asyncio.wait_for(response.write(KEEPALIVE), _WRITE_TIMEOUT_S)
         except (ConnectionError, TimeoutError, asyncio.CancelledError) as exc:
             # the page went away, or stopped reading: only this stream ends
             log.debug("live page gone", path=request.path, why=type(exc).__name__)
@@ -314,10 +307,6 @@ def _count(request: web.Request, name: str) -> int:
 
 class LiveError(ArenaError):
     """The live view cannot start (the port is taken); one line."""
-
-
-def _event(name: str, payload: str) -> bytes:
-    return f"event: {name}\ndata: {payload}\n\n".encode()
 
 
 def _replay(page_path: Path, log_path: Path) -> str:

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from referee.bots import die_with_parent
 from referee.deadline import TimeControl
 from referee.engine.rules import Rules
 from referee.errors import ArenaError, ConfigError
@@ -66,9 +67,14 @@ async def play_with_person(
     *,
     on_start: Callable[[Match], None] | None = None,
     on_game: Callable[[GameResult], None] | None = None,
-    client: Sequence[str] = (sys.executable, "-m", "referee.play.human"),
+    client: Sequence[str] | Callable[[Match], Sequence[str]] = (sys.executable, "-m", "referee.play.human"),
+    linger: bool = False,
 ) -> MatchResult:
-    """Play ``config`` (whose seat ``seat`` is started by hand) with the client on this terminal."""
+    """Play ``config`` (whose seat ``seat`` is started by hand) with the client on this terminal.
+
+    ``client``: the client's command, or a function of the match that gives it (it may name the log).
+    ``linger``: after the match, the client stays until it ends by itself (the browser table keeps its page
+    up for the replays and the analysis until the person closes it), not ``CLIENT_EXIT_S`` at most."""
     if config.seats[seat].command is not None:
         raise ValueError(f"seat {seat} is a bot's, not the person's")
     process: asyncio.subprocess.Process | None = None
@@ -78,7 +84,8 @@ async def play_with_person(
                 on_start(match)
             env = dict(os.environ)
             env.update(ARENA_ADDRESS=match.server.address, ARENA_TOKEN=match.players[seat].token)
-            process = await asyncio.create_subprocess_exec(*client, env=env)
+            argv = client(match) if callable(client) else client
+            process = await asyncio.create_subprocess_exec(*argv, env=env, preexec_fn=die_with_parent)
             kept = f"the log holds every complete game: {match.log_path}"
             try:
                 result = await _until_left(match.play(on_game=on_game), process)
@@ -88,7 +95,7 @@ async def play_with_person(
                 raise PersonLeft(f"the game was stopped: the player's client left the table; {kept}")
             # Shutdown to the client first, which then exits, while the server is still up to deliver it
             await match.pool.close("match finished", players=[match.players[seat]])
-            await _reap(process)
+            await _reap(process, None if linger else CLIENT_EXIT_S)
         return result
     finally:
         if process is not None and process.returncode is None:
@@ -114,9 +121,9 @@ async def _until_left(playing: Coroutine[Any, Any, MatchResult], process: asynci
                     await task
 
 
-async def _reap(process: asyncio.subprocess.Process) -> None:
+async def _reap(process: asyncio.subprocess.Process, within: float | None) -> None:
     try:
-        await asyncio.wait_for(process.wait(), CLIENT_EXIT_S)
+        await asyncio.wait_for(process.wait(), within)
     except TimeoutError:
         process.kill()
         await process.wait()

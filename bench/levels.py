@@ -1,0 +1,89 @@
+"""How strong each ``arena play --level`` is: each level against the level below it, over duplicate deals.
+
+The levels (``referee.play.levels``) are example bots with their arguments; here the same bots play in
+this process through the SDK's simulator (``sdk.simulator.simulate``: the engine, each seat's view, the
+bot's own code), each deal once per seating (the teams swapped), so that the cards cancel out. Printed per
+pair: games, the higher level's win rate and its margin in points per hand over the lower one, with the
+95% interval, and the time taken. The games are cut short with a hand limit (``--hands``): the margin is
+per hand, so short games measure it as well as whole ones, only with fewer hands per deal.
+
+    python bench/levels.py                         # neuralplay, 24 deals a pair
+    python bench/levels.py --preset bloomington --deals 16 --hands 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from machine import describe  # bench/machine.py
+
+from example_bots.montecarlo_bot import MonteCarloBot
+from example_bots.random_bot import RandomBot
+from example_bots.rules_bot import RulesBot
+from example_bots.shaky_bot import ShakyBot
+from referee.engine.presets import PRESETS, rules_for
+from referee.play.levels import LEVELS
+from sdk.simulator import BotFactory, simulate
+
+
+def factory(level: int) -> BotFactory:
+    """The level's bot, built in this process as its command line builds it (``LEVELS[level].args``)."""
+    spec = LEVELS[level]
+    args = dict(zip(spec.args[::2], spec.args[1::2], strict=True))
+    if spec.module == "random_bot":
+        return RandomBot
+    if spec.module == "shaky_bot":
+        return partial(ShakyBot, random_share=float(args.get("--random-share", 0.1)))
+    if spec.module == "rules_bot":
+        return RulesBot
+    if spec.module == "montecarlo_bot":
+        return partial(MonteCarloBot, level=int(args.get("--level", 3)))
+    raise ValueError(f"level {level}: no in-process bot for {spec.module}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="neuralplay", choices=list(PRESETS))
+    parser.add_argument("--deals", type=int, default=24, help="duplicate deals per pair")
+    parser.add_argument("--hands", type=int, default=4, help="hands per game at most (the rules' hand_limit)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairs", default="1-2,2-3,3-4,4-5,5-6", help="pairs of levels, LOW-HIGH, comma-separated")
+    parser.add_argument("--time-limit", type=int, default=1000, help="ms per decision the bots are told")
+    args = parser.parse_args(argv)
+    rules = rules_for(args.preset, [f"hand_limit={args.hands}"])
+    if rules.teams != 2:
+        parser.error("a pair of levels needs a preset of two teams")
+    pairs = [tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",")]
+    print(f"Levels, each against another: {args.preset}, {args.deals} duplicate deals a pair, ", end="")
+    print(f"at most {args.hands} hands")
+    print(f"Machine: {describe()}")
+    head = f"{'pair':<22} {'games':>5} {'win rate':>8} {'points/hand, higher - lower':>29} {'time':>7}"
+    print(head)
+    print("-" * len(head))
+    for low, high in pairs:
+        started = time.perf_counter()
+        result = simulate(
+            [factory(high), factory(low)],
+            rules,
+            deals=args.deals,
+            seed=args.seed,
+            duplicate=True,
+            time_limit_ms=args.time_limit,
+        )
+        margin = result.margin(0, 1)
+        name = f"{high} {LEVELS[high].name} - {low} {LEVELS[low].name}"
+        print(
+            f"{name:<22} {len(result.games):>5} {result.totals[0].win_rate:>8.1%} "
+            f"{margin.mean:>+20.2f} ± {margin.half_width:<6.2f} {time.perf_counter() - started:>6.0f}s",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

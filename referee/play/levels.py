@@ -1,0 +1,48 @@
+"""``arena play --level 1..6``: how strong the computer players are, as the arena's own bots and budgets.
+
+Each level is one example bot with its arguments, from the weakest to the strongest. Level 6 is the bot
+``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget). The strength of
+each level, measured by ``bench/levels.py`` (duplicate games, each level against its neighbours), is in
+docs/play.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.bots import BotCommand
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level: the bot's name at the table and the arguments of ``python -m example_bots.BOT``."""
+
+    name: str
+    module: str
+    args: tuple[str, ...] = ()
+    says: str = ""  # what the level is, in a few words (``arena play --help``, docs/play.md)
+
+    def command_line(self) -> str:
+        """NAME=COMMAND, as ``--bot`` takes it."""
+        return f"{self.name}=python -m example_bots.{self.module} {' '.join(self.args)}".rstrip()
+
+    def command(self) -> BotCommand:
+        return BotCommand.parse(self.command_line())
+
+
+LEVELS: dict[int, Level] = {
+    1: Level("random", "random_bot", (), "a random legal choice"),
+    2: Level("shaky", "shaky_bot", ("--random-share", "0.3"), "the rules bot, a random card 30% of the time"),
+    3: Level("rules", "rules_bot", (), "the rules bot: counts tricks in hand, plays by rules of thumb"),
+    4: Level("mc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card, at most 30% of the time"),
+    5: Level("mc2", "montecarlo_bot", ("--level", "2"), "Monte Carlo, 40 worlds a card, at most 40% of the time"),
+    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo, 100 worlds a card, at most 50% of the time"),
+}
+DEFAULT_LEVEL = 6
+
+
+def level_bot(level: int) -> BotCommand:
+    """The bot of ``level`` (1..6); ValueError for another number."""
+    if level not in LEVELS:
+        raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
+    return LEVELS[level].command()

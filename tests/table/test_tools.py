@@ -1,0 +1,111 @@
+"""The card counter and hand sorting on the page: the counter's figures held against the log's view of the
+seat at each of its decisions; the hand drawn in the order chosen, and the choice kept in the browser when
+the page is opened again."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise, permutations
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from referee.engine.cards import card_str, deck_copies, deck_ranks, make_card
+from referee.engine.events import PlayEvent
+from tests.support.table import click_first_legal, open_table, person_points, start_table, state, wait_for_turn
+
+RED = "HD"
+
+
+def hand_drawn(page: Page) -> list[dict[str, Any]]:
+    """The hand's cards as the page draws them, left to right, with their suit as played and power."""
+    order = page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
+    cards = {c["c"]: c for c in state(page)["view"]["cards"]}
+    return [cards[c] for c in order]
+
+
+def suit_runs(hand: list[dict[str, Any]]) -> list[str]:
+    """The suits of the hand's runs of one suit, left to right."""
+    runs: list[str] = []
+    for card in hand:
+        if not runs or runs[-1] != card["suit"]:
+            runs.append(card["suit"])
+    return runs
+
+
+def clashes(suits: Sequence[str]) -> int:
+    """How many neighbouring suits are of one colour."""
+    return sum((a in RED) == (b in RED) for a, b in pairwise(suits))
+
+
+def check_order(page: Page, mode: str) -> None:
+    hand = hand_drawn(page)
+    assert len(hand) >= 2, hand
+    runs = suit_runs(hand)
+    if mode == "rank":
+        powers = [c["power"] for c in hand]
+        assert powers == sorted(powers, reverse=True), (mode, hand)
+        return
+    assert len(runs) == len(set(runs)), (mode, runs)  # each suit together
+    for run in runs:  # the strongest first within a suit
+        powers = [c["power"] for c in hand if c["suit"] == run]
+        assert powers == sorted(powers, reverse=True), (mode, hand)
+    contract = state(page)["view"]["contract"]
+    trump = contract["trump"] if contract is not None and contract["trump"] in runs else None
+    if mode == "alternate":  # red and black alternate as far as the suits held (and trump first) allow
+        assert clashes(runs) == min(clashes(o) for o in permutations(runs) if trump in (None, o[0])), runs
+    if trump is not None:
+        assert runs[0] == trump, (mode, runs)
+
+
+def test_the_counter_and_hand_sorting(browser: Browser, tmp_path: Path) -> None:
+    run = start_table(tmp_path, "--preset", "neuralplay", "--level", "1", "--seed", "5", "--rule", "hand_limit=1")
+    counted: dict[int, dict[str, int]] = {}  # the person's decision -> the counter's figure for each card
+    try:
+        page, problems = open_table(browser, run.url)
+        page.click("#tools-button")
+        modes = ["rank", "alternate", "suit"]
+        last = None
+        sorted_plays = 0
+        while True:
+            now = wait_for_turn(page, last)
+            if now.hand_over or now.game_over or now.match_over or now.closed:
+                break
+            assert now.decision is not None
+            decision = state(page)["decision"]
+            cells = page.eval_on_selector_all(
+                "#counter td[data-card]", "cs => cs.map(c => [c.dataset.card, c.dataset.out])"
+            )
+            counted[now.decision] = {c: int(out) for c, out in cells}
+            if decision["kind"] == "play" and sorted_plays < len(modes):
+                mode = modes[sorted_plays]
+                page.select_option("#sort-mode", mode)
+                check_order(page, mode)
+                if mode == "rank":  # kept in the browser: the page opened again sorts as chosen
+                    page.reload()
+                    page.wait_for_function(f"document.body.dataset.decision === '{now.decision}'")
+                    assert page.input_value("#sort-mode") == "rank"
+                    check_order(page, "rank")
+                    page.click("#tools-button")
+                sorted_plays += 1
+            click_first_legal(page, decision)
+            last = now.decision
+        assert not problems, problems
+        assert sorted_plays == len(modes)
+    finally:
+        run.stop()
+    checked = 0
+    for number, (view, _, _) in enumerate(person_points(run.log, 0), start=1):
+        if number not in counted:
+            continue
+        copies = deck_copies(view.rules.deck)
+        played = Counter(card_str(e.card) for e in view.events if isinstance(e, PlayEvent))
+        held = Counter(card_str(c) for c in view.hand)
+        deck = {card_str(make_card(s, r)) for s in range(4) for r in deck_ranks(view.rules.deck)}
+        assert set(counted[number]) == deck
+        for card in deck:
+            assert counted[number][card] == copies - played[card] - held[card], (number, card)
+        checked += 1
+    assert checked == len(counted) and checked >= 6
