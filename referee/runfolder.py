@@ -14,7 +14,7 @@ SPRT, the report, the live view, the analysis) takes the names from here::
     report.html, replays/g0001.html
     ladder.db            a ladder's database (SQLite, with ladder.db-wal beside it while in use)
     ladder.lock          held by the one `arena ladder run` playing the ladder
-    ladder.json          a ladder's settings, bots and versions, rewritten whole at each change (to rebuild the database)
+    ladder.json          a ladder's settings and versions, rewritten whole at each change (to rebuild its database)
 
 A file is written whole or not at all (``write_atomically``): into a
 temporary file beside it, then renamed over it (``put_in_place``), so a

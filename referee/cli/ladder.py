@@ -225,7 +225,7 @@ def _print_standings(folder: Path) -> None:
         box=box.SIMPLE_HEAD,
         padding=(0, 1, 0, 0),
     )
-    for col in ("#", "bot", "v", "mu-3σ", "mu ± σ", "games", "W-D-L", "pts/hand", "faults", "last", "status"):
+    for col in ("#", "bot", "v", "mu-3s", "mu ± s", "games", "W-D-L", "pts/hand", "faults", "last", "status"):
         left = col in ("bot", "status", "last")
         table.add_column(col, justify="left" if left else "right", no_wrap=True, min_width=5 if col == "bot" else None)
     reasons = []

@@ -75,8 +75,12 @@ def board(store: Store) -> dict[str, Any]:
                 "command": list(v.argv),
             }
         )
-    playing = sorted((r for r in rows if r["status"] == ACTIVE), key=lambda r: (-r["ordinal"], r["label"]))
-    others = sorted((r for r in rows if r["status"] != ACTIVE), key=lambda r: (-r["ordinal"], r["label"]))
+
+    def order(r: dict[str, Any]) -> tuple[float, str]:
+        return -float(r["ordinal"]), str(r["label"])
+
+    playing = sorted((r for r in rows if r["status"] == ACTIVE), key=order)
+    others = sorted((r for r in rows if r["status"] != ACTIVE), key=order)
     for k, r in enumerate(playing, start=1):
         r["rank"] = k
     return {
@@ -118,18 +122,18 @@ def _bots(store: Store, versions: list[Any], label: dict[int, str], games: list[
     for g in reversed(games):
         for bot in {bot_of[v] for v in g.teams}:
             if len(recent[bot]) < RECENT:
-                r = g.record
+                rec = g.record
                 recent[bot].append(
                     {
-                        "game_id": r.game_id,
+                        "game_id": rec.game_id,
                         "kind": g.kind,
                         "teams": [label[v] for v in g.teams],
-                        "scores": list(r.scores),
-                        "winner": r.winner,
-                        "reason": r.reason,
-                        "violations": len(r.violations),
+                        "scores": list(rec.scores),
+                        "winner": rec.winner,
+                        "reason": rec.reason,
+                        "violations": len(rec.violations),
                         "finished_at": _when(g.finished_at),
-                        "replay": replay_name(r.game_id),
+                        "replay": replay_name(rec.game_id),
                     }
                 )
     out: dict[str, Any] = {}
@@ -142,4 +146,3 @@ def _bots(store: Store, versions: list[Any], label: dict[int, str], games: list[
             for other, wdl in sorted(h2h[name].items())
         ]
     return out
-

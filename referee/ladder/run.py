@@ -23,6 +23,7 @@ The loop over the tables is the tournament's (``referee.tournament.driver.drive`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import functools
 import os
@@ -74,8 +75,7 @@ def run_lock(folder: RunFolder) -> Iterator[None]:
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
             raise LadderError(
-                f"another `arena ladder run` (pid {holder}) is playing {folder.path}: one run per ladder; stop "
-                "it first"
+                f"another `arena ladder run` (pid {holder}) is playing {folder.path}: one run per ladder; stop it first"
             ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -323,10 +323,8 @@ class LadderQueue:
                 self.tables[table] = game.number
                 return game
             self._changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), _POLL_S)
-            except TimeoutError:
-                pass
 
     def _release(self, table: int) -> None:
         number = self.tables.pop(table, None)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import ArenaError
-from referee.ladder.ratings import NEW, Rating, RatedSet, SetGame, rate, ranks, set_result
+from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame, ranks, rate, set_result
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place, write_json
 from referee.tournament.results import GameRecord
 from referee.tournament.settings import SettingsError, TournamentSettings
@@ -56,6 +56,7 @@ SUSPENDED = "suspended"  # faulted in too many of its ladder games
 LADDER = "ladder"  # a set of the ladder, rated when its games are all in
 VALIDATION = "validation"  # a new version's game against itself
 OPEN, RATED, VALIDATED, DROPPED = "open", "rated", "validated", "dropped"
+INSERT_SET = "INSERT INTO sets (kind, versions, seed, first_game, size, made_at, state) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _MOST_TEAMS = 8  # copies of a version its validation game may seat (one per team)
 
 _TABLES = """
@@ -250,6 +251,13 @@ class Store:
         if folder.path.exists() and (not folder.path.is_dir() or any(folder.path.iterdir())):
             raise LadderError(f"{folder.path} is not empty: choose a new folder for the ladder")
         folder.path.mkdir(parents=True, exist_ok=True)
+        store = cls.build(folder, settings, options)
+        store.write_versions_file()
+        return store
+
+    @classmethod
+    def build(cls, folder: RunFolder, settings: TournamentSettings, options: dict[str, Any]) -> Store:
+        """An empty database in ``folder`` (which has none), written whole: made beside, renamed into place."""
         building = folder.ladder_db.with_name(LADDER_DB + ".new")
         building.unlink(missing_ok=True)
         db = _connect(building)
@@ -266,9 +274,7 @@ class Store:
         finally:
             db.close()  # the WAL is checkpointed into the file and removed
         put_in_place(building, folder.ladder_db)
-        store = cls.open(folder)
-        store.write_versions_file()
-        return store
+        return cls.open(folder)
 
     def close(self) -> None:
         self.db.close()
@@ -278,7 +284,9 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.OperationalError as exc:
             if "no such table" in str(exc):
-                raise LadderError(f"{self.folder.ladder_db} is not a ladder's database (it has no meta table)") from None
+                raise LadderError(
+                    f"{self.folder.ladder_db} is not a ladder's database (it has no meta table)"
+                ) from None
             raise
         if row is None:
             raise LadderError(f"{self.folder.ladder_db} is not a ladder's database (no schema version)")
@@ -398,7 +406,7 @@ class Store:
     # ------------------------------------------------------------ sets
 
     def sets(self, *, state: str | None = None) -> list[LadderSet]:
-        query, args = "SELECT * FROM sets", ()
+        query, args = "SELECT * FROM sets", tuple[str, ...]()
         if state is not None:
             query, args = query + " WHERE state = ?", (state,)
         with self.errors():
@@ -413,8 +421,7 @@ class Store:
         with self.write():
             first = self.db.execute("SELECT COALESCE(MAX(first_game + size), 1) FROM sets").fetchone()[0]
             cursor = self.db.execute(
-                "INSERT INTO sets (kind, versions, seed, first_game, size, made_at, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (kind, json.dumps(list(versions)), seed, first, size, time.time(), OPEN),
+                INSERT_SET, (kind, json.dumps(list(versions)), seed, first, size, time.time(), OPEN)
             )
             row = self.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)).fetchone()
         return _set(row)
@@ -445,27 +452,7 @@ class Store:
         teams = [labels[name] for name in record.teams]
         changes: list[str] = []
         with self.write():
-            self.db.execute(
-                "INSERT INTO games (number, set_id, rotation, seed, teams, scores, winner, forfeit, reason, hands, "
-                "violations, log, record, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.game,
-                    ladder_set.id,
-                    record.rotation,
-                    record.seed,
-                    json.dumps(teams),
-                    json.dumps(list(record.scores)),
-                    record.winner,
-                    record.forfeit,
-                    record.reason,
-                    record.hands,
-                    len(record.violations),
-                    record.log,
-                    json.dumps(record.to_json(), separators=(",", ":")),
-                    started,
-                    finished,
-                ),
-            )
+            self.insert_game(ladder_set.id, record, teams, started, finished)
             if ladder_set.kind == VALIDATION:
                 changes += self._validated(ladder_set, record)
             else:
@@ -476,6 +463,32 @@ class Store:
         if changes:
             self.write_versions_file()
         return changes
+
+    def insert_game(
+        self, set_id: int, record: GameRecord, teams: Sequence[int], started: float, finished: float
+    ) -> None:
+        """The game's row (within the caller's transaction)."""
+        self.db.execute(
+            "INSERT INTO games (number, set_id, rotation, seed, teams, scores, winner, forfeit, reason, hands, "
+            "violations, log, record, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.game,
+                set_id,
+                record.rotation,
+                record.seed,
+                json.dumps(teams),
+                json.dumps(list(record.scores)),
+                record.winner,
+                record.forfeit,
+                record.reason,
+                record.hands,
+                len(record.violations),
+                record.log,
+                json.dumps(record.to_json(), separators=(",", ":")),
+                started,
+                finished,
+            ),
+        )
 
     def _labels(self, ladder_set: LadderSet) -> dict[str, int]:
         """The names the set's versions play under, to their ids (a validation game's copies included)."""
@@ -507,8 +520,8 @@ class Store:
 
     def _output_of(self, label: str) -> str:
         """The output file of the process that played ``label`` last (relative to the folder), or ''."""
-        files = self.folder.bots.glob(f"table*.{label}.[0-9]*.stderr")  # not a copy's (LABEL.c2.0)
-        files = sorted(files, key=lambda p: p.stat().st_mtime_ns)
+        found = self.folder.bots.glob(f"table*.{label}.[0-9]*.stderr")  # not a copy's (LABEL.c2.0)
+        files = sorted(found, key=lambda p: p.stat().st_mtime_ns)
         return str(files[-1].relative_to(self.folder.path)) if files else ""
 
     def set_games(self, set_id: int) -> list[SetGame]:
@@ -673,5 +686,3 @@ def _hold_for_tests() -> None:
     if mark:
         Path(mark).write_text(str(os.getpid()))
     time.sleep(float(seconds))
-
-
