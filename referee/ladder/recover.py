@@ -40,6 +40,7 @@ from referee.ladder.store import (
     LadderError,
     LadderSet,
     Store,
+    first_row,
 )
 from referee.runfolder import LADDER_DB, RunFolder, log_name
 from referee.seeding import derive_seed
@@ -141,7 +142,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
                 seated = replace(record, rotation=record.game - first.game)
                 store.insert_game(cursor.lastrowid, seated, vids, ended, ended)
             if kind == LADDER and complete:
-                row = store.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)).fetchone()
+                row = first_row(store.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
                 done.append((max(m[2] for m in members), _as_set(row)))
     for _, ladder_set in sorted(done, key=lambda d: d[0]):
         with store.write():

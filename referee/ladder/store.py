@@ -281,7 +281,7 @@ class Store:
 
     def _check_schema(self) -> None:
         try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            row = first_row(self.db.execute("SELECT value FROM meta WHERE key = 'schema'"))
         except sqlite3.OperationalError as exc:
             if "no such table" in str(exc):
                 raise LadderError(
@@ -313,7 +313,7 @@ class Store:
 
     def meta(self, key: str) -> str | None:
         with self.errors():
-            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            row = first_row(self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)))
         return None if row is None else str(row[0])
 
     def settings(self) -> TournamentSettings:
@@ -337,16 +337,16 @@ class Store:
 
     def version(self, vid: int) -> Version:
         with self.errors():
-            row = self.db.execute("SELECT * FROM versions WHERE id = ?", (vid,)).fetchone()
+            row = first_row(self.db.execute("SELECT * FROM versions WHERE id = ?", (vid,)))
         return _version(row)
 
     def add_version(self, bot: str, argv: Sequence[str]) -> tuple[Version, Version | None]:
         """A new version of ``bot`` (its first, or the next), pending its validation game; and the version it
         follows. LadderError, and nothing written, when the newest version has this command already."""
         with self.write():
-            last = self.db.execute(
-                "SELECT * FROM versions WHERE bot = ? ORDER BY version DESC LIMIT 1", (bot,)
-            ).fetchone()
+            last = first_row(
+                self.db.execute("SELECT * FROM versions WHERE bot = ? ORDER BY version DESC LIMIT 1", (bot,))
+            )
             previous = None if last is None else _version(last)
             if previous is not None and previous.argv == tuple(argv) and previous.status != RETIRED:
                 raise LadderError(
@@ -414,16 +414,16 @@ class Store:
 
     def next_set_id(self) -> int:
         with self.errors():
-            return int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM sets").fetchone()[0])
+            return int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM sets").fetchall()[0][0])
 
     def make_set(self, kind: str, versions: Sequence[int], seed: int, size: int) -> LadderSet:
         """A new open set; its games are numbered after every game of the sets before it."""
         with self.write():
-            first = self.db.execute("SELECT COALESCE(MAX(first_game + size), 1) FROM sets").fetchone()[0]
+            first = self.db.execute("SELECT COALESCE(MAX(first_game + size), 1) FROM sets").fetchall()[0][0]
             cursor = self.db.execute(
                 INSERT_SET, (kind, json.dumps(list(versions)), seed, first, size, time.time(), OPEN)
             )
-            row = self.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)).fetchone()
+            row = first_row(self.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
         return _set(row)
 
     def drop_set(self, set_id: int) -> None:
@@ -597,15 +597,17 @@ class Store:
 
     def game_count(self) -> int:
         with self.errors():
-            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchall()[0][0])
 
     def change_mark(self) -> tuple[int, int, int]:
         """Changes as far as the page is concerned: (games, last rating, versions and their statuses)."""
         with self.errors():
-            row = self.db.execute(
-                "SELECT (SELECT COUNT(*) FROM games), (SELECT COALESCE(MAX(id), 0) FROM ratings), "
-                "(SELECT COUNT(*) * 7 + COALESCE(SUM(length(status) * id), 0) FROM versions)"
-            ).fetchone()
+            row = first_row(
+                self.db.execute(
+                    "SELECT (SELECT COUNT(*) FROM games), (SELECT COALESCE(MAX(id), 0) FROM ratings), "
+                    "(SELECT COUNT(*) * 7 + COALESCE(SUM(length(status) * id), 0) FROM versions)"
+                )
+            )
         return int(row[0]), int(row[1]), int(row[2])
 
     # ------------------------------------------------------------ ratings
@@ -622,7 +624,7 @@ class Store:
             order = self.db.execute("SELECT set_id FROM ratings GROUP BY set_id ORDER BY MIN(id)").fetchall()
             out = []
             for (set_id,) in order:
-                row = self.db.execute("SELECT versions FROM sets WHERE id = ?", (set_id,)).fetchone()
+                row = first_row(self.db.execute("SELECT versions FROM sets WHERE id = ?", (set_id,)))
                 out.append(RatedSet(set_id, tuple(json.loads(row[0])), tuple(self.set_games(set_id))))
         return out
 
@@ -633,13 +635,20 @@ class Store:
         return [] if [r[0] for r in rows] == ["ok"] else [str(r[0]) for r in rows]
 
 
+def first_row(cursor: sqlite3.Cursor) -> Any:
+    """The first row of a query, or None. Every row is fetched: a statement left unfinished would keep its read
+    transaction, and the connection would go on seeing the database as it was then."""
+    rows = cursor.fetchall()
+    return rows[0] if rows else None
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     # isolation_level None: no transaction opened behind our back; each write is an explicit BEGIN IMMEDIATE.
     # check_same_thread off: the run's connection lives in one thread of its own, made there, used only there
     db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_MS / 1000, check_same_thread=False)
     db.row_factory = sqlite3.Row
     db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-    mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    mode = db.execute("PRAGMA journal_mode = WAL").fetchall()[0][0]
     if mode != "wal":
         raise sqlite3.OperationalError(f"cannot switch to WAL (journal mode {mode})")
     db.execute("PRAGMA synchronous = FULL")

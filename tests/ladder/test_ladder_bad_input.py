@@ -133,7 +133,9 @@ def test_settings_a_ladder_does_not_have(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert f"{config}:2: games: unknown setting" in _one_line(out.stderr)
     assert not (tmp_path / "l").exists()
-    config.write_text(f'preset = "double-deck"\nseed = 5\n[bots]\nrandom = "{sys.executable} -m example_bots.random_bot"\n')
+    config.write_text(
+        f'preset = "double-deck"\nseed = 5\n[bots]\nrandom = "{sys.executable} -m example_bots.random_bot"\n'
+    )
     out = ladder("init", tmp_path / "l", "--config", config, "--seed", "6")
     assert out.returncode == 0, out.stderr
     assert "seed 6" in out.stdout and "added random, version 1" in out.stdout
