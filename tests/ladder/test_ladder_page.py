@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.ladder.support import ladder, standings
 from tests.support.arena import ARENA
@@ -17,7 +18,7 @@ from tests.support.browser import open_page, text_of
 
 
 @pytest.fixture
-def served(played: Path) -> tuple[str, Path]:
+def served(played: Path) -> Iterator[tuple[str, Path]]:
     proc = subprocess.Popen(
         [ARENA, "ladder", "serve", str(played), "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -32,8 +33,8 @@ def served(played: Path) -> tuple[str, Path]:
     proc.communicate(timeout=30)
 
 
-def _leaderboard(page: object) -> list[dict[str, str]]:
-    return page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
+def _leaderboard(page: Page) -> list[dict[str, str]]:
+    return page.eval_on_selector_all(
         "#leaderboard tr[data-label]",
         "rows => rows.map(r => ({label: r.dataset.label, rank: r.querySelector('.rank').textContent,"
         " ordinal: r.querySelector('.ordinal').textContent, games: r.querySelector('.games').textContent}))",

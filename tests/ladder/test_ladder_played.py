@@ -28,10 +28,10 @@ def test_the_stored_ratings_are_those_the_games_give(played: Path) -> None:
                 forfeits[version] += forfeit == team
         keys = [(forfeits[v], -points[v]) for v in group]
         ranks = [1 + sum(k < mine for k in keys) for mine in keys]
-        teams = [[model.rating(*ratings.get(v, (model.mu, model.sigma)))] for v in group]
-        after = model.rate(teams, ranks=[float(r) for r in ranks])
-        for v, team in zip(group, after, strict=True):
-            ratings[v] = (team[0].mu, team[0].sigma)
+        before = [[model.rating(*ratings.get(v, (model.mu, model.sigma)))] for v in group]
+        after = model.rate(before, ranks=[float(r) for r in ranks])
+        for v, rated in zip(group, after, strict=True):
+            ratings[v] = (rated[0].mu, rated[0].sigma)
         stored = rows(played, "SELECT version, mu, sigma FROM ratings WHERE set_id = ? ORDER BY version", set_id)
         assert stored == sorted((v, *ratings[v]) for v in group)  # the history, update by update
     table = standings(played)["standings"]

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.ladder.support import QUICK_LADDER, ladder, make_ladder, rows, standings
+from tests.ladder.support import ladder, make_ladder, rows, standings
 from tests.support.arena import ARENA, FIRST, RANDOM, RULES, SHAKY
 
 
