@@ -184,7 +184,7 @@ class LadderRun:
     async def run(self, stop: Stop = Stop()) -> int:
         """Play until ``stop`` (or until cancelled: the games in play are lost, nothing committed is); the games
         recorded."""
-        self.stop = stop
+        self.stop, self.recorded = stop, 0
         db = Db(self.folder)
         waiting_said = False
         try:
