@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
-from tests.ladder.support import ladder, make_ladder, rows, standings
+from tests.ladder.support import QUICK_LADDER, ladder, make_ladder, rows, standings
 from tests.support.arena import ARENA, FIRST, RANDOM, RULES, SHAKY
 
 
@@ -122,3 +124,27 @@ def test_workers_take_a_version_added_while_the_run_plays(tmp_path: Path) -> Non
     assert shaky["status"] == "active" and shaky["games"] > 0
     assert rows(folder, "SELECT COUNT(*) FROM games") == [(22,)]
     assert ladder("check", folder).returncode == 0
+
+
+def test_run_live_serves_the_page_and_the_tables_in_play(tmp_path: Path) -> None:
+    folder = tmp_path / "l"
+    make_ladder(folder, RANDOM, RULES, rules=[*QUICK_LADDER, "--rule", "hand_limit=40"])
+    proc = _start("run", folder, "--games", "12", "-j", "2", "--live")
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = re.search(r"live view: (http://127\.0\.0\.1:\d+/\S+/)", line) or re.search(
+        r"live view: (http://127\.0\.0\.1:\d+/\S+/)", proc.stdout.readline()
+    )
+    assert found is not None, line
+    url = found[1]
+    tables: list[str] = []
+    deadline = time.monotonic() + 120
+    while not tables and time.monotonic() < deadline and proc.poll() is None:
+        page = urllib.request.urlopen(url, timeout=30).read().decode()
+        tables = re.findall(r'\{"table":(\d+),"game":"g\d+"', page)  # the live entry's tables in play
+        time.sleep(0.2)
+    assert tables, "no table in play was shown"
+    table = urllib.request.urlopen(f"{url}tables/{tables[0]}", timeout=30).read().decode()
+    assert "table" in table and "<script" in table
+    _, err = proc.communicate(timeout=240)
+    assert proc.returncode == 0, err
