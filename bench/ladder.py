@@ -102,11 +102,14 @@ def analyse(folder: RunFolder, truth: list[str]) -> Analysis:
     """The ladder's order and a round-robin's Elo order after each rated set, against the truth."""
     store = Store.open(folder)
     versions = {v.id: v for v in store.versions()}
-    games = [g for g in store.games() if g.kind == LADDER]
+    all_games = store.games()
+    games = [g for g in all_games if g.kind == LADDER]
     history = store.history()
     store.close()
     first_label = {f"{name}.v1": name for name, _ in [*FIELD, MONTECARLO]}
     new = next(v for v in versions.values() if v.bot == NEW_VERSION[0] and v.version == 2)
+    validated = max(g.finished_at for g in all_games if g.kind != LADDER and new.id in g.teams)
+    added_at = sum(1 for g in games if g.finished_at <= validated)  # ladder games before the new version played
     ratings: dict[int, Rating] = {}
     by_update: dict[int, list[tuple[int, Rating, float]]] = {}
     for _, set_id, vid, rating, at in history:
@@ -131,7 +134,7 @@ def analyse(folder: RunFolder, truth: list[str]) -> Analysis:
     return Analysis(
         ladder=_for_good(ladder_tau),
         elo=_for_good(elo_tau),
-        new=_placed(new_rank),
+        new=_placed(new_rank, added_at),
         final_ladder_tau=ladder_tau[-1][1] if ladder_tau else None,
         final_elo_tau=elo_tau[-1][1] if elo_tau else None,
         ladder_games=len(games),
@@ -148,10 +151,9 @@ def _for_good(series: list[tuple[int, float]]) -> dict[str, int | None]:
     return {"first": first, "for_good": good}
 
 
-def _placed(series: list[tuple[int, int, int]]) -> dict[str, int | None]:
-    if not series:
-        return {"games": None, "its_games": None}
-    start = series[0][0]
+def _placed(series: list[tuple[int, int, int]], start: int) -> dict[str, int | None]:
+    """From its validation game on: the ladder games until the new version is in its place for good, and its own
+    games among them."""
     found: tuple[int, int] | None = None
     for n, mine, rank in reversed(series):
         if rank != NEW_PLACE:
@@ -171,11 +173,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--montecarlo", action="store_true", help="the Monte Carlo bot (level 1) on top")
     parser.add_argument("--keep", type=Path, default=None, help="keep the ladder in this folder (it must not exist)")
+    parser.add_argument("--analyse", type=Path, default=None, help="only analyse a ladder a run --keep left")
     args = parser.parse_args()
     args.add_after = args.games // 2 if args.add_after is None else args.add_after
     configure("warning")
     field = ([MONTECARLO] if args.montecarlo else []) + FIELD
     truth = [name for name, _ in field]
+    if args.analyse is not None:
+        print(json.dumps(asdict(analyse(RunFolder(args.analyse), truth))))
+        return
     print(describe())
     print(f"field (true order): {', '.join(truth)}; new version after {args.add_after} games: random.v2 = shaky 0.05")
     with tempfile.TemporaryDirectory() as tmp:
@@ -193,7 +199,7 @@ def main() -> None:
     print(f"round-robin Elo order of the same games: first after {r.elo['first']}, for good after "
           f"{r.elo['for_good']} (final tau {r.final_elo_tau})")  # fmt: skip
     print(f"new version (random.v2, belongs #{NEW_PLACE}): in its place for good {r.new['games']} ladder games "
-          f"after its first rating, {r.new['its_games']} of them its own")  # fmt: skip
+          f"after its validation game, {r.new['its_games']} of them its own")  # fmt: skip
     print(json.dumps({**asdict(result), **figures}))
 
 
