@@ -41,6 +41,7 @@ from referee.ladder.store import (
     LadderSet,
     Store,
     first_row,
+    ladder_set_of,
 )
 from referee.runfolder import LADDER_DB, RunFolder, log_name
 from referee.seeding import derive_seed
@@ -143,7 +144,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
                 store.insert_game(cursor.lastrowid, seated, vids, ended, ended)
             if kind == LADDER and complete:
                 row = first_row(store.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
-                done.append((max(m[2] for m in members), _as_set(row)))
+                done.append((max(m[2] for m in members), ladder_set_of(row)))
     for _, ladder_set in sorted(done, key=lambda d: d[0]):
         with store.write():
             store._rate(ladder_set)
@@ -156,11 +157,6 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
     if unplaced:
         lines.append(f"{unplaced} log(s) fit no set of this ladder (another ladder's?) and were left out")
     return lines
-
-
-def _as_set(row: Any) -> LadderSet:
-    return LadderSet(row["id"], row["kind"], tuple(json.loads(row["versions"])), row["seed"], row["first_game"],
-                     row["size"], row["state"])  # fmt: skip
 
 
 def _logged_games(

@@ -176,7 +176,7 @@ def _version(row: sqlite3.Row) -> Version:
     )
 
 
-def _set(row: sqlite3.Row) -> LadderSet:
+def ladder_set_of(row: sqlite3.Row) -> LadderSet:
     return LadderSet(
         id=row["id"],
         kind=row["kind"],
@@ -410,7 +410,7 @@ class Store:
         if state is not None:
             query, args = query + " WHERE state = ?", (state,)
         with self.errors():
-            return [_set(r) for r in self.db.execute(query + " ORDER BY id", args).fetchall()]
+            return [ladder_set_of(r) for r in self.db.execute(query + " ORDER BY id", args).fetchall()]
 
     def next_set_id(self) -> int:
         with self.errors():
@@ -424,7 +424,7 @@ class Store:
                 INSERT_SET, (kind, json.dumps(list(versions)), seed, first, size, time.time(), OPEN)
             )
             row = first_row(self.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
-        return _set(row)
+        return ladder_set_of(row)
 
     def drop_set(self, set_id: int) -> None:
         with self.write():
