@@ -24,8 +24,9 @@ from referee.ladder.board import board
 from referee.ladder.check import check
 from referee.ladder.page import LadderView, serve_ladder
 from referee.ladder.recover import recover
-from referee.ladder.run import LadderRun, Stop, open_run, run_lock
+from referee.ladder.run import LadderRun, Stop, run_lock
 from referee.ladder.store import Store
+from referee.run.ladder import open_ladder
 from referee.run.placement import Placement
 from referee.runfolder import RunFolder
 from referee.tournament.settings import Given
@@ -149,7 +150,7 @@ def run_command(
     """Play the ladder until Ctrl-C, --games or --hours; a stopped run goes on where it was."""
     run_folder = RunFolder(folder)
     with user_errors(OSError), run_lock(run_folder):
-        ladder = open_run(
+        ladder = open_ladder(
             run_folder,
             concurrency=concurrency,
             workers=workers,

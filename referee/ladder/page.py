@@ -68,7 +68,7 @@ class LadderView(LiveView):
         self.folder = folder
         self._store: Store | None = None  # opened in the view's thread, used only there
         self._poller: asyncio.Task[None] | None = None
-        self._mark: tuple[int, int, int] | None = None
+        self._mark: tuple[int, int, str] | None = None
 
     def changed(self) -> None:
         """Something the page shows has changed: it is recomputed (at the view's bounded rate)."""

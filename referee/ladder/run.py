@@ -49,7 +49,6 @@ from referee.ladder.store import (
     Store,
     Version,
 )
-from referee.run.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, unwarned
 from referee.runfolder import RunFolder
 from referee.seeding import derive_seed
 from referee.server import Limits
@@ -145,7 +144,8 @@ def games_of(ladder_set: LadderSet, labels: Sequence[str]) -> list[ScheduledGame
 
 
 class LadderRun:
-    """A ladder's run, opened (``open_run``): ``await run(stop)`` plays until ``stop`` or cancelled."""
+    """A ladder's run, opened (``referee.run.ladder.open_ladder``): ``await run(stop)`` plays until ``stop`` or
+    cancelled."""
 
     def __init__(
         self,
@@ -365,24 +365,3 @@ class LadderQueue:
 
     def left(self) -> int:
         return len(self.pending) + len(self.in_play)
-
-
-def open_run(
-    folder: RunFolder,
-    *,
-    concurrency: int | None = None,
-    workers: int | None = None,
-    place: Placement = HERE,
-    warn: Warn = unwarned,
-    say: Callable[[str], None] = lambda line: None,
-) -> LadderRun:
-    """The ladder in ``folder``, ready to play: its settings, the sandbox and the backend its tables run on.
-    LadderError (one line) for a folder that is no usable ladder; SettingsError for a bad combination."""
-    store = Store.open(folder)
-    try:
-        settings, options = store.settings(), store.options()
-    finally:
-        store.close()
-    box = bot_sandbox(settings.sandbox, warn)
-    backend, tables = choose_backend(place, workers=workers, concurrency=concurrency, sandbox=box)
-    return LadderRun(folder, settings, options, backend, tables, say=say)

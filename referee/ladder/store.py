@@ -599,16 +599,16 @@ class Store:
         with self.errors():
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchall()[0][0])
 
-    def change_mark(self) -> tuple[int, int, int]:
+    def change_mark(self) -> tuple[int, int, str]:
         """Changes as far as the page is concerned: (games, last rating, versions and their statuses)."""
         with self.errors():
             row = first_row(
                 self.db.execute(
                     "SELECT (SELECT COUNT(*) FROM games), (SELECT COALESCE(MAX(id), 0) FROM ratings), "
-                    "(SELECT COUNT(*) * 7 + COALESCE(SUM(length(status) * id), 0) FROM versions)"
+                    "(SELECT COALESCE(group_concat(id || ':' || status, ','), '') FROM versions)"
                 )
             )
-        return int(row[0]), int(row[1]), int(row[2])
+        return int(row[0]), int(row[1]), str(row[2])
 
     # ------------------------------------------------------------ ratings
 
