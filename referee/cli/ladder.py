@@ -285,7 +285,7 @@ def check_command(folder: FolderArg) -> None:
 
 @ladder_app.command("recover")
 def recover_command(folder: FolderArg) -> None:
-    """Rebuild a damaged or lost ladder.db from versions.json and the games' logs (the old file is kept)."""
+    """Rebuild a damaged or lost ladder.db from ladder.json and the games' logs (the old file is kept)."""
     with user_errors(OSError):
         lines = recover(RunFolder(folder))
     for line in lines:
