@@ -4,6 +4,7 @@ the test's own (openskill called here, from the games table), ``check``, and ver
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -95,3 +96,24 @@ def test_check_finds_a_game_changed_behind_its_back(played: Path, tmp_path: Path
     assert checked.returncode == 1
     assert "the stored ratings are not those of the games" in checked.stderr
     assert "recomputed" in checked.stdout
+
+
+def test_recover_rebuilds_a_played_ladder_from_its_logs(played: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "club"
+    shutil.copytree(played, copy)
+    rated = "SELECT version, mu, sigma FROM ratings ORDER BY id"
+    before = rows(copy, rated)
+    games = "SELECT g.number, g.teams, g.scores, g.seed FROM games g JOIN sets s ON s.id = g.set_id "
+    complete = rows(copy, games + "WHERE s.state != 'open' ORDER BY g.number")
+    versions = rows(copy, "SELECT id, bot, version, status FROM versions ORDER BY id")
+    path = copy / "ladder.db"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    recovered = ladder("recover", copy)
+    assert recovered.returncode == 0, recovered.stderr
+    assert len(before) >= 12 and rows(copy, rated) == before  # every update, in the order it was made
+    assert rows(copy, games + "WHERE s.state != 'open' ORDER BY g.number") == complete
+    assert rows(copy, "SELECT id, bot, version, status FROM versions ORDER BY id") == versions
+    assert [p.name for p in copy.glob("ladder.db.damaged-*")] != []  # the damaged file is kept beside
+    checked = ladder("check", copy)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
