@@ -1,5 +1,5 @@
 """``arena ladder run`` with real bot processes: a failing new version, kill -9 while a game's transaction is
-being written, a three-team preset, worker processes with a version added while the run plays."""
+being written, Ctrl-C and --hours, a three-team preset, worker processes with a version added while the run plays."""
 
 from __future__ import annotations
 
@@ -85,6 +85,24 @@ def test_kill_9_while_a_game_is_being_committed_loses_only_that_game(tmp_path: P
     assert numbers == list(range(1, len(numbers) + 1))  # the games in play were played again, none twice
     checked = ladder("check", folder)
     assert checked.returncode == 0, checked.stdout
+
+
+def test_ctrl_c_then_a_run_by_the_hour_goes_on(tmp_path: Path) -> None:
+    folder = tmp_path / "l"
+    make_ladder(folder, RANDOM, FIRST)
+    proc = _start("run", folder, "-j", "2")
+    _wait_for("three games", lambda: len(rows(folder, "SELECT number FROM games")) >= 3, proc)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "every one committed; `arena ladder run" in err
+    kept = rows(folder, "SELECT number, scores, record FROM games ORDER BY number")
+    again = ladder("run", folder, "--hours", "0.002", "-j", "2")  # 7.2 s, then it stops by itself
+    assert again.returncode == 0, again.stderr
+    after = rows(folder, "SELECT number, scores, record FROM games ORDER BY number")
+    assert len(after) > len(kept) and after[: len(kept)] == kept
+    assert [n for n, _, _ in after] == list(range(1, len(after) + 1))
+    assert ladder("check", folder).returncode == 0
 
 
 def test_a_three_team_preset(tmp_path: Path) -> None:
