@@ -67,12 +67,11 @@ def test_kill_9_while_a_game_is_being_committed_loses_only_that_game(tmp_path: P
     # the first game's transaction was under way: not in the database, and nothing else half-written
     assert rows(folder, "SELECT COUNT(*) FROM games") == [(0,)]
     assert rows(folder, "SELECT status FROM versions") == [("pending",), ("pending",)]
-    # once more, held at the 4th game: three are committed and stay
+    # once more, killed mid-run (not held) once three games are committed: they stay
     mark.unlink()
     env["ARENA_LADDER_HOLD_COMMIT_S"] = "0"
     proc = _start("run", folder, "-j", "1", env=env)  # the lock the killed run held is free
     _wait_for("three games", lambda: len(rows(folder, "SELECT number FROM games")) >= 3, proc)
-    env["ARENA_LADDER_HOLD_COMMIT_S"] = "60"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)
     kept = rows(folder, "SELECT number, scores, record FROM games ORDER BY number")
@@ -100,7 +99,8 @@ def test_ctrl_c_then_a_run_by_the_hour_goes_on(tmp_path: Path) -> None:
     again = ladder("run", folder, "--hours", "0.002", "-j", "2")  # 7.2 s, then it stops by itself
     assert again.returncode == 0, again.stderr
     after = rows(folder, "SELECT number, scores, record FROM games ORDER BY number")
-    assert len(after) > len(kept) and after[: len(kept)] == kept
+    assert len(after) > len(kept) and all(game in after for game in kept)  # nothing committed lost or changed
+    # the games in play (numbered as they were handed out, maybe before some committed ones) played again, none twice
     assert [n for n, _, _ in after] == list(range(1, len(after) + 1))
     assert ladder("check", folder).returncode == 0
 
