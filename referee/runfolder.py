@@ -1,6 +1,6 @@
 """A run's folder: the names of its files, the choice of where it is, and the one way to write a file into it.
 
-Every run of the arena that keeps a folder (a tournament, an SPRT; later a
+Every run of the arena that keeps a folder (a tournament, an SPRT, a
 ladder) keeps this layout, and whatever reads or writes one (the runner, the
 SPRT, the report, the live view, the analysis) takes the names from here::
 
@@ -12,6 +12,9 @@ SPRT, the report, the live view, the analysis) takes the names from here::
     standings.csv, standings.json
     analysis.json        what `arena analyze` found, for the report
     report.html, replays/g0001.html
+    ladder.db            a ladder's database (SQLite, with ladder.db-wal beside it while in use)
+    ladder.lock          held by the one `arena ladder run` playing the ladder
+    ladder.json          a ladder's settings and versions, rewritten whole at each change (to rebuild its database)
 
 A file is written whole or not at all (``write_atomically``): into a
 temporary file beside it, then renamed over it (``put_in_place``), so a
@@ -43,6 +46,9 @@ REPORT = "report.html"
 GAMES = "games"
 BOTS = "bots"
 REPLAYS = "replays"
+LADDER_DB = "ladder.db"
+LADDER_LOCK = "ladder.lock"
+LADDER_JSON = "ladder.json"
 PART = ".part"  # a game log being written
 _TMP = ".tmp"  # any other file being written
 
@@ -99,6 +105,9 @@ class RunFolder:
         self.games = path / GAMES
         self.bots = path / BOTS
         self.replays = path / REPLAYS
+        self.ladder_db = path / LADDER_DB
+        self.ladder_lock = path / LADDER_LOCK
+        self.ladder_json = path / LADDER_JSON
 
     def log(self, game_id: str) -> Path:
         return self.path / log_name(game_id)

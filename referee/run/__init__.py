@@ -1,6 +1,6 @@
 """Opening a run: what a command does between reading its options and playing the games.
 
-A run (a tournament, an SPRT; later a ladder) is opened by one call that
+A run (a tournament, an SPRT, a ladder) is opened by one call that
 takes what the user named (``referee.tournament.settings.Given``) and:
 chooses the run folder (``referee.runfolder``), resolves the settings from
 the defaults or, with ``resume``, from the folder's saved settings (which a
@@ -10,7 +10,9 @@ saves the settings of a new run. It returns the run, ready to play:
 
 - ``tournament.open_tournament``: a ``referee.tournament.runner.Tournament``;
 - ``sprt.open_sprt``: a ``referee.sprt.runner.SprtRun``, with the SPRT's own
-  rules on top (its test in sprt.json, whose max_pairs may grow on resume).
+  rules on top (its test in sprt.json, whose max_pairs may grow on resume);
+- ``ladder.open_ladder``: a ``referee.ladder.run.LadderRun``, the ladder's
+  settings read from its database.
 
 This package sits above the tournament and its backends (it picks one); the
 folder it opens is a lower room's (``referee.runfolder``), which the report

@@ -1,0 +1,292 @@
+"""``arena ladder``: a standing ladder (``referee.ladder``): init, add, retire, list, run, standings, serve,
+check, recover."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+
+from referee.bots import BotCommand
+from referee.cli import options as opt
+from referee.cli.app import ArenaGroup, app, console, fail, user_errors
+from referee.cli.live import LiveOpt
+from referee.cli.running import VerboseOpt, run_async, warn
+from referee.cli.scale import RayOpt, RayWorkingDirOpt
+from referee.ladder import setup
+from referee.ladder.board import board
+from referee.ladder.check import check
+from referee.ladder.page import LadderView, serve_ladder
+from referee.ladder.recover import recover
+from referee.ladder.run import LadderRun, Stop, run_lock
+from referee.ladder.store import Store
+from referee.run.ladder import open_ladder
+from referee.run.placement import Placement
+from referee.runfolder import RunFolder
+from referee.tournament.settings import Given
+
+ladder_app = typer.Typer(
+    cls=ArenaGroup,
+    name="ladder",
+    help="A standing ladder: bots and their versions, rated (openskill) as they play; a page shows the ratings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(ladder_app, name="ladder")
+
+FolderArg = Annotated[Path, typer.Argument(metavar="FOLDER", file_okay=False, help="The ladder's folder.")]
+
+
+def _store(folder: Path) -> Store:
+    return Store.open(RunFolder(folder))
+
+
+@ladder_app.command("init")
+def init_command(
+    ctx: typer.Context,
+    folder: FolderArg,
+    config: opt.Config = None,
+    preset: opt.Preset = None,
+    rules: opt.Rules = None,
+    seed: opt.Seed = None,
+    move_time: opt.MoveTime = None,
+    time_bank: opt.TimeBank = None,
+    on_fault: opt.OnFault = None,
+    all_seatings: opt.AllSeatings = None,
+    sandbox: opt.Sandbox = None,
+    all_versions: Annotated[
+        bool,
+        typer.Option("--all-versions", help="Every version plays, not only each bot's newest (default: newest)."),
+    ] = False,
+) -> None:
+    """Make a ladder in FOLDER: its rules, clock, fault policy and sandbox, fixed for all its games."""
+    with user_errors(OSError, code=2):
+        given = Given.from_options(ctx.params)
+        if config is not None:
+            given = given.over(setup.read_ladder_toml(config))
+        store, added = setup.init(RunFolder(folder), given, all_versions=all_versions)
+    settings = store.settings()
+    store.close()
+    console.print(
+        f"ladder {folder}: {settings.preset} ({settings.rules.teams} teams), sets of {settings.games} games, "
+        f"{settings.move_time_ms} ms a move, seed {settings.seed}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for a in added:
+        console.print(a.line(), highlight=False, soft_wrap=True)
+
+
+@ladder_app.command("add")
+def add_command(
+    folder: FolderArg,
+    bot: Annotated[str, typer.Argument(metavar="NAME=COMMAND", help="The bot: a new name, or a new version.")],
+) -> None:
+    """Add a bot, or a new version of a bot in the ladder: it plays once it passes its validation game."""
+    with user_errors(OSError):
+        command = BotCommand.parse(bot)
+        store = _store(folder)
+        try:
+            added = setup.add(store, command)
+        finally:
+            store.close()
+    console.print(added.line(), highlight=False, soft_wrap=True)
+
+
+@ladder_app.command("retire")
+def retire_command(folder: FolderArg, name: Annotated[str, typer.Argument(metavar="NAME")]) -> None:
+    """Take a bot out of play; its versions keep their ratings."""
+    with user_errors(OSError):
+        store = _store(folder)
+        try:
+            retired = setup.retire(store, name)
+        finally:
+            store.close()
+    console.print(f"retired {', '.join(v.label for v in retired)}", highlight=False)
+
+
+@ladder_app.command("list")
+def list_command(folder: FolderArg) -> None:
+    """Every bot and version: status (and why), when added, command."""
+    with user_errors(OSError):
+        store = _store(folder)
+        try:
+            versions = store.versions()
+        finally:
+            store.close()
+    table = Table(title=f"{folder}: {len(versions)} version(s)")
+    for col in ("bot", "version", "status", "added", "command", "why"):
+        table.add_column(col, overflow="fold")
+    for v in versions:
+        why = v.reason + (f" (output: {v.output})" if v.output else "")
+        added = time.strftime("%Y-%m-%d %H:%M", time.localtime(v.added_at))
+        table.add_row(v.bot, str(v.version), v.status, added, shlex.join(v.argv), why)
+    console.print(table)
+
+
+@ladder_app.command("run")
+def run_command(
+    folder: FolderArg,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", min=1, help="Stop after this many games (default: play on).")
+    ] = None,
+    hours: Annotated[
+        float | None, typer.Option("--hours", min=0.0, help="Stop after this many hours (default: play on).")
+    ] = None,
+    concurrency: opt.Concurrency = None,
+    workers: opt.Workers = None,
+    ray: RayOpt = None,
+    ray_working_dir: RayWorkingDirOpt = None,
+    live: LiveOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Play the ladder until Ctrl-C, --games or --hours; a stopped run goes on where it was."""
+    run_folder = RunFolder(folder)
+    with user_errors(OSError), run_lock(run_folder):
+        ladder = open_ladder(
+            run_folder,
+            concurrency=concurrency,
+            workers=workers,
+            place=Placement(ray, ray_working_dir, verbose),
+            warn=warn,
+            say=_say,
+        )
+        stop = Stop(games, None if hours is None else time.monotonic() + hours * 3600)
+        where = ladder.backend.describe(ladder.tables)
+        console.print(
+            f"ladder {folder}: {ladder.settings.preset}, {ladder.tables} table(s)" + (f" {where}" if where else ""),
+            highlight=False,
+            soft_wrap=True,
+        )
+        try:
+            recorded = run_async(
+                _play(ladder, stop, live),
+                verbose,
+                interrupted=lambda: (
+                    f"interrupted: {ladder.recorded} game(s) recorded by this run, every one committed; "
+                    f"`arena ladder run {folder}` goes on"
+                ),
+            )
+        finally:
+            ladder.backend.release()
+    console.print(f"{recorded} game(s) recorded", highlight=False)
+    _print_standings(folder)
+
+
+async def _play(ladder: LadderRun, stop: Stop, live: int | None) -> int:
+    if live is None:
+        return await ladder.run(stop)
+    async with LadderView(ladder.folder, live) as view:
+        _say(f"live view: {view.url}")
+        ladder.on_game = view.changed
+        ladder.on_records = view.table_records
+        return await ladder.run(stop)
+
+
+def _say(line: str) -> None:
+    console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+@ladder_app.command("standings")
+def standings_command(
+    folder: FolderArg,
+    as_json: Annotated[bool, typer.Option("--json", help="As JSON, on stdout.")] = False,
+) -> None:
+    """The leaderboard: versions that play ranked by mu - 3 sigma, then the others with their status."""
+    if as_json:
+        with user_errors(OSError):
+            data = _board(folder)
+        print(json.dumps({"meta": data["meta"], "standings": data["standings"]}, indent=2))
+        return
+    _print_standings(folder)
+
+
+def _board(folder: Path) -> dict[str, Any]:
+    store = _store(folder)
+    try:
+        return board(store)
+    finally:
+        store.close()
+
+
+def _print_standings(folder: Path) -> None:
+    with user_errors(OSError):
+        data = _board(folder)
+    meta = data["meta"]
+    table = Table(
+        title=f"{meta['name']}: {meta['preset']}, {meta['ladder_games']} ladder games, {meta['rated_sets']} sets",
+        caption="ranked by mu - 3 sigma; versions that do not play follow",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1, 0, 0),
+    )
+    for col in ("#", "bot", "v", "mu-3s", "mu ± s", "games", "W-D-L", "pts/hand", "faults", "last", "status"):
+        left = col in ("bot", "status", "last")
+        table.add_column(col, justify="left" if left else "right", no_wrap=True, min_width=5 if col == "bot" else None)
+    reasons = []
+    for r in data["standings"]:
+        status = r["status"]
+        if r["reason"] and status != "active":
+            reasons.append(f"{r['label']}: {status}: {r['reason']}")
+        table.add_row(
+            str(r["rank"] or ""),
+            r["bot"],
+            str(r["version"]),
+            f"{r['ordinal']:.2f}",
+            f"{r['mu']:.1f}±{r['sigma']:.1f}",
+            str(r["games"]),
+            f"{r['wins']}-{r['draws']}-{r['losses']}",
+            f"{r['points_per_hand']:.2f}",
+            str(r["faults"]),
+            r["last_game"] or "",
+            status,
+        )
+    console.print(table)
+    for line in reasons:
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+@ladder_app.command("serve")
+def serve_command(
+    folder: FolderArg,
+    port: Annotated[int, typer.Argument(metavar="[PORT]", min=0, max=65535, help="0: a free port.")] = 0,
+) -> None:
+    """Serve the ladder's page on 127.0.0.1 (refreshed as games end) until Ctrl-C."""
+    with user_errors(OSError):
+        _store(folder).close()  # one line for a folder that is no ladder, before anything listens
+        run_async(
+            serve_ladder(RunFolder(folder), port, _say),
+            verbose=False,
+            interrupted="stopped serving",
+        )
+
+
+@ladder_app.command("check")
+def check_command(folder: FolderArg) -> None:
+    """Recompute every rating from the games table, in order, and compare with the stored ones."""
+    with user_errors(OSError):
+        store = _store(folder)
+        try:
+            problems, summary = check(store)
+        finally:
+            store.close()
+    if problems:
+        for line in problems[:20]:
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+        raise fail(f"{len(problems)} problem(s): the stored ratings are not those of the games")
+    console.print(summary, highlight=False)
+
+
+@ladder_app.command("recover")
+def recover_command(folder: FolderArg) -> None:
+    """Rebuild a damaged or lost ladder.db from ladder.json and the games' logs (the old file is kept)."""
+    with user_errors(OSError):
+        lines = recover(RunFolder(folder))
+    for line in lines:
+        console.print(line, highlight=False, markup=False, soft_wrap=True)

@@ -1,0 +1,148 @@
+"""What the ladder shows, from its database: the leaderboard, each bot's versions, ratings over time,
+head-to-head results and recent games. ``standings --json``, the terminal table and the page all come
+from ``board(store)``, so they show the same numbers.
+
+The leaderboard ranks the versions that play (status ``active``) by the conservative rating
+``mu - 3 sigma``; the other versions (superseded, retired, suspended, in error, waiting for their
+validation game) follow, unranked, with their status and its reason. Games, wins, draws, losses, points
+per hand and faults count the ladder's games (not validation games), as ``arena tournament`` counts them
+(``referee.tournament.standings``). Head-to-head results count duplicate sets: a bot wins a set against
+another when it ranked above it (fewer forfeits, else more points over the set).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any
+
+from referee.ladder.ratings import MODEL, PLACED_SIGMA, ranks, set_result
+from referee.ladder.store import ACTIVE, LADDER, RATED, GameRow, Store
+from referee.runfolder import replay_name
+from referee.tournament.standings import standings
+
+RECENT = 30  # recent games on a bot's page
+MODEL_TEXT = (
+    f"openskill Weng-Lin Plackett-Luce (mu {MODEL.mu:g}, sigma {MODEL.sigma:.3g}, beta {MODEL.beta:.3g}, "
+    f"tau {MODEL.tau:.3g}); one update per duplicate set, by points over the set"
+)
+
+
+def _when(t: float | None) -> str | None:
+    return None if t is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def board(store: Store) -> dict[str, Any]:
+    """The ladder as plain data (JSON): ``meta``, ``standings`` (one row per version), ``bots``."""
+    settings = store.settings()
+    versions = store.versions()
+    label = {v.id: v.label for v in versions}
+    games = store.games()
+    ladder_games = [g for g in games if g.kind == LADDER]
+    stats = {s.bot: s for s in standings([v.label for v in versions], [g.record.outcome() for g in ladder_games])}
+    last: dict[int, GameRow] = {}
+    for g in ladder_games:
+        for vid in g.teams:
+            last[vid] = g
+    rated = store.rated_sets()
+    rows = []
+    for v in versions:
+        s = stats[v.label]
+        lg = last.get(v.id)
+        rows.append(
+            {
+                "rank": None,
+                "bot": v.bot,
+                "version": v.version,
+                "label": v.label,
+                "status": v.status,
+                "reason": v.reason,
+                "output": v.output,
+                "ordinal": round(v.rating.ordinal, 4),
+                "mu": round(v.rating.mu, 4),
+                "sigma": round(v.rating.sigma, 4),
+                "placed": v.rating.placed,
+                "sets": rated.get(v.id, 0),
+                "games": s.games,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "points_per_hand": round(s.points_per_hand, 4),
+                "faults": s.violations,
+                "last_game": None if lg is None else lg.record.game_id,
+                "last_game_at": None if lg is None else _when(lg.finished_at),
+                "added_at": _when(v.added_at),
+                "command": list(v.argv),
+            }
+        )
+
+    def order(r: dict[str, Any]) -> tuple[float, str]:
+        return -float(r["ordinal"]), str(r["label"])
+
+    playing = sorted((r for r in rows if r["status"] == ACTIVE), key=order)
+    others = sorted((r for r in rows if r["status"] != ACTIVE), key=order)
+    for k, r in enumerate(playing, start=1):
+        r["rank"] = k
+    return {
+        "meta": {
+            "name": settings.name,
+            "preset": settings.preset,
+            "teams": settings.rules.teams,
+            "set_size": settings.games,
+            "seed": settings.seed,
+            "games": len(games),
+            "ladder_games": len(ladder_games),
+            "rated_sets": len(store.sets(state=RATED)),
+            "placed_sigma": PLACED_SIGMA,
+            "model": MODEL_TEXT,
+            "ordinal": "mu - 3 sigma",
+            "updated": _when(time.time()),
+        },
+        "standings": playing + others,
+        "bots": _bots(store, versions, label, games),
+    }
+
+
+def _bots(store: Store, versions: list[Any], label: dict[int, str], games: list[GameRow]) -> dict[str, Any]:
+    bot_of = {v.id: v.bot for v in versions}
+    history: dict[int, list[list[Any]]] = defaultdict(list)
+    for update, _set, vid, r, at in store.history():
+        history[vid].append([update, round(r.mu, 4), round(r.sigma, 4), round(r.ordinal, 4), _when(at)])
+    h2h: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # bot -> bot -> WDL
+    for ladder_set in store.sets(state=RATED):
+        vids = ladder_set.versions
+        points, forfeits = set_result(vids, store.set_games(ladder_set.id))
+        order = dict(zip(vids, ranks(vids, points, forfeits), strict=True))
+        for a in vids:
+            for b in vids:
+                if bot_of[a] != bot_of[b]:
+                    column = 0 if order[a] < order[b] else 1 if order[a] == order[b] else 2
+                    h2h[bot_of[a]][bot_of[b]][column] += 1
+    recent: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for g in reversed(games):
+        for bot in {bot_of[v] for v in g.teams}:
+            if len(recent[bot]) < RECENT:
+                rec = g.record
+                recent[bot].append(
+                    {
+                        "game_id": rec.game_id,
+                        "kind": g.kind,
+                        "teams": [label[v] for v in g.teams],
+                        "scores": list(rec.scores),
+                        "winner": rec.winner,
+                        "reason": rec.reason,
+                        "violations": len(rec.violations),
+                        "finished_at": _when(g.finished_at),
+                        "replay": replay_name(rec.game_id),
+                    }
+                )
+    out: dict[str, Any] = {}
+    for v in versions:
+        bot = out.setdefault(v.bot, {"versions": [], "head_to_head": [], "recent": recent.get(v.bot, [])})
+        bot["versions"].append({"label": v.label, "version": v.version, "history": history.get(v.id, [])})
+    for name, bot in out.items():
+        bot["head_to_head"] = [
+            {"opponent": other, "sets": sum(wdl), "wins": wdl[0], "draws": wdl[1], "losses": wdl[2]}
+            for other, wdl in sorted(h2h[name].items())
+        ]
+    return out

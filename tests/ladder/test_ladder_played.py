@@ -1,0 +1,119 @@
+"""A ladder of several bots and versions, played: its standings and rating history against a recomputation of
+the test's own (openskill called here, from the games table), ``check``, and versions superseded."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+from openskill.models import PlackettLuce
+
+from tests.ladder.support import ladder, rows, standings
+
+
+def test_the_stored_ratings_are_those_the_games_give(played: Path) -> None:
+    model = PlackettLuce()
+    ratings: dict[int, tuple[float, float]] = {}
+    order = rows(played, "SELECT set_id FROM ratings GROUP BY set_id ORDER BY MIN(id)")
+    assert len(order) >= 6
+    for (set_id,) in order:
+        (group_text,) = rows(played, "SELECT versions FROM sets WHERE id = ?", set_id)[0]
+        group = json.loads(group_text)
+        points = dict.fromkeys(group, 0)
+        forfeits = dict.fromkeys(group, 0)
+        for teams, scores, forfeit in rows(played, "SELECT teams, scores, forfeit FROM games WHERE set_id = ?", set_id):
+            for team, version in enumerate(json.loads(teams)):
+                points[version] += json.loads(scores)[team]
+                forfeits[version] += forfeit == team
+        keys = [(forfeits[v], -points[v]) for v in group]
+        ranks = [1 + sum(k < mine for k in keys) for mine in keys]
+        before = [[model.rating(*ratings.get(v, (model.mu, model.sigma)))] for v in group]
+        after = model.rate(before, ranks=[float(r) for r in ranks])
+        for v, rated in zip(group, after, strict=True):
+            ratings[v] = (rated[0].mu, rated[0].sigma)
+        stored = rows(played, "SELECT version, mu, sigma FROM ratings WHERE set_id = ? ORDER BY version", set_id)
+        assert stored == sorted((v, *ratings[v]) for v in group)  # the history, update by update
+    table = standings(played)["standings"]
+    labels = dict(rows(played, "SELECT bot || '.v' || version, id FROM versions"))
+    for row in table:
+        mu, sigma = ratings.get(labels[row["label"]], (model.mu, model.sigma))
+        assert (row["mu"], row["sigma"]) == (round(mu, 4), round(sigma, 4))
+        assert row["ordinal"] == round(mu - 3 * sigma, 4)
+    ranked = [r for r in table if r["rank"] is not None]
+    assert [r["ordinal"] for r in ranked] == sorted((r["ordinal"] for r in ranked), reverse=True)
+    checked = ladder("check", played)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith(f"ok: {len(order)} rated set(s)")
+
+
+def test_games_counted_per_version_are_the_games_table_s(played: Path) -> None:
+    table = {r["label"]: r for r in standings(played)["standings"]}
+    ladder_games = rows(
+        played, "SELECT g.teams, g.winner FROM games g JOIN sets s ON s.id = g.set_id WHERE s.kind = 'ladder'"
+    )
+    for label, vid in rows(played, "SELECT bot || '.v' || version, id FROM versions"):
+        mine = [(json.loads(t), w) for t, w in ladder_games if vid in json.loads(t)]
+        assert table[label]["games"] == len(mine)
+        assert table[label]["wins"] == sum(w is not None and teams[w] == vid for teams, w in mine)
+    assert standings(played)["meta"]["ladder_games"] == len(ladder_games)
+
+
+def test_a_new_version_supersedes_the_old_once_it_passed_its_validation(played: Path) -> None:
+    table = {r["label"]: r for r in standings(played)["standings"]}
+    assert table["rules.v1"]["status"] == "superseded" and table["rules.v1"]["reason"] == "superseded by v2"
+    assert table["rules.v2"]["status"] == "active" and table["rules.v2"]["games"] > 0
+    assert table["rules.v1"]["games"] > 0  # its games and rating are kept
+    assert table["rules.v1"]["rank"] is None and table["rules.v2"]["rank"] is not None
+    # the old version played no ladder game after the new one's validation game
+    (validated,) = rows(
+        played,
+        "SELECT g.number FROM games g JOIN sets s ON s.id = g.set_id WHERE s.kind = 'validation' "
+        "AND s.versions = (SELECT json_array(id) FROM versions WHERE bot = 'rules' AND version = 2)",
+    )[0]
+    (v1,) = rows(played, "SELECT id FROM versions WHERE bot = 'rules' AND version = 1")[0]
+    later = rows(played, "SELECT teams, set_id FROM games WHERE number > ?", validated)
+    sets_before = {s for (s,) in rows(played, "SELECT set_id FROM games WHERE number < ?", validated)}
+    assert all(v1 not in json.loads(t) for t, s in later if s not in sets_before)
+
+
+def test_check_finds_a_game_changed_behind_its_back(played: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    source = sqlite3.connect(played / "ladder.db")
+    target = sqlite3.connect(copy / "ladder.db")
+    source.backup(target)
+    source.close()
+    (number, scores) = target.execute(
+        "SELECT g.number, g.scores FROM games g JOIN sets s ON s.id = g.set_id WHERE s.state = 'rated' LIMIT 1"
+    ).fetchone()
+    flipped = list(reversed(json.loads(scores)))
+    target.execute("UPDATE games SET scores = ? WHERE number = ?", (json.dumps([flipped[0] + 50, flipped[1]]), number))
+    target.commit()
+    target.close()
+    checked = ladder("check", copy)
+    assert checked.returncode == 1
+    assert "the stored ratings are not those of the games" in checked.stderr
+    assert "recomputed" in checked.stdout
+
+
+def test_recover_rebuilds_a_played_ladder_from_its_logs(played: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "club"
+    shutil.copytree(played, copy)
+    rated = "SELECT version, mu, sigma FROM ratings ORDER BY id"
+    before = rows(copy, rated)
+    games = "SELECT g.number, g.teams, g.scores, g.seed FROM games g JOIN sets s ON s.id = g.set_id "
+    complete = rows(copy, games + "WHERE s.state != 'open' ORDER BY g.number")
+    versions = rows(copy, "SELECT id, bot, version, status FROM versions ORDER BY id")
+    path = copy / "ladder.db"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    recovered = ladder("recover", copy)
+    assert recovered.returncode == 0, recovered.stderr
+    assert len(before) >= 12 and rows(copy, rated) == before  # every update, in the order it was made
+    assert rows(copy, games + "WHERE s.state != 'open' ORDER BY g.number") == complete
+    assert rows(copy, "SELECT id, bot, version, status FROM versions ORDER BY id") == versions
+    assert [p.name for p in copy.glob("ladder.db.damaged-*")] != []  # the damaged file is kept beside
+    checked = ladder("check", copy)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
