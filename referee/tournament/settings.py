@@ -670,9 +670,11 @@ def _format_settings(given: Given, plain: dict[str, Any], bots: tuple[str, ...],
     rounds = plain["rounds"] if format is FormatName.SWISS else None
     if format is FormatName.SWISS and rounds is None:
         rounds = swiss_default_rounds(len(bots), teams)
-    seeding = given.seeding.read(bots) if given.seeding is not None else plain["seeding"]
+    seeding = plain["seeding"]
     if seeding is not None and not format.in_rounds:
         raise UsageError(f"--seeding is for --format swiss or knockout, not {format}: drop --seeding")
+    if given.seeding is not None:  # named now: read the earlier run's standings (a resumed run keeps its seeds)
+        seeding = given.seeding.read(bots)
     return {"format_name": format, "rounds": rounds, "seeding": seeding}
 
 

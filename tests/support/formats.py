@@ -20,9 +20,9 @@ def outcome(game: ScheduledGame, strength: Mapping[str, float], rng: random.Rand
     return Outcome(game.number, teams, scores, winner, None, hands, (0,) * len(teams))
 
 
-def play_out(format: Format, strength: Mapping[str, float], seed: int = 1, draws: float = 0.1) -> tuple[
-    Plan, dict[int, Outcome]
-]:
+def play_out(
+    format: Format, strength: Mapping[str, float], seed: int = 1, draws: float = 0.1
+) -> tuple[Plan, dict[int, Outcome]]:
     """Plan, play every game fixed so far, plan again, until the format is final and played; the last plan and
     the outcomes. Each plan must keep the games of the one before it."""
     rng = random.Random(seed)
