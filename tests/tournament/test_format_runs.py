@@ -1,0 +1,123 @@
+"""Swiss and knockout played for real: bot processes, on one referee, on ``--workers 2`` and on a loopback Ray
+in a network namespace of its own, all giving the games of one plain run; and a run killed with -9 mid-round
+resumes to the same rounds and the same standings."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.arena import ARENA, FIRST, QUICK, RANDOM, arena, bot
+from tests.support.logs import result_lines, results, same_games
+from tests.support.netns import in_netns
+from tests.support.processes import children_of, wait_gone
+
+FIELD = ["--bot", RANDOM, "--bot", FIRST, "--bot", bot("r2"), "--bot", bot("f2", "first_bot"), "--bot", bot("r3")]
+SWISS = [*QUICK, *FIELD, "--format", "swiss", "--rounds", "3", "--seed", "4"]  # 3 rounds of 2 meetings, a bye each
+KNOCKOUT = [*QUICK, *FIELD, "--format", "knockout", "--seed", "4"]  # 5 bots: 3 byes, then 2 matches, then the final
+FORMATS = {"swiss": SWISS, "knockout": KNOCKOUT}
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each format played on two tables of one referee process: what the other ways must give."""
+    out = {}
+    for name, args in FORMATS.items():
+        folder = tmp_path_factory.mktemp("plain") / name
+        run = arena("tournament", *args, "-j", "2", "--workers", "1", "--out", str(folder))
+        assert run.returncode == 0, run.stderr
+        out[name] = folder
+    return out
+
+
+def summary(folder: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads((folder / "standings.json").read_text())
+    return data
+
+
+def test_a_swiss_plays_its_rounds_from_the_results(plain: dict[str, Path]) -> None:
+    folder = plain["swiss"]
+    data = summary(folder)
+    assert data["format"] == "swiss" and data["rounds"] == 3 and data["complete"] is True
+    assert data["games_played"] == data["games_scheduled"] == 12
+    games = results(folder)
+    assert [r["round"] for r in games] == [1] * 4 + [2] * 4 + [3] * 4
+    matches = data["matches"]
+    assert isinstance(matches, list)
+    byes = [m["bots"][0] for m in matches if m["bye"]]
+    assert len(byes) == 3 == len(set(byes))  # one bye a round, never twice to a bot
+    met = [frozenset(m["bots"]) for m in matches if not m["bye"]]
+    assert len(met) == len(set(met)) == 6  # no pairing twice
+    # a meeting's points are its games' results; the standings hold the score with the byes
+    rows = {r["bot"]: r for r in json.loads((folder / "standings.json").read_text())["standings"]}
+    for name, row in rows.items():
+        played = sum(m["points"][m["bots"].index(name)] for m in matches if name in m["bots"] and not m["bye"])
+        assert row["swiss_score"] == played + (1.0 if name in byes else 0.0)
+        assert row["score"] == played  # the standings' own pairwise score, without the bye
+    ranked = [r["bot"] for r in json.loads((folder / "standings.json").read_text())["standings"]]
+    key = [(-rows[b]["swiss_score"], -rows[b]["buchholz"], -rows[b]["sonneborn_berger"]) for b in ranked]
+    assert key == sorted(key)
+
+
+def test_a_knockout_plays_its_bracket(plain: dict[str, Path]) -> None:
+    folder = plain["knockout"]
+    data = summary(folder)
+    assert data["format"] == "knockout" and data["rounds"] == 3 and data["complete"] is True
+    matches = data["matches"]
+    assert isinstance(matches, list)
+    first = [m["bots"] for m in matches if m["round"] == 1]
+    assert first == [["random"], ["f2", "r3"], ["first"], ["r2"]]  # the byes to the top three seeds
+    final = [m for m in matches if m["round"] == 3]
+    assert len(final) == 1 and final[0]["winner"] == json.loads((folder / "standings.json").read_text())[
+        "standings"
+    ][0]["bot"]
+    assert sum(len(m["games"]) for m in matches) == data["games_played"] == len(results(folder))
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_two_worker_processes_play_the_games_of_one(name: str, plain: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / name
+    run = arena("tournament", *FORMATS[name], "-j", "2", "--workers", "2", "--out", str(folder))
+    assert run.returncode == 0, run.stderr
+    assert "worker processes" in run.stdout
+    same_games(folder, plain[name])
+
+
+def test_kill_9_mid_round_resumes_to_the_same_rounds_and_standings(plain: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [ARENA, "tournament", *SWISS, "-j", "2", "--out", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while result_lines(folder) < 5:  # the first round (4 games) is in, the second begun
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the tournament did not get going"
+        time.sleep(0.01)
+    bots = children_of(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    wait_gone(bots)
+    done = result_lines(folder)
+    assert 5 <= done < 12
+    resumed = arena("tournament", "--resume", "--out", str(folder), "-j", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({done} done)" in resumed.stdout.splitlines()[0]
+    same_games(folder, plain["swiss"])
+    assert summary(folder)["matches"] == summary(plain["swiss"])["matches"]
+
+
+@pytest.mark.slow
+def test_a_loopback_ray_plays_the_games_of_one_referee(plain: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "ray"
+    run = in_netns(str(ARENA), "tournament", *KNOCKOUT, "-j", "2", "--ray", "--out", str(folder))
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "on Ray" in run.stdout
+    same_games(folder, plain["knockout"])
