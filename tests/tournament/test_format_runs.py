@@ -73,9 +73,10 @@ def test_a_knockout_plays_its_bracket(plain: dict[str, Path]) -> None:
     first = [m["bots"] for m in matches if m["round"] == 1]
     assert first == [["random"], ["f2", "r3"], ["first"], ["r2"]]  # the byes to the top three seeds
     final = [m for m in matches if m["round"] == 3]
-    assert len(final) == 1 and final[0]["winner"] == json.loads((folder / "standings.json").read_text())[
-        "standings"
-    ][0]["bot"]
+    assert (
+        len(final) == 1
+        and final[0]["winner"] == json.loads((folder / "standings.json").read_text())["standings"][0]["bot"]
+    )
     assert sum(len(m["games"]) for m in matches) == data["games_played"] == len(results(folder))
 
 
