@@ -3,17 +3,15 @@ numbers those of standings.json, and every game link opening that game's replay.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
 
-from tests.support.arena import FIRST, QUICK, RANDOM, arena, bot
+from tests.support.arena import QUICK
 from tests.support.browser import open_page, text_of
+from tests.support.tournament import FIVE, play_each, summary
 
-FIELD = ["--bot", RANDOM, "--bot", FIRST, "--bot", bot("r2"), "--bot", bot("f2", "first_bot"), "--bot", bot("r3")]
 FORMATS = {
     "swiss": ["--format", "swiss", "--rounds", "2", "--seed", "8"],
     "knockout": ["--format", "knockout", "--seed", "8"],
@@ -22,18 +20,7 @@ FORMATS = {
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = {}
-    for name, args in FORMATS.items():
-        folder = tmp_path_factory.mktemp("formats") / name
-        run = arena("tournament", *QUICK, *FIELD, *args, "-j", "2", "--out", str(folder))
-        assert run.returncode == 0, run.stderr
-        out[name] = folder
-    return out
-
-
-def saved(folder: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((folder / "standings.json").read_text())
-    return data
+    return play_each(tmp_path_factory, {name: [*QUICK, *FIVE, *args] for name, args in FORMATS.items()}, "-j", "2")
 
 
 def shown(value: float) -> str:
@@ -46,7 +33,7 @@ def test_the_standings_and_each_round_are_those_of_standings_json(
     name: str, played: dict[str, Path], browser: Browser
 ) -> None:
     folder = played[name]
-    data = saved(folder)
+    data = summary(folder)
     page, problems = open_page(browser, (folder / "report.html").as_uri())
     assert f"{name}, round {data['rounds']} of {data['rounds']}" in text_of(page.text_content("#title"))
     columns = ["swiss_score", "buchholz", "sonneborn_berger"] if name == "swiss" else ["round_reached"]
@@ -76,7 +63,7 @@ def test_the_standings_and_each_round_are_those_of_standings_json(
 
 def test_the_bracket_is_drawn_and_its_links_open_the_right_games(played: dict[str, Path], browser: Browser) -> None:
     folder = played["knockout"]
-    data = saved(folder)
+    data = summary(folder)
     page, problems = open_page(browser, (folder / "report.html").as_uri())
     columns = page.locator("#bracket .column")
     assert columns.count() == data["rounds"] == 3

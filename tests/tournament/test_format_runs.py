@@ -4,7 +4,6 @@ resumes to the same rounds and the same standings."""
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import time
@@ -12,32 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.arena import ARENA, FIRST, QUICK, RANDOM, arena, bot
+from tests.support.arena import ARENA, QUICK, arena
 from tests.support.logs import result_lines, results, same_games
 from tests.support.netns import in_netns
 from tests.support.processes import children_of, wait_gone
+from tests.support.tournament import FIVE, play_each, summary
 
-FIELD = ["--bot", RANDOM, "--bot", FIRST, "--bot", bot("r2"), "--bot", bot("f2", "first_bot"), "--bot", bot("r3")]
-SWISS = [*QUICK, *FIELD, "--format", "swiss", "--rounds", "3", "--seed", "4"]  # 3 rounds of 2 meetings, a bye each
-KNOCKOUT = [*QUICK, *FIELD, "--format", "knockout", "--seed", "4"]  # 5 bots: 3 byes, then 2 matches, then the final
+SWISS = [*QUICK, *FIVE, "--format", "swiss", "--rounds", "3", "--seed", "4"]  # 3 rounds of 2 meetings, a bye each
+KNOCKOUT = [*QUICK, *FIVE, "--format", "knockout", "--seed", "4"]  # 5 bots: 3 byes, then 2 matches, then the final
 FORMATS = {"swiss": SWISS, "knockout": KNOCKOUT}
 
 
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Each format played on two tables of one referee process: what the other ways must give."""
-    out = {}
-    for name, args in FORMATS.items():
-        folder = tmp_path_factory.mktemp("plain") / name
-        run = arena("tournament", *args, "-j", "2", "--workers", "1", "--out", str(folder))
-        assert run.returncode == 0, run.stderr
-        out[name] = folder
-    return out
-
-
-def summary(folder: Path) -> dict[str, object]:
-    data: dict[str, object] = json.loads((folder / "standings.json").read_text())
-    return data
+    return play_each(tmp_path_factory, FORMATS, "-j", "2", "--workers", "1")
 
 
 def test_a_swiss_plays_its_rounds_from_the_results(plain: dict[str, Path]) -> None:
@@ -54,12 +42,12 @@ def test_a_swiss_plays_its_rounds_from_the_results(plain: dict[str, Path]) -> No
     met = [frozenset(m["bots"]) for m in matches if not m["bye"]]
     assert len(met) == len(set(met)) == 6  # no pairing twice
     # a meeting's points are its games' results; the standings hold the score with the byes
-    rows = {r["bot"]: r for r in json.loads((folder / "standings.json").read_text())["standings"]}
+    rows = {r["bot"]: r for r in summary(folder)["standings"]}
     for name, row in rows.items():
         played = sum(m["points"][m["bots"].index(name)] for m in matches if name in m["bots"] and not m["bye"])
         assert row["swiss_score"] == played + (1.0 if name in byes else 0.0)
         assert row["score"] == played  # the standings' own pairwise score, without the bye
-    ranked = [r["bot"] for r in json.loads((folder / "standings.json").read_text())["standings"]]
+    ranked = [r["bot"] for r in summary(folder)["standings"]]
     key = [(-rows[b]["swiss_score"], -rows[b]["buchholz"], -rows[b]["sonneborn_berger"]) for b in ranked]
     assert key == sorted(key)
 
@@ -73,10 +61,7 @@ def test_a_knockout_plays_its_bracket(plain: dict[str, Path]) -> None:
     first = [m["bots"] for m in matches if m["round"] == 1]
     assert first == [["random"], ["f2", "r3"], ["first"], ["r2"]]  # the byes to the top three seeds
     final = [m for m in matches if m["round"] == 3]
-    assert (
-        len(final) == 1
-        and final[0]["winner"] == json.loads((folder / "standings.json").read_text())["standings"][0]["bot"]
-    )
+    assert len(final) == 1 and final[0]["winner"] == summary(folder)["standings"][0]["bot"]
     assert sum(len(m["games"]) for m in matches) == data["games_played"] == len(results(folder))
 
 
