@@ -36,6 +36,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from referee.engine.rules import Rules
 from referee.tournament.pairing import Entrant, History, pair
@@ -194,14 +195,14 @@ class Swiss:
             for group, gs in fixed:
                 for bot, p in zip(group, points_in(group, gs, outcomes), strict=True):
                     score[bot] += p
-                for a, b in combinations2(group):
+                for a, b in combinations(group, 2):
                     met[frozenset((a, b))] += 1
                 groups.add(frozenset(group))
         final = len(games) == self.rounds * per_round
         buchholz, sonneborn = self._tiebreaks(matches, score, outcomes)
         pph = points_per_hand(s.seeds, outcomes)
         order = sorted(
-            s.seeds, key=lambda b: (-score[b], -buchholz[b], -sonneborn[b], -round(pph[b], 9), s.seeds.index(b))
+            s.seeds, key=lambda b: (-score[b], -buchholz[b], -sonneborn[b], -_rounded(pph[b]), s.seeds.index(b))
         )
         return Plan(
             tuple(games),
@@ -242,10 +243,6 @@ def _between(games: Sequence[int], outcomes: Mapping[int, Outcome]) -> dict[tupl
                 if i != j:
                     out[a, b] += o.pair_score(i, j)
     return out
-
-
-def combinations2(group: Sequence[str]) -> list[tuple[str, str]]:
-    return [(group[i], group[j]) for i in range(len(group)) for j in range(i + 1, len(group))]
 
 
 # ------------------------------------------------------------------ knockout
@@ -392,7 +389,7 @@ class Knockout:
             entrants = [tuple(winners[k : k + s.teams]) for k in range(0, len(winners), s.teams)]
         expected = self._expected() + sum(max(0, len(m.games) - s.games) for m in matches if not m.bye)
         pph = points_per_hand(s.seeds, outcomes)
-        order = sorted(s.seeds, key=lambda b: (-reached[b], -round_(pph[b]), seeds[b]))
+        order = sorted(s.seeds, key=lambda b: (-reached[b], -_rounded(pph[b]), seeds[b]))
         return Plan(
             tuple(games),
             final=final,
@@ -412,7 +409,8 @@ class Knockout:
         return (groups + later) * self.setup.games
 
 
-def round_(x: float) -> float:
+def _rounded(x: float) -> float:
+    """Points per hand compared to 9 places, so that equal ratios made in other orders are equal."""
     return round(x, 9)
 
 
@@ -436,8 +434,8 @@ def _winner(
     if len(leaders) == 1:
         return leaders[0], "tie-break sets" if tied else ""
     pph = points_per_hand(leaders, outcomes, [g.number for g in games])
-    best = max(round_(pph[b]) for b in leaders)
-    leaders = [b for b in leaders if round_(pph[b]) == best]
+    best = max(_rounded(pph[b]) for b in leaders)
+    leaders = [b for b in leaders if _rounded(pph[b]) == best]
     if len(leaders) == 1:
         return leaders[0], "points per hand"
     return min(leaders, key=seeds.__getitem__), "seed"
