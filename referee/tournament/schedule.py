@@ -23,8 +23,10 @@ tournament can be resumed game by game.
 
 A format is a ``Format``: ``plan(outcomes)`` gives the games fixed so far, as a
 pure function of the settings and the results so far. Round-robin and gauntlet
-fix every game at once (``Fixed``); a format played in rounds fixes the next
-round once the results of the last are in. The runner asks again whenever it
+fix every game at once (``Fixed``); a format played in rounds (Swiss and
+knockout, ``referee.tournament.formats``) fixes the next round once the
+results of the last are in, and its plan also holds its meetings
+(``Match``), its ranking and its own columns for the standings. The runner asks again whenever it
 has no game left to start, so it never learns which format it runs, and a
 resumed run, handed the same results, plans the same rounds.
 """
