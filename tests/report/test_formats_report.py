@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from referee.report.data import Report, read_settings
+from referee.tournament.results import GameRecord
 from tests.support.arena import QUICK
 from tests.support.browser import open_page, text_of
+from tests.support.logs import results
 from tests.support.tournament import FIVE, play_each, summary
 
 FORMATS = {
@@ -92,11 +95,7 @@ def test_the_bracket_is_drawn_and_its_links_open_the_right_games(played: dict[st
 
 def test_the_live_report_follows_the_rounds_as_games_end(played: dict[str, Path]) -> None:
     """The live view adds each game as it ends (``Report.add``); its summary names the round fixed so far, which
-    the page's header shows."""
-    from referee.report.data import Report, read_settings
-    from referee.tournament.results import GameRecord
-    from tests.support.logs import results
-
+    the page's header shows (``test_live.py`` watches it there)."""
     folder = played["swiss"]
     settings, _ = read_settings(folder)
     report = Report(folder, settings)
