@@ -1,6 +1,6 @@
 """Swiss and knockout played for real: bot processes, on one referee, on ``--workers 2`` and on a loopback Ray
-in a network namespace of its own, all giving the games of one plain run; and a run killed with -9 mid-round
-resumes to the same rounds and the same standings."""
+in a network namespace of its own, all giving the games of one plain run; a Swiss of groups of three; and a
+run killed with -9 mid-round resumes to the same rounds and the same standings."""
 
 from __future__ import annotations
 
@@ -63,6 +63,31 @@ def test_a_knockout_plays_its_bracket(plain: dict[str, Path]) -> None:
     final = [m for m in matches if m["round"] == 3]
     assert len(final) == 1 and final[0]["winner"] == summary(folder)["standings"][0]["bot"]
     assert sum(len(m["games"]) for m in matches) == data["games_played"] == len(results(folder))
+
+
+def test_a_three_team_swiss_plays_groups_of_three_and_byes(tmp_path: Path) -> None:
+    """double-deck-3p: five bots, so each round one group of three meets and two bots have a bye."""
+    folder = tmp_path / "3p"
+    run = arena(
+        "tournament", *FIVE, "--preset", "double-deck-3p", "--rule", "hand_limit=2", "--format", "swiss", "-j", "2",
+        "--out", str(folder),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    data = summary(folder)
+    assert data["format"] == "swiss" and data["rounds"] == 2 and data["complete"] is True  # 5 // 2 byes a round
+    matches = data["matches"]
+    groups = [m for m in matches if not m["bye"]]
+    byes = [m["bots"][0] for m in matches if m["bye"]]
+    assert [len(m["bots"]) for m in groups] == [3, 3] and len(byes) == 4 == len(set(byes))
+    assert len({frozenset(m["bots"]) for m in groups}) == 2  # no group twice
+    games = {r["game"]: r for r in results(folder)}
+    for m in groups:  # a group's games seat its three bots, and its points are theirs over those games
+        assert [set(games[g]["teams"]) for g in m["games"]] == [set(m["bots"])] * 3
+        assert sum(m["points"]) == 3 * len(m["games"])  # each game: 1 point for each of its three pairs of teams
+    for row in data["standings"]:  # a bye is worth half a meeting's points: 3 of 6
+        name = row["bot"]
+        met = sum(m["points"][m["bots"].index(name)] for m in groups if name in m["bots"])
+        assert row["swiss_score"] == met + 3.0 * byes.count(name)
 
 
 @pytest.mark.parametrize("name", FORMATS)
