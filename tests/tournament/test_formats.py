@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.engine.presets import rules_for
+from referee.engine.rules import Rules
 from referee.tournament.formats import Knockout, Swiss, bracket
 from referee.tournament.schedule import FormatError, FormatName, ScheduledGame
 from referee.tournament.settings import Given, Seeding, TournamentSettings, UsageError, parse_bots, resolve
@@ -63,10 +64,7 @@ def test_a_knockout_needs_two_bots(n: int) -> None:
 
 
 @pytest.mark.parametrize(("rules", "n"), [(TWO, 2), (TWO, 5), (TWO, 16), (THREE, 3), (THREE, 7), (THREE, 11)])
-def test_a_knockout_is_a_pure_function_of_its_results(rules: object, n: int) -> None:
-    from referee.engine.rules import Rules
-
-    assert isinstance(rules, Rules)
+def test_a_knockout_is_a_pure_function_of_its_results(rules: Rules, n: int) -> None:
     names = bots(n)
     strength = {b: -0.2 * k for k, b in enumerate(names)}
     ko = Knockout.of(names, rules, games=rules.teams, seed=3, tie_sets=2)
