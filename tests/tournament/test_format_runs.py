@@ -126,9 +126,10 @@ def test_kill_9_mid_round_resumes_to_the_same_rounds_and_standings(plain: dict[s
 
 
 @pytest.mark.slow
-def test_a_loopback_ray_plays_the_games_of_one_referee(plain: dict[str, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", FORMATS)
+def test_a_loopback_ray_plays_the_games_of_one_referee(name: str, plain: dict[str, Path], tmp_path: Path) -> None:
     folder = tmp_path / "ray"
-    run = in_netns(str(ARENA), "tournament", *KNOCKOUT, "-j", "2", "--ray", "--out", str(folder))
+    run = in_netns(str(ARENA), "tournament", *FORMATS[name], "-j", "2", "--ray", "--out", str(folder))
     assert run.returncode == 0, run.stderr[-3000:]
     assert "on Ray" in run.stdout
-    same_games(folder, plain["knockout"])
+    same_games(folder, plain[name])
