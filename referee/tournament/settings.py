@@ -104,6 +104,9 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _MS = 3_600_000  # the longest a move time or a time bank may be: an hour
 
 
+TIE_SETS = 2  # a knockout's tie-break sets at most, unless --tie-sets says otherwise
+
+
 class UsageError(SettingsError):
     """Settings that do not go together (a format and options it does not take, too many rounds): a usage
     error, exit status 2; the message says what to change."""
@@ -403,7 +406,7 @@ class Given(Named):
     tie_sets: int | None = declare(
         Whole(low=0),
         "Knockout: the most duplicate sets a tied match plays on; still tied, points per hand decide.",
-        default=2,
+        default=TIE_SETS,
         flag="--tie-sets",
         saved="tie_sets",
         decides_games=True,
@@ -493,12 +496,13 @@ class TournamentSettings:
     duplicate: bool
     all_seatings: bool  # three teams: every order round the table, not only the rotations
     gauntlet: str | None  # the candidate of a gauntlet; None for a round-robin
-    format_name: FormatName  # which format (settings.json from before formats: round-robin, or gauntlet)
-    rounds: int | None  # a Swiss's rounds (None for the other formats)
-    tie_sets: int  # a knockout's most tie-break sets per match
-    seeding: Seeding | None  # the seeds of a Swiss or knockout by an earlier run's Elo; None: as given
     sandbox: SandboxMode  # how bots are contained; kept on resume unless given again
     name: str  # a label; not part of what must match on resume
+    # the format (defaults: a round-robin, for settings made without one, such as a ladder's)
+    format_name: FormatName = FormatName.ROUND_ROBIN  # settings.json from before formats: or a gauntlet
+    rounds: int | None = None  # a Swiss's rounds (None for the other formats)
+    tie_sets: int = TIE_SETS  # a knockout's most tie-break sets per match
+    seeding: Seeding | None = None  # the seeds of a Swiss or knockout by an earlier run's Elo; None: as given
 
     @property
     def bot_names(self) -> tuple[str, ...]:
