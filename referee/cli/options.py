@@ -25,6 +25,7 @@ from referee.sandbox import SandboxMode
 from referee.setting import Named
 from referee.sprt.config import SprtGiven, read_sprt_toml
 from referee.stats.sprt import Model
+from referee.tournament.schedule import FormatName
 from referee.tournament.settings import Given, read_toml
 
 
@@ -62,6 +63,10 @@ Games = Annotated[int | None, option(Given, "games")]
 Duplicate = Annotated[bool | None, option(Given, "duplicate")]
 AllSeatings = Annotated[bool | None, option(Given, "all_seatings")]
 Gauntlet = Annotated[str | None, option(Given, "gauntlet")]
+Format = Annotated[FormatName | None, option(Given, "format")]
+Rounds = Annotated[int | None, option(Given, "rounds")]
+TieSets = Annotated[int | None, option(Given, "tie_sets")]
+Seeding = Annotated[tuple[str, str] | None, option(Given, "seeding")]
 Concurrency = Annotated[int | None, option(Given, "concurrency")]
 Workers = Annotated[int | None, option(Given, "workers")]
 RunSandbox = Annotated[SandboxMode | None, option(Given, "sandbox", saved=True)]

@@ -38,32 +38,38 @@ LAYOUTS = (
 )
 
 
-def standings_table(title: str, rows: Sequence[Standing], console: Console) -> Table:
+# the headers of a format's own figures (``Standing.extra``)
+EXTRA_HEADERS = {"swiss_score": "score", "buchholz": "Buchholz", "sonneborn_berger": "S-B", "round_reached": "round"}
+
+
+def standings_table(title: str, rows: Sequence[Standing], console: Console, caption: str = RANKING) -> Table:
     """The standings, in the widest layout that fits ``console``'s width (the narrowest when none does)."""
     unbounded = console.options.update_width(_UNBOUNDED)  # a table measured within a width is cut to it
-    table = _table(title, rows, LAYOUTS[0])
+    table = _table(title, rows, LAYOUTS[0], caption)
     for layout in LAYOUTS:
-        table = _table(title, rows, layout)
+        table = _table(title, rows, layout, caption)
         if Measurement.get(console, unbounded, table).maximum <= console.width:
             break
     return table
 
 
-def _table(title: str, rows: Sequence[Standing], layout: Layout) -> Table:
+def _table(title: str, rows: Sequence[Standing], layout: Layout, caption: str) -> Table:
     table = Table(
         title=title,
-        caption=RANKING,
+        caption=caption,
         show_edge=layout.edge,
         padding=layout.padding,
     )
     results = ("W-D-L",) if layout.merged else ("W", "D", "L")
-    for col in ("#", "bot", "games", *results, "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
+    extra = [EXTRA_HEADERS.get(name, name) for name, _ in rows[0].extra] if rows else []
+    for col in ("#", "bot", *extra, "games", *results, "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for rank, r in enumerate(rows, start=1):
         wdl = (f"{r.wins}-{r.draws}-{r.losses}",) if layout.merged else (str(r.wins), str(r.draws), str(r.losses))
         table.add_row(
             str(rank),
             shown_name(r.bot),
+            *(f"{value:g}" for _, value in r.extra),
             str(r.games),
             *wdl,
             f"{r.points_per_hand:.2f}",

@@ -9,7 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.cli import options as opt
-from referee.cli.app import app, console, err_console, user_errors
+from referee.cli.app import app, console, err_console, fail, user_errors
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
 from referee.cli.running import VerboseOpt, long_game_line, run_async, warn
@@ -22,8 +22,9 @@ from referee.run.tournament import open_tournament
 from referee.tournament.gauntlet import Matchup
 from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.standings import Standing
+from referee.tournament.schedule import FormatName
+from referee.tournament.settings import TournamentSettings, UsageError
+from referee.tournament.standings import RANKING, Standing
 
 
 @app.command("tournament")
@@ -51,13 +52,21 @@ def tournament_command(
     resume: opt.Resume = False,
     live: LiveOpt = None,
     gauntlet: opt.Gauntlet = None,
+    format: opt.Format = None,
+    rounds: opt.Rounds = None,
+    tie_sets: opt.TieSets = None,
+    seeding: opt.Seeding = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Play a round-robin between bots and print the standings (wins, points per hand, Elo)."""
+    """Play a tournament between bots (a round-robin, a gauntlet, a Swiss or a knockout) and print the standings
+    (wins, points per hand, Elo)."""
     with user_errors(OSError):
         place = Placement(ray, ray_working_dir, verbose)
-        tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
-    settings, folder, total = tournament.settings, tournament.folder, len(tournament.schedule)
+        try:
+            tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
+        except UsageError as exc:  # settings that do not go together (a format and its options)
+            raise fail(str(exc), code=2) from None
+    settings, folder = tournament.settings, tournament.folder
     console.print(start_line(tournament), highlight=False, soft_wrap=True)
     report: Report | None = None
     with user_errors(OSError):
@@ -67,7 +76,7 @@ def tournament_command(
         finally:
             tournament.backend.release()
         rows = tournament.write_standings()
-    print_standings(settings, rows, done=len(tournament.done), total=total)
+    print_standings(settings, rows, done=len(tournament.done), total=tournament.expected, caption=tournament.ranking)
     if settings.gauntlet is not None:
         print_head_to_head(settings.gauntlet, tournament.head_to_head())
     print_start_failures(tournament.done.values())
@@ -78,11 +87,14 @@ def tournament_command(
 
 def start_line(tournament: Tournament) -> str:
     """What the tournament is, how far it got and where its tables run."""
-    settings, total, done = tournament.settings, len(tournament.schedule), len(tournament.done)
+    settings, total, done = tournament.settings, tournament.expected, len(tournament.done)
     tables = min(tournament.concurrency, total - done)
     where = tournament.backend.describe(tables) if tables else ""
+    plan = tournament.plan
+    rounds = f", round {plan.round} of {plan.rounds}" if plan.rounds > 1 else ""
+    kind = "" if settings.format_name is FormatName.ROUND_ROBIN else f" ({settings.format_name}{rounds})"
     return (
-        f"{settings.name}: {len(settings.bots)} bots, {settings.preset}, {total} games"
+        f"{settings.name}{kind}: {len(settings.bots)} bots, {settings.preset}, {total} games"
         + (f" ({done} done)" if done else "")
         + (f", {tables} table(s)" if tables else "")
         + (f" {where}" if where else "")
@@ -105,9 +117,13 @@ def _play(tournament: Tournament, verbose: bool, live: int | None) -> Report | N
     )
     with progress:
         task = progress.add_task(
-            shown_name(tournament.settings.name), total=len(tournament.schedule), completed=len(tournament.done)
+            shown_name(tournament.settings.name), total=tournament.expected, completed=len(tournament.done)
         )
-        tournament.on_game = lambda _record: progress.advance(task)
+
+        def advance(_record: GameRecord) -> None:  # a knockout's tie-break sets add games as it goes
+            progress.update(task, total=tournament.expected, completed=len(tournament.done))
+
+        tournament.on_game = advance
         rules = tournament.settings.rules
 
         def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
@@ -159,10 +175,13 @@ def print_head_to_head(candidate: str, rows: list[Matchup]) -> None:
     console.print(table)
 
 
-def print_standings(settings: TournamentSettings, rows: list[Standing], *, done: int, total: int) -> None:
+def print_standings(
+    settings: TournamentSettings, rows: list[Standing], *, done: int, total: int, caption: str = RANKING
+) -> None:
     dup = ", duplicate" if settings.duplicate else ""
-    title = f"{settings.name}: {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}"
-    console.print(standings_table(title, rows, console))
+    kind = "" if settings.format_name is FormatName.ROUND_ROBIN else f" {settings.format_name},"
+    title = f"{settings.name}:{kind} {settings.preset}, {done}/{total} games, seed {settings.seed}{dup}"
+    console.print(standings_table(title, rows, console, caption))
 
 
 def print_start_failures(records: Iterable[GameRecord]) -> None:

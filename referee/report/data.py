@@ -21,7 +21,7 @@ import json
 import math
 import time
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -35,6 +35,7 @@ from referee.sprt.runner import PairTally, SprtPlan
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
 from referee.tournament.results import GameRecord
+from referee.tournament.schedule import Format, Plan, ScheduledGame
 from referee.tournament.settings import SettingsError, TournamentSettings
 from referee.tournament.standings import RANKING, Outcome, standings
 
@@ -91,7 +92,8 @@ class Report:
         self.plan = plan
         self.bots = list(settings.bot_names)
         self.index = {name: k for k, name in enumerate(self.bots)}
-        self.schedule = settings.format().plan({}).games
+        self.format = settings.format()
+        self._plan: Plan | None = None  # of the games added so far (made again when one is added)
         self.games: dict[int, _Game] = {}
         self.order: list[int] = []  # game numbers in the order they were added (the live page appends)
         self.problems: list[str] = []
@@ -114,6 +116,7 @@ class Report:
         number = record.game
         if number in self.games:
             return
+        self._plan = None
         result = record.outcome()
         self.games[number] = _Game(record, result, None if stats is None else stats.violation_lines, log_problem)
         self.order.append(number)
@@ -156,10 +159,22 @@ class Report:
     def kind(self) -> str:
         if self.plan is not None:
             return "sprt"
-        return "gauntlet" if self.settings.gauntlet is not None else "round-robin"
+        return str(self.settings.format_name)
 
     def outcomes(self) -> list[Outcome]:
         return [g.outcome for g in self.games.values()]
+
+    @property
+    def schedule_plan(self) -> Plan:
+        """The format's plan from the games added so far (the rounds they fix)."""
+        if self._plan is None:
+            self._plan = plan_of(self.format, (g.record for g in self.games.values()))
+        return self._plan
+
+    @property
+    def schedule(self) -> tuple[ScheduledGame, ...]:
+        """The games fixed by the games added so far."""
+        return self.schedule_plan.games
 
     def all_problems(self) -> list[str]:
         out = list(self.problems)
@@ -173,11 +188,16 @@ class Report:
         """Everything but the games: the standings, the tables, per-bot figures, the SPRT, the analysis."""
         settings = self.settings
         outcomes = self.outcomes()
-        rows = standings(self.bots, outcomes)
+        plan = self.schedule_plan
+        rows = standings(self.bots, outcomes, order=plan.order, columns=plan.columns)
         return {
             "meta": {
                 "name": settings.name,
                 "kind": self.kind,
+                "round": plan.round,
+                "rounds": plan.rounds,
+                "bracket": plan.bracket,
+                "columns": list(plan.columns),
                 "preset": settings.preset,
                 "teams": settings.rules.teams,
                 "players": settings.rules.players,
@@ -188,15 +208,16 @@ class Report:
                 "on_fault": settings.on_fault.value,
                 "gauntlet": settings.gauntlet,
                 "games_played": len(self.games),
-                "games_scheduled": len(self.schedule),
+                "games_scheduled": plan.expected,
                 "written": time.strftime("%Y-%m-%d %H:%M:%S"),
-                "ranking": RANKING,
+                "ranking": plan.ranking or RANKING,
             },
             "bots": self.bots,
             "problems": self.all_problems(),
             "standings": [{"rank": k, **r.as_dict()} for k, r in enumerate(rows, start=1)],
             "pairs": self._pairs(outcomes),
-            "groups": self._groups() if settings.rules.teams > 2 else None,
+            "groups": self._groups() if settings.rules.teams > 2 and not plan.matches else None,
+            "rounds": self._rounds(plan),
             "perBot": self._per_bot(),
             "thinkEdges": list(THINK_EDGES),
             "kinds": list(KINDS),
@@ -244,6 +265,29 @@ class Report:
                     ]
                 )
         return out
+
+    def _rounds(self, plan: Plan) -> list[dict[str, Any]]:
+        """A format played in rounds: its meetings, round by round; a meeting's games as [number, id, played]."""
+        rounds: list[dict[str, Any]] = []
+        for m in plan.matches:
+            if not rounds or rounds[-1]["round"] != m.round:
+                rounds.append({"round": m.round, "matches": []})
+            rounds[-1]["matches"].append(
+                {
+                    "bots": [self.index[b] for b in m.bots],
+                    "points": list(m.points),
+                    "winner": None if m.winner is None else self.index[m.winner],
+                    "bye": m.bye,
+                    "decidedBy": m.decided_by,
+                    "games": [[n, f"g{n:04d}", self._replayable(n)] for n in m.games],
+                }
+            )
+        return rounds
+
+    def _replayable(self, number: int) -> bool:
+        """The game is finished and its log could be read (its replay page is made)."""
+        game = self.games.get(number)
+        return game is not None and game.log_problem is None
 
     def _groups(self) -> list[dict[str, Any]]:
         """Three-team presets: each group of bots that met, as it was played (its games, each member's wins
@@ -432,12 +476,14 @@ def read_settings(path: Path) -> tuple[TournamentSettings, SprtPlan | None]:
 
 
 def read_results(report: Report) -> list[GameRecord]:
-    """The result records of the folder, each checked against the schedule; a line that is not one is left
-    out and named in ``report.problems`` (as is a last line cut off mid-write)."""
+    """The result records of the folder, each checked against the games its format plans from them all (the
+    records of a round fix the next one); a line that is not one is left out and named in ``report.problems``
+    (as is a last line cut off mid-write)."""
     path = RunFolder(report.folder).results
     if not path.exists():
         return []  # no game has finished yet: the page says 0 games played
     records: dict[int, GameRecord] = {}
+    lines: dict[int, int] = {}
     bad: list[str] = []
     try:
         with path.open("rb") as f:
@@ -449,7 +495,7 @@ def read_results(report: Report) -> list[GameRecord]:
     for number, raw in enumerate(raw_lines[:-1], start=1):
         if not raw.strip():
             continue
-        problem = _check_result(raw, report)
+        problem = _parse_result(raw)
         if isinstance(problem, str):
             bad.append(f"line {number}: {problem}")
             continue
@@ -457,18 +503,31 @@ def read_results(report: Report) -> list[GameRecord]:
             bad.append(f"line {number}: game {problem.game} is recorded twice")
             continue
         records[problem.game] = problem
+        lines[problem.game] = number
+    schedule = plan_of(report.format, records.values()).games
+    for game, record in list(records.items()):
+        misfit = _misfit(record, schedule)
+        if misfit is not None:
+            bad.append(f"line {lines[game]}: {misfit}")
+            del records[game]
     if cut:
         report.problems.append(
             f"{path}: the last line is cut off (a write stopped mid-line, as when the run was killed); the report "
             f"shows the {len(records)} complete result(s) before it"
         )
     if bad:
+        bad.sort(key=lambda text: int(text.split(":")[0].split()[1]))
         shown = "; ".join(bad[:_PROBLEMS_SHOWN]) + (" ..." if len(bad) > _PROBLEMS_SHOWN else "")
         report.problems.append(f"{path}: {len(bad)} line(s) left out: {shown}")
     return [records[n] for n in sorted(records)]
 
 
-def _check_result(raw: bytes, report: Report) -> GameRecord | str:
+def plan_of(format: Format, records: Iterable[GameRecord]) -> Plan:
+    """The format's plan from these finished games."""
+    return format.plan({r.game: r.outcome() for r in records})
+
+
+def _parse_result(raw: bytes) -> GameRecord | str:
     """The record on a line of results.jsonl, or what is wrong with it."""
     try:
         record = json.loads(raw)
@@ -479,16 +538,23 @@ def _check_result(raw: bytes, report: Report) -> GameRecord | str:
     if "game" not in record:
         return "missing field 'game'"
     number = record["game"]
-    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(report.schedule):
-        return f"game {number!r} is not in the schedule of {len(report.schedule)} games"
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        return f"game {number!r} is not a game number"
     try:
-        result = GameRecord.from_json(record)
+        return GameRecord.from_json(record)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         return f"missing field {exc}" if isinstance(exc, KeyError) else f"bad result record: {exc}"
-    game = report.schedule[number - 1]
-    if result.teams != game.teams:
-        return f"game {number} was {' vs '.join(result.teams)}; the schedule says {' vs '.join(game.teams)}"
-    return result
+
+
+def _misfit(record: GameRecord, schedule: Sequence[ScheduledGame]) -> str | None:
+    """What makes a record no game of the schedule, or None."""
+    number = record.game
+    if number > len(schedule):
+        return f"game {number} is not in the schedule of {len(schedule)} games"
+    game = schedule[number - 1]
+    if record.teams != game.teams:
+        return f"game {number} was {' vs '.join(record.teams)}; the schedule says {' vs '.join(game.teams)}"
+    return None
 
 
 def read_extras(report: Report) -> None:

@@ -1,6 +1,7 @@
-"""``arena tournament``: a headless round-robin between bots.
+"""``arena tournament``: a headless tournament between bots (round-robin, gauntlet, Swiss, knockout).
 
-- ``schedule``: who meets whom, in which seats, on which deal (pure);
+- ``schedule``: who meets whom, in which seats, on which deal (pure), and the ``Format`` interface;
+- ``formats``: the formats played in rounds, Swiss and knockout (pure); ``pairing``: the Swiss pairing;
 - ``settings``: the settings, each declared once (``Given``), from a TOML file and the command line;
 - ``results``: the results file, one fsync'd line per finished game;
 - ``standings``: wins, points per hand and Elo from the finished games;

@@ -50,7 +50,7 @@ from referee.tournament.gauntlet import Matchup, head_to_head
 from referee.tournament.results import GameRecord, ResultsWriter, read_results
 from referee.tournament.schedule import Format, Plan, ScheduledGame
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.standings import Standing, standings
+from referee.tournament.standings import RANKING, Standing, standings
 from referee.tournament.tables import PlayedGame, TableRecords
 
 
@@ -112,6 +112,11 @@ class Tournament:
         return self.plan.expected
 
     @property
+    def ranking(self) -> str:
+        """How the standings are ordered, in words."""
+        return self.plan.ranking or RANKING
+
+    @property
     def pending(self) -> list[ScheduledGame]:
         """The games fixed so far and not yet played."""
         return [g for g in self.schedule if g.number not in self.done]
@@ -121,7 +126,11 @@ class Tournament:
         return self.plan.final and len(self.done) == len(self.schedule)
 
     def standings(self) -> list[Standing]:
-        return standings(self.settings.bot_names, [r.outcome() for r in self.done.values()])
+        """The rows, in the format's order where it ranks the bots itself (with its figures), else by Elo."""
+        plan = self.plan
+        return standings(
+            self.settings.bot_names, [r.outcome() for r in self.done.values()], order=plan.order, columns=plan.columns
+        )
 
     def head_to_head(self) -> list[Matchup]:
         """A gauntlet's candidate against each other bot (empty for a round-robin)."""
@@ -132,17 +141,19 @@ class Tournament:
 
     def summary(self) -> dict[str, Any]:
         """standings.json without its rows: what the tournament is and how far it got."""
-        settings = self.settings
+        settings, plan = self.settings, self.plan
         return {
             "name": settings.name,
             "preset": settings.preset,
             "seed": settings.seed,
+            **settings.describe(plan),
             "games_per_pairing": settings.games,
             "duplicate": settings.duplicate,
             "all_seatings": settings.all_seatings,
             "games_played": len(self.done),
             "games_scheduled": self.expected,
             "complete": self.complete,
+            "ranking": self.ranking,
             "elo": "Bradley-Terry maximum likelihood, draws as half points, one virtual draw per pair, mean 0; "
             "elo_error_95 is 1.96 standard errors",
             **(

@@ -23,8 +23,10 @@ tournament can be resumed game by game.
 
 A format is a ``Format``: ``plan(outcomes)`` gives the games fixed so far, as a
 pure function of the settings and the results so far. Round-robin and gauntlet
-fix every game at once (``Fixed``); a format played in rounds fixes the next
-round once the results of the last are in. The runner asks again whenever it
+fix every game at once (``Fixed``); a format played in rounds (Swiss and
+knockout, ``referee.tournament.formats``) fixes the next round once the
+results of the last are in, and its plan also holds its meetings
+(``Match``), its ranking and its own columns for the standings. The runner asks again whenever it
 has no game left to start, so it never learns which format it runs, and a
 resumed run, handed the same results, plans the same rounds.
 """
@@ -32,7 +34,8 @@ resumed run, handed the same results, plans the same rounds.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import cache
 from itertools import combinations, permutations
 from typing import Any, Protocol
@@ -45,6 +48,25 @@ from referee.tournament.standings import Outcome
 
 class ScheduleError(ArenaError, ValueError):
     """Settings that give no valid schedule; the message says what to change."""
+
+
+class FormatError(ScheduleError):
+    """Settings that make no tournament of the format asked (too many rounds, too few bots, options of another
+    format): a usage error; the message says what to change."""
+
+
+class FormatName(StrEnum):
+    """The formats: how the games follow from the settings and the results."""
+
+    ROUND_ROBIN = "round-robin"
+    GAUNTLET = "gauntlet"
+    SWISS = "swiss"
+    KNOCKOUT = "knockout"
+
+    @property
+    def in_rounds(self) -> bool:
+        """Played in rounds, each fixed by the results of the last."""
+        return self in (FormatName.SWISS, FormatName.KNOCKOUT)
 
 
 @dataclass(frozen=True)
@@ -110,12 +132,46 @@ class ScheduledGame:
 
 
 @dataclass(frozen=True)
+class Match:
+    """One meeting of a format played in rounds: a group's games in a round, how it came out so far.
+
+    A bye (``bye``) is a bot that sits the round out: ``bots`` holds it alone and it has no games.
+    """
+
+    round: int
+    bots: tuple[str, ...]  # the group, in the order it is seated (by seed or standing)
+    games: tuple[int, ...]  # the numbers of its games fixed so far
+    points: tuple[float, ...]  # per bot: its results over the finished games (1 per team beaten, 1/2 a draw)
+    winner: str | None = None  # who goes on (a knockout), once decided
+    bye: bool = False
+    decided_by: str = ""  # how the winner was found, when not by points: "tie-break sets", "points per hand", "seed"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "bots": list(self.bots),
+            "games": list(self.games),
+            "points": list(self.points),
+            "winner": self.winner,
+            "bye": self.bye,
+            "decided_by": self.decided_by,
+        }
+
+
+@dataclass(frozen=True)
 class Plan:
-    """The games a format has fixed so far, given the results so far."""
+    """The games a format has fixed so far, given the results so far; for a format played in rounds, also its
+    meetings so far and the order it ranks the bots in."""
 
     games: tuple[ScheduledGame, ...]  # numbered 1, 2, ... in order; a later plan only adds games after these
     final: bool  # no game will be added, whatever the results
     expected: int  # the games the run is expected to play in all (for progress; len(games) once final)
+    rounds: int = 1  # the rounds the run is expected to play in all
+    matches: tuple[Match, ...] = ()  # the meetings of a format played in rounds, round by round (else none)
+    bracket: bool = False  # the matches are a knockout bracket: the winners of consecutive matches meet next
+    order: tuple[str, ...] = ()  # the format's ranking of the bots, best first (empty: the standings' own)
+    ranking: str = ""  # that ranking, in words (empty: the standings' own)
+    columns: Mapping[str, Mapping[str, float]] = field(default_factory=dict)  # the format's figures, per bot
 
     @property
     def round(self) -> int:
@@ -183,21 +239,50 @@ def round_robin(
     if len(bots) < teams:
         raise ScheduleError(f"a round-robin needs at least {teams} bots for {teams} teams, got {len(bots)}")
     check_games(rules, games, duplicate, every_seating)
-    size = set_size(rules, every_seating)
     schedule: list[ScheduledGame] = []
     for group in combinations(bots, teams):
-        for i in range(games):
-            deal, rotation = divmod(i, size) if duplicate else (i, i % size)
-            schedule.append(
-                ScheduledGame(
-                    number=len(schedule) + 1,
-                    group=group,
-                    deal=deal,
-                    rotation=rotation,
-                    seed=derive_seed(seed, "deal", deal),
-                )
-            )
+        schedule += meeting(
+            group,
+            rules,
+            first=len(schedule) + 1,
+            games=games,
+            seed=seed,
+            duplicate=duplicate,
+            every_seating=every_seating,
+        )
     return tuple(schedule)
+
+
+def meeting(
+    group: tuple[str, ...],
+    rules: Rules,
+    *,
+    first: int,
+    games: int,
+    seed: int,
+    duplicate: bool = True,
+    every_seating: bool = False,
+    first_deal: int = 0,
+    round: int = 1,
+) -> list[ScheduledGame]:
+    """The ``games`` games of one group, numbered from ``first``: duplicate sets (one deal per set, one game per
+    seating) from deal ``first_deal`` on, or without duplicate a deal per game and the seatings in turn."""
+    size = set_size(rules, every_seating)
+    out = []
+    for i in range(games):
+        deal, rotation = divmod(i, size) if duplicate else (i, i % size)
+        deal += first_deal
+        out.append(
+            ScheduledGame(
+                first + i, group, deal=deal, rotation=rotation, seed=derive_seed(seed, "deal", deal), round=round
+            )
+        )
+    return out
+
+
+def deals_of(rules: Rules, games: int, duplicate: bool, every_seating: bool = False) -> int:
+    """The deals a group's ``games`` games take (``meeting``): one per set, or one per game without duplicate."""
+    return games // set_size(rules, every_seating) if duplicate else games
 
 
 def gauntlet(

@@ -39,6 +39,7 @@ Every error names the file and, where it can be found, the line.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -70,13 +71,26 @@ from referee.setting import (
     declare,
     shown,
 )
-from referee.tournament.schedule import Fixed, Format, ScheduleError, gauntlet, round_robin, set_size
+from referee.tournament.formats import Knockout, Swiss, swiss_default_rounds
+from referee.tournament.schedule import (
+    Fixed,
+    Format,
+    FormatError,
+    FormatName,
+    Plan,
+    ScheduleError,
+    gauntlet,
+    round_robin,
+    set_size,
+)
 
 __all__ = [
     "Given",
+    "Seeding",
     "SettingsError",
     "TomlFile",
     "TournamentSettings",
+    "UsageError",
     "check_name",
     "parse_bots",
     "parse_rules",
@@ -88,6 +102,82 @@ SETTINGS_FORMAT = 1
 _CLOCK = TimeControl()  # a match's time control unless told otherwise: the defaults of move_time and time_bank
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _MS = 3_600_000  # the longest a move time or a time bank may be: an hour
+
+
+TIE_SETS = 2  # a knockout's tie-break sets at most, unless --tie-sets says otherwise
+
+
+class UsageError(SettingsError):
+    """Settings that do not go together (a format and options it does not take, too many rounds): a usage
+    error, exit status 2; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Seeding:
+    """The seeds of a Swiss or a knockout, from an earlier run's standings (by Elo): ``--seeding elo FOLDER``.
+
+    ``order``: the bots, best seed first, once read (saved, so that a resumed run has the same seeds); the
+    bots the earlier run did not have come after its bots, in the order given."""
+
+    by: str  # "elo"
+    folder: str
+    order: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"by": self.by, "folder": self.folder, "order": list(self.order)}
+
+    def read(self, bots: tuple[str, ...]) -> Seeding:
+        """The seeding with its order read from the folder's standings.json; SettingsError when it has none."""
+        path = RunFolder(Path(self.folder)).standings_json
+        what = f"--seeding elo {self.folder}"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            ranked = [str(row["bot"]) for row in sorted(data["standings"], key=lambda r: -float(r["elo"]))]
+        except FileNotFoundError:
+            raise SettingsError(
+                f"{what}: no {path.name} there (the folder of a finished arena tournament has one): name such a folder"
+            ) from None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SettingsError(f"{what}: cannot read {path} ({exc})") from None
+        known = [b for b in ranked if b in bots]
+        return Seeding(self.by, self.folder, (*known, *(b for b in bots if b not in known)))
+
+
+class _SeedingKind(Kind[Seeding]):
+    """``--seeding elo FOLDER``; in a file ``seeding = ["elo", "FOLDER"]``."""
+
+    @property
+    def expects(self) -> str:
+        return 'a list ["elo", FOLDER]'
+
+    @property
+    def cli(self) -> Any:
+        return tuple[str, str]
+
+    def read(self, value: Any) -> Seeding:
+        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)):
+            raise Wrong()
+        try:
+            return self.from_cli(value)
+        except UsageError as exc:
+            raise Wrong(str(exc)) from None
+
+    def from_cli(self, value: Any) -> Seeding:
+        by, folder = value
+        if by != "elo":
+            raise UsageError(f"--seeding {by} {folder}: the one seeding there is is 'elo FOLDER' (an earlier run's)")
+        return Seeding(by, str(folder))
+
+    def record(self, value: Seeding) -> Any:
+        return value.as_json()
+
+    def from_record(self, value: Any) -> Seeding:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected a seeding, got {value!r}")
+        return Seeding(str(value["by"]), str(value["folder"]), tuple(map(str, value.get("order", []))))
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": "elo FOLDER"}
 
 
 def check_name(name: str) -> str:
@@ -294,6 +384,43 @@ class Given(Named):
         decides_games=True,
         since_v1=True,
     )
+    format: FormatName | None = declare(
+        Choice(FormatName),
+        "How the bots meet: every group once (round-robin), one bot against the others (gauntlet, with "
+        "--gauntlet NAME), rounds of groups of near scores (swiss), or a seeded bracket (knockout). Default: "
+        "round-robin, or gauntlet with --gauntlet.",
+        flag="--format",
+        saved="format_name",
+        decides_games=True,
+        since_v1=True,
+    )
+    rounds: int | None = declare(
+        Whole(low=1),
+        "Swiss: the rounds. Default: ceil(log2 N) + 1 for N bots (log3 with three teams), at most as many as "
+        "the field allows without a repeated pairing.",
+        flag="--rounds",
+        saved="rounds",
+        decides_games=True,
+        since_v1=True,
+    )
+    tie_sets: int | None = declare(
+        Whole(low=0),
+        "Knockout: the most duplicate sets a tied match plays on; still tied, points per hand decide.",
+        default=TIE_SETS,
+        flag="--tie-sets",
+        saved="tie_sets",
+        decides_games=True,
+        since_v1=True,
+    )
+    seeding: Seeding | None = declare(
+        _SeedingKind(),
+        "Swiss and knockout: seed the bots by Elo in an earlier run's standings (its folder). Default: in the "
+        "order they are given.",
+        flag="--seeding",
+        saved="seeding",
+        decides_games=True,
+        since_v1=True,
+    )
     sandbox: SandboxMode | None = declare(
         Choice(SandboxMode),
         "Contain each bot process (Linux namespaces via bubblewrap or unshare, see docs/security.md): auto uses "
@@ -371,6 +498,11 @@ class TournamentSettings:
     gauntlet: str | None  # the candidate of a gauntlet; None for a round-robin
     sandbox: SandboxMode  # how bots are contained; kept on resume unless given again
     name: str  # a label; not part of what must match on resume
+    # the format (defaults: a round-robin, for settings made without one, such as a ladder's)
+    format_name: FormatName = FormatName.ROUND_ROBIN  # settings.json from before formats: or a gauntlet
+    rounds: int | None = None  # a Swiss's rounds (None for the other formats)
+    tie_sets: int = TIE_SETS  # a knockout's most tie-break sets per match
+    seeding: Seeding | None = None  # the seeds of a Swiss or knockout by an earlier run's Elo; None: as given
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -380,30 +512,37 @@ class TournamentSettings:
     def clock(self) -> TimeControl:
         return TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
 
+    @property
+    def seeds(self) -> tuple[str, ...]:
+        """The bots, best seed first (a Swiss's first standings, a knockout's bracket)."""
+        return self.seeding.order if self.seeding is not None and self.seeding.order else self.bot_names
+
+    def describe(self, plan: Plan) -> dict[str, Any]:
+        """What standings.json and the report say of the format: its name, its rounds and the last one fixed,
+        and for a format played in rounds its seeds and its meetings round by round."""
+        out: dict[str, Any] = {"format": str(self.format_name), "rounds": plan.rounds, "round": plan.round}
+        if plan.matches:
+            out["seeds"] = list(self.seeds)
+            if plan.bracket:
+                out["tie_sets"] = self.tie_sets
+            out["matches"] = [m.as_dict() for m in plan.matches]
+        return out
+
     def format(self) -> Format:
         """How the games follow from these settings and the results so far (``Format.plan``)."""
+        common: dict[str, Any] = {"games": self.games, "seed": self.seed, "duplicate": self.duplicate}
+        if self.format_name is FormatName.SWISS:
+            assert self.rounds is not None
+            return Swiss.of(self.seeds, self.rules, rounds=self.rounds, every_seating=self.all_seatings, **common)
+        if self.format_name is FormatName.KNOCKOUT:
+            return Knockout.of(
+                self.seeds, self.rules, tie_sets=self.tie_sets, every_seating=self.all_seatings, **common
+            )
         if self.gauntlet is not None:
             return Fixed(
-                gauntlet(
-                    self.bot_names,
-                    self.rules,
-                    candidate=self.gauntlet,
-                    games=self.games,
-                    seed=self.seed,
-                    duplicate=self.duplicate,
-                    every_seating=self.all_seatings,
-                )
+                gauntlet(self.bot_names, self.rules, candidate=self.gauntlet, every_seating=self.all_seatings, **common)
             )
-        return Fixed(
-            round_robin(
-                self.bot_names,
-                self.rules,
-                games=self.games,
-                seed=self.seed,
-                duplicate=self.duplicate,
-                every_seating=self.all_seatings,
-            )
-        )
+        return Fixed(round_robin(self.bot_names, self.rules, every_seating=self.all_seatings, **common))
 
     def record(self) -> dict[str, Any]:
         """The JSON saved as settings.json in the tournament folder."""
@@ -413,7 +552,7 @@ class TournamentSettings:
             "preset": self.preset,
             "rule_overrides": dict(self.overrides),
             "rules": self.rules.as_dict(),
-            **{s.saved: s.kind.record(getattr(self, s.saved)) for s in _plain() if s.saved is not None},
+            **{s.saved: _recorded(s, getattr(self, s.saved)) for s in _plain() if s.saved is not None},
             "tcp": [b.name for b in self.bots if b.tcp],
         }
 
@@ -434,6 +573,8 @@ class TournamentSettings:
                     plain[s.saved] = None
                 else:
                     plain[s.saved] = s.kind.from_record(data[s.saved])
+            if plain["format_name"] is None:  # saved before formats: a gauntlet or a round-robin
+                plain["format_name"] = FormatName.ROUND_ROBIN if plain["gauntlet"] is None else FormatName.GAUNTLET
             return cls(
                 bots=with_tcp(bots, map(str, data.get("tcp", []))),
                 preset=str(data["preset"]),
@@ -469,6 +610,11 @@ class TournamentSettings:
         return out
 
 
+def _recorded(setting: Setting, value: Any) -> Any:
+    """A saved setting's value as JSON (None for a setting that is off)."""
+    return None if value is None else setting.kind.record(value)
+
+
 def resolve(given: Given, saved: TournamentSettings | None = None) -> TournamentSettings:
     """The settings: what was given, the rest from ``saved`` (resuming) or the defaults.
 
@@ -487,10 +633,6 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         bots = with_tcp(bots, given.tcp)
     elif saved is not None:  # resumed: the bots that had a TCP address keep it
         bots = with_tcp(bots, {b.name for b in saved.bots if b.tcp} & {b.name for b in bots})
-    if len(bots) < rules.teams:
-        raise SettingsError(
-            f"a round-robin of {preset} ({rules.teams} teams) needs at least {rules.teams} bots, got {len(bots)}"
-        )
     plain = {}
     for s in _plain():
         assert s.saved is not None
@@ -498,12 +640,46 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
         plain[s.saved] = named if named is not None else (getattr(saved, s.saved) if saved is not None else s.default)
     if plain["games"] is None:  # one duplicate set: one game per seating
         plain["games"] = set_size(rules, plain["all_seatings"])
+    plain.update(_format_settings(given, plain, tuple(b.name for b in bots), rules.teams))
+    if not plain["format_name"].in_rounds and len(bots) < rules.teams:
+        raise SettingsError(
+            f"a {plain['format_name']} of {preset} ({rules.teams} teams) needs at least {rules.teams} bots, "
+            f"got {len(bots)}"
+        )
     settings = TournamentSettings(bots=bots, preset=preset, rules=rules, overrides=overrides, **plain)
     try:
         settings.format().plan({})
+    except FormatError as exc:
+        raise UsageError(str(exc)) from None
     except ScheduleError as exc:
         raise SettingsError(str(exc)) from None
     return settings
+
+
+def _format_settings(given: Given, plain: dict[str, Any], bots: tuple[str, ...], teams: int) -> dict[str, Any]:
+    """The format, its rounds and its seeding, checked against each other (UsageError for what does not go
+    together); the seeding's order read from the earlier run's folder when it is named now."""
+    format = plain["format_name"]
+    if format is None or (given.format is None and given.gauntlet is not None):  # --gauntlet NAME: a gauntlet
+        format = FormatName.GAUNTLET if plain["gauntlet"] is not None else FormatName.ROUND_ROBIN
+    if format is FormatName.GAUNTLET and plain["gauntlet"] is None:
+        raise UsageError("--format gauntlet needs its bot: add --gauntlet NAME")
+    if format is not FormatName.GAUNTLET and plain["gauntlet"] is not None:
+        raise UsageError(
+            f"--gauntlet {plain['gauntlet']} plays a gauntlet, not a {format}: "
+            f"drop one of --gauntlet and --format {format}"
+        )
+    if format is not FormatName.SWISS and given.rounds is not None:
+        raise UsageError(f"--rounds is for --format swiss, not {format}: drop --rounds")
+    rounds = plain["rounds"] if format is FormatName.SWISS else None
+    if format is FormatName.SWISS and rounds is None:
+        rounds = swiss_default_rounds(len(bots), teams)
+    seeding = plain["seeding"]
+    if seeding is not None and not format.in_rounds:
+        raise UsageError(f"--seeding is for --format swiss or knockout, not {format}: drop --seeding")
+    if given.seeding is not None:  # named now: read the earlier run's standings (a resumed run keeps its seeds)
+        seeding = given.seeding.read(bots)
+    return {"format_name": format, "rounds": rounds, "seeding": seeding}
 
 
 def read_toml(path: Path) -> Given:

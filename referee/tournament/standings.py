@@ -28,7 +28,7 @@ Elo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -80,6 +80,7 @@ class Standing:
     elo_error: float  # half width of the 95% interval
     violations: int
     think: ThinkTime = field(default_factory=ThinkTime)  # its answers over all its games
+    extra: tuple[tuple[str, float], ...] = ()  # the format's own figures (a Swiss's tiebreaks), by name
 
     @property
     def points_per_hand(self) -> float:
@@ -102,11 +103,19 @@ class Standing:
             "violations": self.violations,
             "think_mean_ms": round(self.think.mean_ms, 1),
             "think_max_ms": self.think.max_ms,
+            **{name: round(value, 4) + 0.0 for name, value in self.extra},
         }
 
 
-def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing]:
-    """One row per bot, in ``RANKING`` order: best Elo first, equal Elo by points per hand, then by name."""
+def standings(
+    bots: Sequence[str],
+    outcomes: Iterable[Outcome],
+    *,
+    order: Sequence[str] = (),
+    columns: Mapping[str, Mapping[str, float]] | None = None,
+) -> list[Standing]:
+    """One row per bot, in ``RANKING`` order: best Elo first, equal Elo by points per hand, then by name; or in
+    ``order`` where a format ranks the bots itself (a Swiss, a knockout), with its ``columns`` in each row."""
     index = {name: i for i, name in enumerate(bots)}
     n = len(bots)
     games = [0] * n
@@ -160,10 +169,15 @@ def standings(bots: Sequence[str], outcomes: Iterable[Outcome]) -> list[Standing
             elo_error=errors[i],
             violations=faults[i],
             think=think[i],
+            extra=tuple((column, values[name]) for column, values in (columns or {}).items()),
         )
         for i, name in enumerate(bots)
     ]
-    rows.sort(key=lambda r: (-round(r.elo, 6), -r.points_per_hand, r.bot))
+    if order:
+        place = {name: k for k, name in enumerate(order)}
+        rows.sort(key=lambda r: place[r.bot])
+    else:
+        rows.sort(key=lambda r: (-round(r.elo, 6), -r.points_per_hand, r.bot))
     return rows
 
 

@@ -170,3 +170,31 @@ def test_the_live_view_follows_ray_tables(tmp_path: Path) -> None:
     assert seen["report_games"] >= 1, seen
     assert seen["left"] == [], seen
     assert result_lines(tmp_path / "t") == 4
+
+
+def test_the_live_page_shows_the_round_in_play(tmp_path: Path, browser: Browser) -> None:
+    """A Swiss of three bots watched live: the page's header names round 1 while its meeting is played, then
+    round 2 once the results of round 1 have fixed it; the bye and the meetings of each round are on the page."""
+    run = Run(tmp_path / "t", "--format", "swiss", "--rounds", "2", "-j", "1", bots=[slow(n, 25) for n in "abc"])
+    try:
+        report, problems = open_page(browser, run.url(), 1280, 900, loopback=True)
+        # every header the page shows, from the one it opened with
+        report.evaluate(
+            "() => { window.titles = [document.getElementById('title').textContent];"
+            " new MutationObserver(() => window.titles.push(document.getElementById('title').textContent))"
+            ".observe(document.getElementById('title'), {childList: true, characterData: true, subtree: true}); }"
+        )
+        report.wait_for_function("document.getElementById('live-status').textContent === 'finished'", timeout=240_000)
+        assert run.wait() == 0, run.err
+        titles = [t for t in report.evaluate("window.titles") if "round" in t]
+        assert titles[0].endswith("swiss, round 1 of 2, double-deck"), titles
+        assert titles[-1].endswith("swiss, round 2 of 2, double-deck"), titles
+        assert report.locator(".round-table").count() == 2
+        standings = json.loads((run.folder / "standings.json").read_text(encoding="utf-8"))
+        assert standings["format"] == "swiss" and standings["round"] == 2 and standings["complete"] is True
+        for r in (1, 2):  # each round: one meeting and a bye, as standings.json says
+            rows = report.locator(f'.round-table[data-round="{r}"] tr[data-bots]')
+            assert rows.count() == sum(m["round"] == r for m in standings["matches"]) == 2
+        assert problems == []
+    finally:
+        run.kill()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.support.arena import FIRST, QUICK, RANDOM, TESTS, arena, bot, script_bot
 
@@ -28,3 +31,26 @@ def tournament(
 
 # a tournament of deterministic bots for --workers and --ray: 12 quick games
 SCALE_ARGS = [*QUICK, "--bot", RANDOM, "--bot", FIRST, "--bot", bot("other"), "-n", "4", "--seed", "5"]
+
+# five deterministic bots for the formats played in rounds (a Swiss with a bye each round, a knockout with byes)
+FIVE = ["--bot", RANDOM, "--bot", FIRST, "--bot", bot("r2"), "--bot", bot("f2", "first_bot"), "--bot", bot("r3")]
+
+
+def play_each(
+    tmp_path_factory: pytest.TempPathFactory, runs: Mapping[str, Sequence[str]], *more: str
+) -> dict[str, Path]:
+    """``arena tournament ARGS MORE`` for each NAME: ARGS of ``runs``, each in a folder of its own, which must
+    succeed; the folders."""
+    out = {}
+    for name, args in runs.items():
+        folder = tmp_path_factory.mktemp("run") / name
+        run = arena("tournament", *args, *more, "--out", str(folder))
+        assert run.returncode == 0, run.stderr
+        out[name] = folder
+    return out
+
+
+def summary(folder: Path) -> dict[str, Any]:
+    """standings.json, the summary with its rows."""
+    data: dict[str, Any] = json.loads((folder / "standings.json").read_text())
+    return data

@@ -53,7 +53,19 @@ def test_only_what_decides_the_games_must_match_on_resume() -> None:
     saved = resolve(Given(bots=BOTS, seed=4))
     deciding = [s.name for s in SETTINGS.values() if s.decides_games]
     assert deciding[:4] == ["preset", "games", "seed", "move_time"]
-    assert deciding[4:] == ["time_bank", "on_fault", "duplicate", "all_seatings", "gauntlet", "rules", "bots"]
+    assert deciding[4:] == [
+        "time_bank",
+        "on_fault",
+        "duplicate",
+        "all_seatings",
+        "gauntlet",
+        "format",
+        "rounds",
+        "tie_sets",
+        "seeding",
+        "rules",
+        "bots",
+    ]
     free = resolve(Given(bots=BOTS, seed=4, name="other", tcp=("a",)), saved)
     assert free.differences(saved) == []
     changed = resolve(Given(bots=BOTS, seed=5, games=4, rules={"hand_limit": "7"}), saved)
