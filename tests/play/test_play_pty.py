@@ -43,7 +43,7 @@ def bidder(first_hand: str) -> Chooser:
 
 
 def the_log(session: Session, log_dir: Path) -> Path:
-    logs = sorted(log_dir.glob("match-*.jsonl"))
+    logs = sorted(log_dir.glob("match-*/match.jsonl"))
     assert len(logs) == 1, session.transcript[-2000:]
     return logs[0]
 
@@ -110,7 +110,7 @@ def test_a_whole_game_by_keystrokes(
     check_results(session, log, seat)
     game_start = next(r for _, r in read_records(log) if r["event"] == "game_start")
     assert game_start["seats"][seat]["bot"] == "human"
-    outputs = list(tmp_path.glob("*.stderr"))  # the bots' (the person's client is not in a sandbox)
+    outputs = list(tmp_path.glob("match-*/*.stderr"))  # the bots' (the person's client is not in a sandbox)
     assert outputs and all(p.read_text().splitlines()[0].endswith("(in a bwrap sandbox)") for p in outputs)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.engine.game import DecisionKind
 from referee.replay.ask import Address, AskError
 from referee.replay.logfile import load_log
@@ -181,10 +182,12 @@ def test_a_bot_that_does_not_answer(real_logs: dict[str, Path], monkeypatch: pyt
     monkeypatch.setenv("REPLAY_TEST_STALL", "1")  # the digest bot sleeps through its first decision
     code, out, err = ask(log, "#1", "--prime", "none")
     assert answer_line(out) == "  asked:  no answer"
-    assert one_line_error(code, out, err) == "error: bot 'asked': no answer within 200 ms (+100 ms grace)"
+    assert (
+        one_line_error(code, out, err, Status.FAILED) == "error: bot 'asked': no answer within 200 ms (+100 ms grace)"
+    )
     monkeypatch.delenv("REPLAY_TEST_STALL")
     gone = f"{sys.executable} -c 'raise SystemExit(3)'"
-    line = one_line_error(*ask(log, "#1", command=gone))
+    line = one_line_error(*ask(log, "#1", command=gone), Status.FAILED)
     assert line.startswith("error: bot 'asked' exited with code 3 before connecting (its output: ")
     line = one_line_error(*ask(log, "#1", command="no-such-program-here --x"))
     assert line.startswith("error: bot 'asked': program 'no-such-program-here' not found")
