@@ -141,4 +141,4 @@ def print_result(result: MatchResult) -> None:
     console.print(table)
     if result.draws():
         console.print(f"draws: {result.draws()}")
-    console.print(f"log: {result.log_path}")
+    console.print(f"log: {result.log_path}", highlight=False, soft_wrap=True)  # a path is never broken
