@@ -156,14 +156,19 @@ def _opens_a_log(path: Path) -> bool:
     return isinstance(first, dict) and first.get("event") == "match_start"
 
 
-def _what_it_holds(path: Path, error: LogError) -> str:
-    """Why a file whose first line is not a log's is not one, in a few words."""
+def _what_it_holds(path: Path, error: LogError | None) -> str:
+    """Why a file whose first line is no log's is not a log, in a few words (``error``: the first line's, if
+    there is a complete one)."""
     try:
-        if path.stat().st_size <= 1 << 24:
+        if path.stat().st_size == 0:
+            return "it is empty"
+        if error is None or "not valid JSON" in str(error):
             json.loads(path.read_bytes())
             return "it holds one JSON document"
     except (OSError, ValueError, RecursionError):
         pass
+    if error is None:
+        return "it holds no complete line"
     return str(error).removeprefix(f"{path}:").split(": ", 1)[-1]
 
 
@@ -183,7 +188,7 @@ def load_log(path: Path) -> MatchLog:
             raise
         raise not_a_game_log(path, _what_it_holds(path, exc)) from None
     if not records:
-        raise not_a_game_log(path, "it is empty: not one complete line")
+        raise not_a_game_log(path, _what_it_holds(path, None))
     first = records[0]
     rules = _match_rules(path, first)
     _check_seats(path, first, rules)
