@@ -195,8 +195,8 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
 
     if command is None or at is None:
         raise fail("--ask COMMAND and --at ADDRESS go together", Status.BAD_INPUT)
-    if selection.hand is not None or selection.trick is not None or selection.seat is not None:
-        raise fail("--at names the decision: drop --hand, --trick and --seat", Status.BAD_INPUT)
+    if selection.hand is not None or selection.trick is not None:
+        raise fail("--at names the decision: drop --hand and --trick", Status.BAD_INPUT)
     address = Address.parse(at)
     if prime not in PRIMING:
         raise fail(f"--prime must be one of {', '.join(PRIMING)}, got {prime!r}", Status.BAD_INPUT)
@@ -209,6 +209,10 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
         game = 1
     request = find_request(match, game, address, prime)
     point, decision = request.point, request.decision
+    if selection.seat is not None and selection.seat != decision.seat:  # --seat S: the seat it is asked of
+        raise fail(
+            f"the decision at {address.text} is seat {decision.seat}'s, not seat {selection.seat}'s", Status.BAD_INPUT
+        )
     names = request.replay.logged.seat_names
     where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
     console.print(

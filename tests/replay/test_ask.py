@@ -204,7 +204,11 @@ def test_a_bot_that_does_not_answer(real_logs: dict[str, Path], monkeypatch: pyt
             "bad address '0.bid.1': hands, tricks, turns and decisions count from 1",
         ),
         (("--ask", DIGEST, "--at", "1.1.0", "--verify"), "choose one of --verify and --ask"),
-        (("--ask", DIGEST, "--at", "1.1.0", "--seat", "1"), "--at names the decision: drop --hand, --trick and --seat"),
+        (
+            ("--ask", DIGEST, "--at", "1.1.0", "--game", "1", "--seat", "1"),
+            "the decision at 1.1.0 is seat 0's, not seat 1's",
+        ),
+        (("--ask", DIGEST, "--at", "1.1.0", "--hand", "1"), "--at names the decision: drop --hand and --trick"),
         (("--ask", DIGEST, "--at", "1.1.0"), "holds 2 games: choose one with --game"),
         (("--ask", DIGEST, "--at", "99.1.0", "--game", "1"), "game 1 has no decision 99.1.0"),
         (("--ask", DIGEST, "--at", "1.1.0", "--prime", "all"), "--prime must be one of game, hand, none, got 'all'"),

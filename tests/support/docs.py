@@ -26,7 +26,7 @@ FILE_BLOCK = re.compile(r"^# ([\w./-]+\.py)\b")
 # What each command gets appended when a page's line runs in a test: games short (a hand limit), few of them.
 QUICK: dict[str, tuple[str, ...]] = {
     "match": ("--rule", "hand_limit=2", "--games", "1"),
-    "tournament": ("--rule", "hand_limit=2", "--games", "1", "--move-time", "1000"),
+    "tournament": ("--rule", "hand_limit=2", "--games", "2"),  # two: a deal from both sides
     "sprt": ("--rule", "hand_limit=2", "--max-pairs", "2", "--move-time", "1000"),
     "analyze": ("--samples", "8", "--workers", "1", "--game", "1"),
 }
