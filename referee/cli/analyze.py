@@ -36,7 +36,7 @@ from referee.gamelog import LogError
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog
-from referee.runfolder import RunFolder, write_json
+from referee.runfolder import MATCH_LOG, RunFolder, write_json
 from referee.setting import SettingsError
 from referee.tournament.backends.cluster import connect
 from referee.tournament.backends.local import cpu_count
@@ -271,6 +271,13 @@ def _grades(stats: Stats) -> list[str]:
     return [str(stats.grades[g.value]) for g in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)]
 
 
+def _log_name(log: str) -> str:
+    """A log as the tables name it: its file's name (``g0001.jsonl``), with its folder's for a match's log,
+    whose file names are all ``match.jsonl``."""
+    path = Path(log)
+    return f"{path.parent.name}/{path.name}" if path.name == MATCH_LOG else path.name
+
+
 def bots_table(analysis: Analysis, stats: dict[str, Stats]) -> Table:
     table = Table(
         title="Loss per decision by bot (points of hand margin, ±95%), grades, luck per hand",
@@ -301,7 +308,7 @@ def games_table(analysis: Analysis, worst: int) -> Table:
         table.add_column(col, justify="left" if col in ("game", "bot") else "right")
     several = len({g.log for g in analysis.games}) > 1
     for g in analysis.games:
-        where = f"{Path(g.log).name}:{g.number}" if several else str(g.number)
+        where = f"{_log_name(g.log)}:{g.number}" if several else str(g.number)
         for s, st in analysis.seat_stats(g, worst).items():
             table.add_row(
                 escape(where),
@@ -323,7 +330,7 @@ def worst_table(bot: str, rows: Iterable[DecisionRecord], several_logs: bool) ->
         table.add_column(col, justify="right" if col in ("loss", "interval", "seat") else "left")
     for d in rows:
         assert d.loss is not None and d.low is not None and d.high is not None
-        game = f"{Path(d.log).name}:{d.game}" if several_logs else str(d.game)
+        game = f"{_log_name(d.log)}:{d.game}" if several_logs else str(d.game)
         table.add_row(
             f"{d.loss:.2f}",
             f"{d.low:.1f}..{d.high:.1f}",

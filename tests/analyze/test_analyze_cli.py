@@ -10,6 +10,7 @@ agree with.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -258,3 +259,17 @@ def test_replay_at_alone_shows_the_game_from_that_decision(real_logs: dict[str, 
     assert "Before trick 3" in run.stdout
     missing = arena("replay", log, "--at", "99.1.0")
     assert missing.returncode == 2 and "game 1 has no decision 99.1.0" in missing.stderr
+
+
+def test_the_match_logs_of_a_logs_folder_are_told_apart_by_their_folders(
+    real_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    """Every match's log is named ``match.jsonl``: analysing a folder of match folders, the tables name each
+    log by its folder too."""
+    logs = tmp_path / "logs"
+    for name in ("hammerwalt", "bloomington"):
+        (logs / f"match-{name}").mkdir(parents=True)
+        shutil.copy(real_logs[name], logs / f"match-{name}" / "match.jsonl")
+    run = arena("analyze", logs, *QUICK)
+    assert run.returncode == 0, run.stderr
+    assert "match-hammerwalt/match.jsonl:1" in run.stdout and "match-bloomington/match.jsonl:1" in run.stdout
