@@ -16,6 +16,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from referee.cli.app import Status
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
 from referee.replay.logfile import revealed_records
@@ -143,6 +144,6 @@ def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:
 )
 def test_bad_options_are_one_line(args: list[str], needle: str) -> None:
     run = arena("play", "--preset", "pagat", *args, timeout=60)
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT  # nothing started: bad input, as in every command
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], run.stderr
