@@ -103,14 +103,15 @@ class BotCommand:
     def with_tcp(self, tcp: bool = True) -> BotCommand:
         return dataclasses.replace(self, tcp=tcp)
 
-    def check_runnable(self) -> None:
-        """Raise BotSpecError when the program cannot be found, or the script it is given (``python mybot.py``,
+    def check_runnable(self, *, runs_here: bool = True) -> None:
+        """Raise BotSpecError when the program cannot be found, or, for a bot that ``runs_here`` (in the folder
+        arena runs in, not on a Ray node with a folder of its own), the script it is given (``python mybot.py``,
         ``node bot.js``: the first argument that is no option, when it names a script) is no file here."""
         program = self.argv[0]
         if shutil.which(program, path=child_path()) is None:
             raise BotSpecError(f"bot {self.name!r}: program {program!r} not found (command: {self.command})")
         script = next((arg for arg in self.argv[1:] if not arg.startswith("-")), None)
-        if script is not None and _names_a_script(script) and not Path(script).is_file():
+        if runs_here and script is not None and _names_a_script(script) and not Path(script).is_file():
             raise BotSpecError(
                 f"bot {self.name!r}: no file {script!r} in {Path.cwd()} (command: {self.command}); bot commands run "
                 "from the folder arena runs in"
