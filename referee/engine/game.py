@@ -84,6 +84,7 @@ class ClaimAnswer:
 
 
 CLAIM = ClaimAnswer()
+"""A claim of every remaining trick, the answer ``Bot.play`` may give instead of a card when ``view.may_claim``."""
 # What a seat may answer a PLAY decision with besides a card, and any decision with: an action or a claim.
 Answer = Action | ClaimAnswer
 
