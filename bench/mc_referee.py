@@ -34,6 +34,7 @@ from machine import describe  # bench/machine.py
 
 from referee.engine.presets import PRESETS, rules_for
 from referee.gamelog import read_records
+from referee.runfolder import MATCH_LOG
 from sdk.simulator import _mean_interval
 
 MEASURED = "mc"
@@ -44,7 +45,7 @@ def run_match(
     preset: str, bots: list[str], games: int, seed: int, move_time: int, log_dir: Path, rules: list[str]
 ) -> Path:
     """One ``arena match``; returns its log."""
-    before = set(log_dir.glob("*.jsonl"))
+    before = set(log_dir.glob(f"*/{MATCH_LOG}"))  # a folder per match, its log inside
     command = [sys.executable, "-c", "from referee.cli import main; main()", "match", "--preset", preset]
     command += ["--games", str(games)]
     command += ["--seed", str(seed), "--move-time", str(move_time), "--log-dir", str(log_dir)]
@@ -55,7 +56,7 @@ def run_match(
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"arena match failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-    (log,) = set(log_dir.glob("*.jsonl")) - before
+    (log,) = set(log_dir.glob(f"*/{MATCH_LOG}")) - before
     return log
 
 

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import structlog
 
-from referee.errors import ArenaError
+from referee.errors import ArenaError, InputError, did_you_mean
 from referee.protocol.messages import shutdown_to_pb, to_bytes
 from referee.runqueue import WaitClock
 from referee.sandbox import ResourceLimits, Sandbox, seccomp
@@ -58,7 +58,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 RELAY_PORT = 50051
 
 
-class BotSpecError(ArenaError, ValueError):
+class BotSpecError(InputError):
     """A NAME=COMMAND argument that cannot be used; the message says why."""
 
 
@@ -103,11 +103,29 @@ class BotCommand:
     def with_tcp(self, tcp: bool = True) -> BotCommand:
         return dataclasses.replace(self, tcp=tcp)
 
-    def check_runnable(self) -> None:
-        """Raise BotSpecError when the program cannot be found."""
+    def check_runnable(self, *, runs_here: bool = True) -> None:
+        """Raise BotSpecError when the program cannot be found, or, for a bot that ``runs_here`` (in the folder
+        arena runs in, not on a Ray node with a folder of its own), the script it is given (``python mybot.py``,
+        ``node bot.js``: the first argument that is no option, when it names a script) is no file here."""
         program = self.argv[0]
         if shutil.which(program, path=child_path()) is None:
             raise BotSpecError(f"bot {self.name!r}: program {program!r} not found (command: {self.command})")
+        script = next((arg for arg in self.argv[1:] if not arg.startswith("-")), None)
+        if runs_here and script is not None and _names_a_script(script) and not Path(script).is_file():
+            raise BotSpecError(
+                f"bot {self.name!r}: no file {script!r} in {Path.cwd()} (command: {self.command}); bot commands run "
+                "from the folder arena runs in"
+            )
+
+
+# What the script of an interpreter's command line ends with (``python mybot.py``, ``java -jar bot.jar``).
+SCRIPT_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".ts", ".jar", ".rb", ".pl", ".php", ".lua", ".sh"})
+
+
+def _names_a_script(arg: str) -> bool:
+    """Whether a command-line argument reads as a script's path: one word ending in a script's suffix (not
+    ``bash -c 'python x.py'``'s code, nor ``python -m mod``'s module)."""
+    return not any(ch.isspace() for ch in arg) and Path(arg).suffix.lower() in SCRIPT_SUFFIXES
 
 
 def with_tcp(bots: Iterable[BotCommand], names: Iterable[str]) -> tuple[BotCommand, ...]:
@@ -117,8 +135,9 @@ def with_tcp(bots: Iterable[BotCommand], names: Iterable[str]) -> tuple[BotComma
     wanted = set(names)
     unknown = sorted(wanted - {b.name for b in bots})
     if unknown:
-        known = ", ".join(b.name for b in bots)
-        raise BotSpecError(f"--tcp {unknown[0]!r}: no bot has that name (the bots: {known})")
+        known = [b.name for b in bots]
+        hint = did_you_mean(unknown[0], known)
+        raise BotSpecError(f"--tcp {unknown[0]!r}: no bot has that name{hint} (the bots: {', '.join(known)})")
     return tuple(b.with_tcp(b.name in wanted) for b in bots)
 
 
@@ -146,19 +165,25 @@ def die_with_parent() -> None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def output_tail(path: Path, limit: int = 300) -> str:
-    """The last line a bot wrote that names an error (else its last line), at most ``limit`` characters, or ''."""
+def output_lines(path: Path, count: int, limit: int = 300) -> list[str]:
+    """The last ``count`` lines a bot wrote (not the launcher's ``--- COMMAND`` lines), each at most ``limit``
+    characters and printable (a control character shows as ``?``); none when the file cannot be read."""
     try:
         with path.open("rb") as f:
             f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
             text = f.read().decode(errors="replace")
     except OSError:
-        return ""
+        return []
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("--- ")]
+    shown = ["".join(ch if ch.isprintable() else "?" for ch in line) for line in lines[-count:]]
+    return [line if len(line) <= limit else "..." + line[-limit:] for line in shown]
+
+
+def output_tail(path: Path, limit: int = 300) -> str:
+    """The last line a bot wrote that names an error (else its last line), at most ``limit`` characters, or ''."""
+    lines = output_lines(path, 64, limit)
     errors = [line for line in lines if "error" in line.lower()]  # a traceback's last line, Node's "Error: ..."
-    tail = (errors or lines or [""])[-1]
-    tail = "".join(ch if ch.isprintable() else "?" for ch in tail)
-    return tail if len(tail) <= limit else "..." + tail[-limit:]
+    return (errors or lines or [""])[-1]
 
 
 _LIVE: set[BotProcess] = set()
@@ -319,7 +344,11 @@ class PoolPlayer:
 
 
 class BotPool:
-    """The players of a match or tournament and their processes."""
+    """The players of a match or tournament and their processes.
+
+    Each process writes its stdout and stderr to ``OUTPUT_DIR/OUTPUT_STEM.PLAYER.stderr`` (with an empty
+    ``output_stem``, ``OUTPUT_DIR/PLAYER.stderr``: a match's folder is the match's alone).
+    """
 
     def __init__(
         self,
@@ -353,6 +382,10 @@ class BotPool:
     def process(self, player: Player) -> BotProcess | None:
         return self._members[player].process
 
+    def output_of(self, player: Player) -> Path | None:
+        """The file the player's process writes its stdout and stderr to (None: never started by the pool)."""
+        return self._members[player].output
+
     def starts(self, player: Player) -> int:
         """How many processes the player has had (2 after one restart)."""
         return self._members[player].starts
@@ -381,7 +414,8 @@ class BotPool:
                 m.process.kill()
             log.info("restarting bot", player=m.player.player_id, exit_code=m.process.returncode)
         m.starts += 1
-        m.output = self.output_dir / f"{self.output_stem}.{m.player.player_id}.stderr"
+        prefix = f"{self.output_stem}." if self.output_stem else ""
+        m.output = self.output_dir / f"{prefix}{m.player.player_id}.stderr"
         relay = m.bot.tcp and self.sandbox is not None
         try:
             seat = await self.server.open_seat(m.player, tcp=m.bot.tcp and not relay)

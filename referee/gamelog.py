@@ -59,14 +59,19 @@ from referee.engine.events import (
     TrickEvent,
 )
 from referee.engine.rules import Rules
-from referee.errors import ArenaError
+from referee.errors import InputError
 from referee.faults import Penalty, ViolationKind
 
 LOG_VERSION = 3  # 2: hidden cards are written at hand end, in a reveal record; 3: claim records
 
 
-class LogError(ArenaError, ValueError):
+class LogError(InputError):
     """A log line that cannot be read; the message names the file and line."""
+
+
+class NotAGameLog(LogError):
+    """A file that is no game log at all (its first record is not one): the message says what it is instead
+    and where the game logs are."""
 
 
 def event_record(event: Event, game: int | None = None) -> dict[str, Any]:

@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -69,7 +68,7 @@ from referee.gamelog import (
 from referee.protocol.domain import ErrorCode
 from referee.protocol.encoder import RequestEncoder
 from referee.protocol.messages import error_to_pb, game_over_to_pb, game_start_to_pb, to_bytes
-from referee.runfolder import LOGS
+from referee.runfolder import LOGS, MatchFolder
 from referee.sandbox import Sandbox, default_sandbox
 from referee.seat import Outcome, SeatChannel
 from referee.seeding import derive_seed
@@ -526,32 +525,28 @@ class MatchResult:
     def draws(self) -> int:
         return sum(1 for r in self.games if r.winner is None)
 
-    def points(self) -> list[int]:
+    def points_per_hand(self) -> list[float]:
+        """Each team's final scores summed over the games, per hand dealt: the standings' measure
+        (``referee.tournament.standings``), so a match and a tournament read alike."""
+        hands = sum(r.hands for r in self.games)
         totals = [0] * self.config.rules.teams
         for r in self.games:
             for t, s in enumerate(r.scores):
                 totals[t] += s
-        return totals
-
-
-def new_log_path(log_dir: Path, preset: str, seed: int) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    base = f"match-{stamp}-{preset}-seed{seed}"
-    path = log_dir / f"{base}.jsonl"
-    k = 1
-    while path.exists():
-        k += 1
-        path = log_dir / f"{base}-{k}.jsonl"
-    return path
+        return [t / hands if hands else 0.0 for t in totals]
 
 
 class Match:
     """One match: ``async with Match(config) as m: result = await m.play()``.
 
-    Entering starts the server and registers a player (token) per seat;
-    ``players`` and ``server.address`` are then known (``arena serve`` prints
-    them). Leaving shuts the bots down and stops the server, also on errors
-    and cancellation.
+    Entering makes the match's folder in ``config.log_dir``
+    (``referee.runfolder.MatchFolder``: its log and its bots' output), starts
+    the server and registers a player (token) per seat; ``players``,
+    ``server.address`` and ``log_path`` are then known (``arena serve`` prints
+    them); the log itself is written from the first game on. Leaving shuts the
+    bots down and stops the server, also on errors and cancellation; a match
+    that never got to its first game leaves no folder behind, or only the
+    output of the bot that could not start (``failed_output``), which says why.
     """
 
     def __init__(self, config: MatchConfig) -> None:
@@ -560,22 +555,44 @@ class Match:
         # get a socket of their own
         by_hand = any(seat.command is None for seat in config.seats)
         self.server = ArenaServer(config.host, config.port, config.limits, tcp=by_hand)
-        config.log_dir.mkdir(parents=True, exist_ok=True)
-        self.log_path = new_log_path(config.log_dir, config.preset, config.seed)
-        self.pool = BotPool(
-            self.server,
-            output_dir=config.log_dir,
-            output_stem=self.log_path.stem,
-            seed=config.seed,
-            connect_timeout_s=config.connect_timeout_s,
-            sandbox=None if config.sandbox is None else config.sandbox.with_hidden(config.log_dir),
-        )
         self.players: list[Player] = []
+        self.failed_output: Path | None = None  # the output of the bot that stopped the match before it began
+        self._folder: MatchFolder | None = None
+        self._pool: BotPool | None = None
         self._writer: LogWriter | None = None
 
+    @property
+    def folder(self) -> MatchFolder:
+        assert self._folder is not None, "the match's folder is made on entering it"
+        return self._folder
+
+    @property
+    def log_path(self) -> Path:
+        """Where the match's log is written (it exists once the first game starts)."""
+        return self.folder.log
+
+    @property
+    def pool(self) -> BotPool:
+        assert self._pool is not None, "the match's bots are added on entering it"
+        return self._pool
+
     async def __aenter__(self) -> Self:
-        await self.server.start()
-        for seat, bot in enumerate(self.config.seats):
+        config = self.config
+        self._folder = MatchFolder.create(config.log_dir)
+        try:
+            self._pool = BotPool(
+                self.server,
+                output_dir=self.folder.path,
+                output_stem="",
+                seed=config.seed,
+                connect_timeout_s=config.connect_timeout_s,
+                sandbox=None if config.sandbox is None else config.sandbox.with_hidden(config.log_dir),
+            )
+            await self.server.start()
+        except BaseException:
+            self.folder.discard()
+            raise
+        for seat, bot in enumerate(config.seats):
             # the slot of a bot started by hand is "seat<S>" (the bot names itself in its Hello); of a launched
             # one, "seat<S>-<NAME>"
             player_id = f"seat{seat}" if bot.command is None else f"seat{seat}-{bot.name}"
@@ -589,6 +606,8 @@ class Match:
             await self.server.stop(0.5)
             if self._writer is not None:
                 self._writer.close()
+            else:  # not one game began: nothing to keep but what says why
+                self.folder.discard(frozenset({self.failed_output} if self.failed_output is not None else ()))
 
     async def play(
         self,
@@ -596,18 +615,23 @@ class Match:
         on_hand: OnHand | None = None,
         *,
         start_required: bool = False,
+        on_start: Callable[[Path], None] | None = None,
     ) -> MatchResult:
         """Play the games. With ``start_required``, a bot that cannot be started and connected before the
-        first game raises BotStartError (a setup error); otherwise its team forfeits the game."""
+        first game raises BotStartError (a setup error); otherwise its team forfeits the game. ``on_start``
+        is given the log's path once the log exists, before the first game."""
         cfg = self.config
         # first every bot connects (a bot started by hand is named by its Hello)
         absent = await self.pool.ready(self.players)
         if absent and start_required:
             player, why = next(iter(absent.items()))
             seat = self.players.index(player)
+            self.failed_output = self.pool.output_of(player)
             raise BotStartError(f"bot {player.bot_name!r} (seat {seat}) {why}")
         names = [p.bot_name for p in self.players]
         self._writer = writer = LogWriter(self.log_path)
+        if on_start is not None:
+            on_start(self.log_path)
         results = await play_games(
             self.players,
             cfg,

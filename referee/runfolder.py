@@ -16,6 +16,12 @@ SPRT, the report, the live view, the analysis) takes the names from here::
     ladder.lock          held by the one `arena ladder run` playing the ladder
     ladder.json          a ladder's settings and versions, rewritten whole at each change (to rebuild its database)
 
+A match (``arena match``, ``play``, ``serve``) keeps a folder of its own too,
+``logs/match-DATE-TIME/`` (``MatchFolder``)::
+
+    match.jsonl          the match's log, every game of it
+    seat0-NAME.stderr    what the bot at each seat printed (one file per seat)
+
 A file is written whole or not at all (``write_atomically``): into a
 temporary file beside it, then renamed over it (``put_in_place``), so a
 reader, or a run killed half-way, never meets half a file.
@@ -26,15 +32,18 @@ tournament, the SPRT, the report and the analysis can all use it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
 from pathlib import Path
 from typing import Any
 
-from referee.errors import ArenaError
+from referee.errors import InputError
 
 LOGS = Path("logs")  # where runs and match logs go unless told otherwise
+MATCH_LOG = "match.jsonl"  # a match folder's log
+MATCH_KIND = "match"  # a match folder is named match-DATE-TIME
 SETTINGS = "settings.json"
 RESULTS = "results.jsonl"
 SPRT = "sprt.json"
@@ -53,7 +62,7 @@ PART = ".part"  # a game log being written
 _TMP = ".tmp"  # any other file being written
 
 
-class FolderError(ArenaError, ValueError):
+class FolderError(InputError):
     """A run folder that cannot be used as asked: the message is one line naming it."""
 
 
@@ -148,6 +157,16 @@ class RunFolder:
         write_json(self.settings, settings)
 
 
+def fresh_path(parent: Path, kind: str) -> Path:
+    """``PARENT/KIND-DATE-TIME``, with ``-2``, ``-3`` ... added while that exists."""
+    base = parent / time.strftime(f"{kind}-%Y%m%d-%H%M%S")
+    path, k = base, 1
+    while path.exists():
+        k += 1
+        path = base.with_name(f"{base.name}-{k}")
+    return path
+
+
 def choose(out: Path | None, name: str | None, *, resume: bool, kind: str, what: str) -> RunFolder:
     """The folder of a run: ``out``, else ``logs/NAME``, else a new ``logs/KIND-DATE-TIME`` (which a resumed
     run cannot be: FolderError, saying which options name it; ``what`` is the run, as "the tournament")."""
@@ -157,9 +176,38 @@ def choose(out: Path | None, name: str | None, *, resume: bool, kind: str, what:
         return RunFolder(LOGS / name)
     if resume:
         raise FolderError(f"--resume needs --name or --out (or a --config naming them): {what} to continue")
-    base = LOGS / time.strftime(f"{kind}-%Y%m%d-%H%M%S")
-    path, k = base, 1
-    while path.exists():
-        k += 1
-        path = base.with_name(f"{base.name}-{k}")
-    return RunFolder(path)
+    return RunFolder(fresh_path(LOGS, kind))
+
+
+class MatchFolder:
+    """The folder of one match: its log and what its bots printed, together.
+
+    ``MatchFolder.create(parent)`` makes a new ``PARENT/match-DATE-TIME``. A
+    match that never started (no log opened) leaves only what says why it
+    did not: ``discard`` removes everything else, and the folder too when
+    nothing is kept.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.log = path / MATCH_LOG
+
+    @classmethod
+    def create(cls, parent: Path) -> MatchFolder:
+        """A new, empty match folder in ``parent`` (made, with ``parent``, if missing)."""
+        parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            path = fresh_path(parent, MATCH_KIND)
+            try:
+                path.mkdir()
+            except FileExistsError:  # another match took that second's name meanwhile
+                continue
+            return cls(path)
+
+    def discard(self, keep: frozenset[Path] = frozenset()) -> None:
+        """Remove the folder's files but those in ``keep``; the folder too when none is kept."""
+        for entry in self.path.iterdir():
+            if entry not in keep and entry.is_file():
+                entry.unlink()
+        with contextlib.suppress(OSError):  # not empty: what says why stays
+            self.path.rmdir()

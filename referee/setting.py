@@ -28,14 +28,14 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Generic, Self, TypeVar
 
-from referee.errors import ArenaError
+from referee.errors import ArenaError, InputError
 
 T = TypeVar("T")
 E = TypeVar("E", bound=enum.Enum)
 _SETTING = "setting"  # the key of a field's metadata that holds its Setting
 
 
-class SettingsError(ArenaError, ValueError):
+class SettingsError(InputError):
     """Settings that cannot be used; the message is one line naming the bad part."""
 
 

@@ -3,16 +3,20 @@
 Subclass it and override what you care about; every method has a default that
 returns a legal action, so a minimal bot is a few lines::
 
-    from sdk import Bot, run
+    from sdk import Bot, card_power, run
+
 
     class Lowest(Bot):
-        def play(self, view, legal):
-            return min(legal, key=lambda c: card_power(c, view.trump))
+        def play(self, view, legal):  # the weakest card it may play
+            return min(legal, key=lambda card: card_power(card, view.trump))
 
-    run(Lowest())
+
+    if __name__ == "__main__":
+        run(Lowest())
 
 Each method receives the seat's ``SeatView`` (hand, events of the hand so far,
-contract, current trick, scores, rules) and the legal choices.
+contract, current trick, scores, rules) and the legal choices; docs/sdk.md
+says what each holds.
 
 A claim: ``play`` may return ``CLAIM`` (from ``sdk``) instead of a card, to
 claim every remaining trick of the hand, the one in progress included, for
@@ -38,7 +42,8 @@ from referee.engine.view import SeatView
 
 
 class Bot:
-    """Override ``bid``, ``trump``, ``give``, ``discard`` and ``play`` as needed."""
+    """A bot: override ``bid``, ``trump``, ``give``, ``discard`` and ``play`` as needed (each has a legal default),
+    and the hooks ``game_start``, ``hand_end`` and ``game_over`` to follow the game."""
 
     name: str = "bot"
     version: str = "0"

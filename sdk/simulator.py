@@ -126,6 +126,9 @@ class Margin:
 
 @dataclass
 class SimulationResult:
+    """What ``simulate`` played: every game (``games``), each entrant's totals (``totals``), the ``margin``
+    between two entrants with its interval, and a ``summary`` to print."""
+
     rules: Rules
     names: tuple[str, ...]  # entrant names, in entrant order
     games: list[GameRecord] = field(default_factory=list)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli.app import app
+from referee.cli.app import Status, app
 from referee.engine.presets import PRESETS
 from referee.engine.rules import OPTION_NAMES
 
@@ -59,7 +59,7 @@ def test_presets_name_with_an_override_shows_the_new_value() -> None:
 )
 def test_bad_names_and_overrides_are_one_line_errors(args: list[str], message: str) -> None:
     result = run(*args)
-    assert result.exit_code == 1
+    assert result.exit_code == Status.BAD_INPUT
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
 

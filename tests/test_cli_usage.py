@@ -25,9 +25,9 @@ def test_usage_error_is_one_line(args: list[str], needle: str) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_domain_error_is_one_line_exit_1() -> None:
+def test_an_unknown_name_is_one_line_exit_2() -> None:
     result = arena("presets", "no-such-preset")
-    assert result.returncode == 1
+    assert result.returncode == 2  # bad input, as a usage mistake (docs/cli.md)
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert "unknown preset 'no-such-preset'" in result.stderr
 

@@ -1,8 +1,8 @@
 """``arena analyze``'s work from start to end: find the logs, choose the seats, plan, run, collect.
 
 ``find_logs(path)`` reads a log file, or every game log of a folder: a
-tournament's or SPRT's folder (its ``games/``), or a folder of match logs
-(``*.jsonl``). ``choose_seats`` turns ``--seat`` / ``--bot`` into the seats
+tournament's or SPRT's folder (its ``games/``), a match's folder, or a
+folder of match logs and match folders (``logs/``). ``choose_seats`` turns ``--seat`` / ``--bot`` into the seats
 of each game, refusing a seat or a bot the logs do not have. ``analyse``
 plans every game (``plan``), runs the hands (``run``) and collects the
 results (``summary.Analysis``).
@@ -11,6 +11,7 @@ results (``summary.Analysis``).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,16 +21,19 @@ from referee.analyze.plan import GamePlan, HandPlan, plan_game
 from referee.analyze.run import Runner
 from referee.analyze.summary import Analysis, GameAnalysis, plan_game_analysis
 from referee.engine.rules import Rules
+from referee.errors import InputError, did_you_mean
 from referee.replay.logfile import LoggedGame, MatchLog, load_log
-from referee.runfolder import RunFolder
+from referee.runfolder import MATCH_LOG, RunFolder
 
 
-class AnalyzeError(ValueError):
+class AnalyzeError(InputError):
     """Bad input for the analysis (a path, a seat, a bot): the message is one line."""
 
 
 def find_logs(path: Path) -> list[MatchLog]:
-    """The logs at ``path``: the file itself, or the game logs of a folder (``games/*.jsonl``, else ``*.jsonl``).
+    """The logs at ``path``: the file itself, or the game logs of a folder: a run's (``games/*.jsonl``), a
+    match's (``match.jsonl``), or a folder of logs and of match folders (``*.jsonl``, ``*/match.jsonl``: what
+    ``arena match`` leaves in ``logs/``).
 
     Raises ``AnalyzeError`` for a missing path or a folder without logs, ``LogError`` for a file that is not a log.
     """
@@ -38,9 +42,12 @@ def find_logs(path: Path) -> list[MatchLog]:
     if path.is_file():
         return [load_log(path)]
     games = RunFolder(path).games
-    files = sorted((games if games.is_dir() else path).glob("*.jsonl"))
+    if games.is_dir():
+        files = sorted(games.glob("*.jsonl"))
+    else:
+        files = sorted([*path.glob("*.jsonl"), *path.glob(f"*/{MATCH_LOG}")])
     if not files:
-        where = f"{path} (nor in {games})" if games.is_dir() else str(path)
+        where = f"{games}" if games.is_dir() else f"{path} (nor a match folder's {MATCH_LOG} in it)"
         raise AnalyzeError(f"no game logs (*.jsonl) in {where}")
     return [load_log(f) for f in files]
 
@@ -80,7 +87,8 @@ def choose_seats(logs: Sequence[MatchLog], choice: SeatChoice) -> dict[tuple[str
                 chosen[(str(match.path), logged.number)] = seats
     if choice.bot is not None and not chosen:
         known = sorted({name for m in logs for g in m.games for name in g.seat_names})
-        raise AnalyzeError(f"no bot {choice.bot!r} in the logs (they hold {', '.join(known) or 'no game'})")
+        hint = did_you_mean(choice.bot, known)
+        raise AnalyzeError(f"no bot {choice.bot!r} in the logs{hint} (they hold {', '.join(known) or 'no game'})")
     return chosen
 
 
@@ -94,7 +102,12 @@ class Planned:
 
     @property
     def decisions(self) -> int:
+        """Every decision of the chosen seats, the forced ones (one legal choice) included."""
         return sum(len(h.decisions) for _, h in self.hands)
+
+    def statuses(self) -> Counter[str]:
+        """The decisions by what the analysis does with each (``DecisionItem.status``): rate it, or not."""
+        return Counter(d.status for _, h in self.hands for d in h.decisions)
 
 
 def plan_logs(logs: Sequence[MatchLog], seats: dict[tuple[str, int], tuple[int, ...]], game: int | None) -> Planned:

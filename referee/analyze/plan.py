@@ -61,6 +61,16 @@ class DecisionItem:
         assert decision is not None
         return decision.kind
 
+    @property
+    def status(self) -> str:
+        """What the analysis does with it: ``rate`` it, or not: a ``claim`` (accepted), ``forced`` (one legal
+        choice), ``referee`` (played for the bot after a fault)."""
+        if self.claimed:
+            return "claim"
+        if self.forced:
+            return "forced"
+        return "referee" if self.by_referee else "rate"
+
 
 @dataclass(frozen=True, slots=True)
 class HandPlan:

@@ -218,12 +218,9 @@ def summarise(decisions: Sequence[DecisionRecord], luck: Sequence[LuckRecord], w
 
 def decision_record(game: GamePlan, item: DecisionItem, judgement: Judgement | None, log: str) -> DecisionRecord:
     kind = item.kind
-    if item.claimed:
-        status = "claim"
-    elif item.forced:
-        status = "forced"
-    else:
-        status = "referee" if item.by_referee else "analysed" if judgement else "unjudged"
+    status = item.status
+    if status == "rate":
+        status = "analysed" if judgement else "unjudged"
     j = judgement
     return DecisionRecord(
         log=log,

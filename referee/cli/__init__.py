@@ -21,7 +21,7 @@ from referee.cli import (  # noqa: F401  (registers the commands)
     sprt,
     tournament,
 )
-from referee.cli.app import app, click, err_console, fail
+from referee.cli.app import Status, app, click, err_console, fail
 from referee.cli.live import bare_live
 from referee.cli.scale import bare_ray
 
@@ -36,10 +36,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.exceptions.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx is not None else "arena"
         message = exc.format_message().rstrip(".")
-        raise SystemExit(fail(f"{message} (see '{where} --help')", code=2).exit_code) from None
+        raise SystemExit(fail(f"{message} (see '{where} --help')", Status.BAD_INPUT).exit_code) from None
     except click.exceptions.ClickException as exc:
-        raise SystemExit(fail(exc.format_message(), code=exc.exit_code).exit_code) from None
+        raise SystemExit(fail(exc.format_message(), Status.BAD_INPUT).exit_code) from None  # a file it cannot open
     except typer.Abort:
         err_console.print("aborted", highlight=False)
-        sys.exit(130)
+        sys.exit(Status.INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)

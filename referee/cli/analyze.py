@@ -5,7 +5,7 @@ the record ``--json`` prints, for ``arena report`` to show.
 
 Bad input (a path that is no log or holds none, a log that is not a log or
 disagrees with the engine, an unknown seat or bot, a bad option) is one line
-and exit status 2. A log cut off inside a hand is analysed up to its last
+and exit status 2, as in every command (docs/cli.md). A log cut off inside a hand is analysed up to its last
 complete hand, and the output says so. Docs: docs/analyze.md.
 """
 
@@ -30,20 +30,19 @@ from referee.analyze.html import page_analysis
 from referee.analyze.plan import HandPlan
 from referee.analyze.run import HandResult, Runner, run_here, run_on_ray, run_on_workers
 from referee.analyze.summary import PHASES, Analysis, DecisionRecord, Mean, Stats
-from referee.cli.app import app, console, err_console, fail
+from referee.cli.app import Status, app, console, err_console, fail, status_of, wide_console
 from referee.cli.scale import RayOpt
 from referee.gamelog import LogError
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog
-from referee.runfolder import RunFolder, write_json
+from referee.runfolder import MATCH_LOG, RunFolder, write_json
 from referee.setting import SettingsError
 from referee.tournament.backends.cluster import connect
 from referee.tournament.backends.local import cpu_count
 
 # Per-game rows are printed up to this many games (all of them are in --json).
 GAMES_SHOWN = 24
-BAD_INPUT = 2
 
 
 def _budget(samples: int) -> Budget:
@@ -108,16 +107,16 @@ def analyze_command(
     """Rate every decision of the chosen seats by the points it gave up, from that seat's information only,
     with the luck of each hand's cards; per game and per bot, with the worst decisions."""
     if seat is not None and bot is not None:
-        raise fail("choose --seat or --bot, not both", BAD_INPUT)
+        raise fail("choose --seat or --bot, not both", Status.BAD_INPUT)
     if ray is not None and workers is not None:
-        raise fail("--ray and --workers: choose one", BAD_INPUT)
+        raise fail("--ray and --workers: choose one", Status.BAD_INPUT)
     try:
         _analyze(
             path, SeatChoice(seat=seat, bot=bot), game, _budget(samples), seed, worst, workers, ray, json_out, html
         )
     except KeyboardInterrupt:
         err_console.print("interrupted: nothing was written", highlight=False)
-        raise typer.Exit(130) from None
+        raise typer.Exit(Status.INTERRUPTED) from None
 
 
 def _analyze(
@@ -139,7 +138,7 @@ def _analyze(
         seats = choose_seats(logs, choice)
         planned = plan_logs(logs, seats, game)
     except (AnalyzeError, LogError, OSError) as exc:
-        raise fail(str(exc), BAD_INPUT) from None
+        raise fail(str(exc), Status.BAD_INPUT) from None
     runner, where, release = _runner(workers, ray, len(planned.hands))
     if not json_out:
         console.print(_start_line(path, planned, budget, seed, choice, where), highlight=False, soft_wrap=True)
@@ -151,7 +150,7 @@ def _analyze(
     if json_out:
         print(json.dumps(record, indent=1, ensure_ascii=False))
     else:
-        print_analysis(console if console.is_terminal else Console(width=200, highlight=False), analysis, worst)
+        print_analysis(wide_console(), analysis, worst)
     if path.is_dir() and RunFolder(path).settings.is_file():
         saved = _save_for_report(RunFolder(path), record)
         (err_console if json_out else console).print(saved, highlight=False, soft_wrap=True)
@@ -161,7 +160,7 @@ def _analyze(
         try:
             pages = _write_pages(logs, analysis, html, path.is_dir())
         except OSError as exc:
-            raise fail(f"--html {html}: {exc.strerror or exc}") from None
+            raise fail(f"--html {html}: {exc.strerror or exc}", Status.FAILED) from None
         for page in pages:
             (err_console if json_out else console).print(f"wrote {page}", highlight=False, soft_wrap=True)
 
@@ -183,7 +182,7 @@ def _runner(workers: int | None, ray: str | None, hands: int) -> tuple[Runner, s
         try:
             backend = connect(ray)
         except SettingsError as exc:
-            raise fail(str(exc)) from None
+            raise fail(str(exc), status_of(exc)) from None
         cpus = backend.default_tables()
 
         def on_ray(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:
@@ -204,11 +203,23 @@ def _nothing() -> None:
     return None
 
 
+# What each status of a decision the analysis does not rate is, in the start line.
+_NOT_RATED = {
+    "forced": "forced (one legal choice)",
+    "referee": "played by the referee after a fault",
+    "claim": "accepted claims",
+}
+
+
 def _start_line(path: Path, planned: Planned, budget: Budget, seed: int, choice: SeatChoice, where: str) -> str:
+    """What is analysed: the decisions of the chosen seats, and how many of them are rated (the tables'
+    "decisions") and why the others are not."""
+    statuses = planned.statuses()
+    others = "".join(f", {statuses[s]} {words}" for s, words in _NOT_RATED.items() if statuses[s])
     return (
         f"{path}: {_count(len(planned.games), 'game')}, {_count(len(planned.hands), 'complete hand')}, "
-        f"{_count(planned.decisions, 'decision')} of {choice.describe()}; {budget.samples} worlds per choice "
-        f"(screen {budget.screen}), seed {seed}; {where}"
+        f"{_count(planned.decisions, 'decision')} of {choice.describe()}: {statuses['rate']} to rate{others}; "
+        f"{budget.samples} worlds per choice (screen {budget.screen}), seed {seed}; {where}"
     )
 
 
@@ -260,10 +271,18 @@ def _grades(stats: Stats) -> list[str]:
     return [str(stats.grades[g.value]) for g in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)]
 
 
+def _log_name(log: str) -> str:
+    """A log as the tables name it: its file's name (``g0001.jsonl``), with its folder's for a match's log,
+    whose file names are all ``match.jsonl``."""
+    path = Path(log)
+    return f"{path.parent.name}/{path.name}" if path.name == MATCH_LOG else path.name
+
+
 def bots_table(analysis: Analysis, stats: dict[str, Stats]) -> Table:
     table = Table(
         title="Loss per decision by bot (points of hand margin, ±95%), grades, luck per hand",
-        caption="decisions with a choice only; exch: gives and discards; inacc/mist/blund: grades",
+        caption="decisions: those with a choice (forced ones are not rated); exch: gives and discards; "
+        "inacc/mist/blund: grades",
     )
     table.add_column("bot")
     for col in ("decisions", "loss", "bid", "trump", "exch", "play", "inacc", "mist", "blund", "luck/hand"):
@@ -281,12 +300,15 @@ def bots_table(analysis: Analysis, stats: dict[str, Stats]) -> Table:
 
 
 def games_table(analysis: Analysis, worst: int) -> Table:
-    table = Table(title="By game and seat: loss per decision, total loss and total luck (points)")
+    table = Table(
+        title="By game and seat: loss per decision, total loss and total luck (points)",
+        caption="decisions: those with a choice",
+    )
     for col in ("game", "seat", "bot", "hands", "decisions", "loss", "total", "inacc", "mist", "blund", "luck"):
         table.add_column(col, justify="left" if col in ("game", "bot") else "right")
     several = len({g.log for g in analysis.games}) > 1
     for g in analysis.games:
-        where = f"{Path(g.log).name}:{g.number}" if several else str(g.number)
+        where = f"{_log_name(g.log)}:{g.number}" if several else str(g.number)
         for s, st in analysis.seat_stats(g, worst).items():
             table.add_row(
                 escape(where),
@@ -308,7 +330,7 @@ def worst_table(bot: str, rows: Iterable[DecisionRecord], several_logs: bool) ->
         table.add_column(col, justify="right" if col in ("loss", "interval", "seat") else "left")
     for d in rows:
         assert d.loss is not None and d.low is not None and d.high is not None
-        game = f"{Path(d.log).name}:{d.game}" if several_logs else str(d.game)
+        game = f"{_log_name(d.log)}:{d.game}" if several_logs else str(d.game)
         table.add_row(
             f"{d.loss:.2f}",
             f"{d.low:.1f}..{d.high:.1f}",
@@ -338,14 +360,25 @@ def print_analysis(out: Console, analysis: Analysis, worst: int) -> None:
     if example is not None:
         out.print(
             f"Open one: arena replay {escape(example.log)} --game {example.game} --at {example.address} "
-            f"(add --ask COMMAND to put it to a bot again)",
+            f"--seat {example.seat} (what that seat knew; without --seat every hand shows; add --ask COMMAND to "
+            "put it to a bot again)",
             highlight=False,
             soft_wrap=True,
         )
+    unjudged = sum(st.unjudged for st in stats.values())
+    if unjudged:
+        out.print(
+            f"{_count(unjudged, 'decision')} to rate could not be judged: no deal of the hidden cards fit what the "
+            "seat knew",
+            highlight=False,
+        )
     thresholds = ", ".join(f"{g.value} {t:g}" for g, t in reversed(THRESHOLDS.items()))
     out.print(
-        f"Grades by the low end of the 95% interval of the loss ({thresholds} points); luck: the seat's cards' "
-        f"worth less an average hand's. {analysis.seconds:.0f} s {analysis.where}.",
+        "Each decision is judged from its seat's knowledge, not from the cards as they lay: the hidden cards "
+        "are dealt as the seat could know them, so a contract that was made can still be a blunder when, for "
+        f"all the seat knew, it was likely to fail. Grades by the low end of the 95% interval of the loss "
+        f"({thresholds} points); luck: the seat's cards' worth less an average hand's. "
+        f"{analysis.seconds:.0f} s {analysis.where}.",
         highlight=False,
         soft_wrap=True,
     )

@@ -1,9 +1,16 @@
-"""The ``arena`` typer application and the error handling shared by its commands."""
+"""The ``arena`` typer application and the error handling shared by its commands.
+
+Every command ends with one of the exit statuses of ``Status``, one per kind
+of outcome, the same in every command (docs/cli.md has the table): errors
+become exits here only, in ``fail`` and ``user_errors``, which take the
+status from the kind of error (``referee.errors.InputError``: 2).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -11,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from referee.errors import ArenaError
+from referee.errors import ArenaError, InputError
 
 if TYPE_CHECKING:  # the typer the arena is developed with vendors click
     from typer import _click as click
@@ -70,24 +77,45 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-console = Console()
-err_console = Console(stderr=True)
+# emoji=False: rich would turn ":100:" in "file.jsonl:100: ..." (or in a bot's name) into an emoji
+console = Console(emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print a one-line error and return the Exit to raise."""
+def wide_console() -> Console:
+    """The console for output a command lays out wide: the terminal's, or on a pipe one 200 columns wide so that
+    lines are not wrapped."""
+    return console if console.is_terminal else Console(width=200, highlight=False, emoji=False)
+
+
+class Status(IntEnum):
+    """How a command ended: one exit status per kind of outcome, the same for every command."""
+
+    OK = 0
+    FAILED = 1  # it ran, and what it ran failed: a check, a verification, a bot, the machine (cannot listen...)
+    BAD_INPUT = 2  # what was typed or named cannot be used, so nothing ran (typer's usage errors are 2 too)
+    INTERRUPTED = 130  # Ctrl-C or SIGTERM: stopped cleanly, what was kept is said
+
+
+def status_of(error: Exception) -> Status:
+    """The exit status of an error: bad input (``InputError``) or a failure (anything else)."""
+    return Status.BAD_INPUT if isinstance(error, InputError) else Status.FAILED
+
+
+def fail(message: str, status: Status) -> typer.Exit:
+    """Print a one-line error and return the Exit to raise, with the status of the kind of mistake."""
     # escape: messages quote user input and engine text like "[rule: follow-suit]", which is not markup
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(code)
+    return typer.Exit(status)
 
 
 @contextmanager
-def user_errors(*types: type[Exception], code: int = 1) -> Iterator[None]:
+def user_errors(*types: type[Exception]) -> Iterator[None]:
     """Turn what the user got wrong (an ``ArenaError``) and the other ``types`` named (OSError: cannot listen,
-    cannot write) into a one-line message and exit status ``code``. Anything else is a bug: it propagates,
-    with its traceback."""
+    cannot write) into a one-line message and the exit status of its kind (``status_of``). Anything else is a
+    bug: it propagates, with its traceback."""
     caught: tuple[type[Exception], ...] = (ArenaError, *types)
     try:
         yield
     except caught as exc:
-        raise fail(str(exc), code) from None
+        raise fail(str(exc), status_of(exc)) from None

@@ -1,4 +1,9 @@
-"""``arena check-bot``: one bot through every decision kind and protocol case; a table of what passed."""
+"""``arena check-bot``: one bot through every decision kind and protocol case.
+
+It ends with one line, the verdict; the table of checks comes only for what
+failed (every check with ``--verbose``), so a bot that passes is told so in a
+line and a bot that fails sees only its failures.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +18,15 @@ from rich.table import Table
 
 from referee.bots import BotCommand
 from referee.checkbot.positions import check_overrides, check_rules, situations
-from referee.checkbot.session import Report, check_bot
+from referee.checkbot.session import Check, Report, check_bot
 from referee.cli import options as opt
-from referee.cli.app import app, console, user_errors
-from referee.cli.running import VerboseOpt, bot_sandbox, run_async
+from referee.cli.app import Status, app, console, user_errors
+from referee.cli.running import bot_sandbox, run_async
 from referee.engine.errors import RulesError
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
 from referee.runfolder import LOGS
 from referee.tournament.settings import Given
-
-BAD_OPTIONS = 2  # the exit status of a usage mistake: 1 says a check failed
 
 
 @app.command("check-bot")
@@ -48,11 +51,16 @@ def check_bot_command(
             "--tcp", help="Give the bot a 127.0.0.1 host:port in ARENA_ADDRESS, not a unix: target (docs/protocol.md)."
         ),
     ] = False,
-    verbose: VerboseOpt = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Show every check in a table, not only those that failed; log the referee's events."
+        ),
+    ] = False,
 ) -> None:
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
     Shutdown; exit status 0 only when every check passes, 1 when one fails, 2 on bad options."""
-    with user_errors(code=BAD_OPTIONS):
+    with user_errors():
         command = BotCommand.parse(bot).with_tcp(tcp)
         command.check_runnable()
         presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
@@ -95,8 +103,8 @@ def check_bot_command(
     if as_json:
         print(json.dumps(report.record(), indent=2))
     else:
-        print_report(report)
-    raise typer.Exit(0 if report.passed else 1)
+        print_report(report, every_check=verbose)
+    raise typer.Exit(Status.OK if report.passed else Status.FAILED)
 
 
 def _preset_rules(preset: str, overrides: dict[str, str]) -> Rules:
@@ -108,7 +116,16 @@ def _preset_rules(preset: str, overrides: dict[str, str]) -> Rules:
         raise
 
 
-def print_report(report: Report) -> None:
+def print_report(report: Report, every_check: bool = False) -> None:
+    """The checks that failed (``every_check``: all of them) in a table, then the verdict in one line."""
+    failed = report.failures
+    shown = report.checks if every_check else failed
+    if shown:
+        console.print(checks_table(report, shown))
+    console.print(verdict_line(report), highlight=False, soft_wrap=True)
+
+
+def checks_table(report: Report, checks: list[Check]) -> Table:
     hello = f" (Hello: {report.bot_name!r} {report.bot_version!r})" if report.bot_name else ""
     rules = "".join(f", {k}={v}" for k, v in report.rules.items())
     table = Table(
@@ -119,7 +136,7 @@ def print_report(report: Report) -> None:
     table.add_column("check")
     table.add_column("answered")
     table.add_column("detail: on failure, the rule broken, what was expected and what came", overflow="fold")
-    for c in report.checks:
+    for c in checks:
         mark = "[green]ok[/]" if c.passed else "[bold red]FAIL[/]"
         answered = f"{c.decisions}: {', '.join(c.kinds)}" if c.decisions else ""
         if c.passed:
@@ -127,18 +144,27 @@ def print_report(report: Report) -> None:
         else:
             detail = f"[bold]{escape(c.rule)}[/]: expected {escape(c.expected)}; got {escape(c.got)}"
         table.add_row(mark, escape(c.group), escape(c.name), answered, detail)
-    console.print(table)
-    think = report.think_summary()
-    if think:
-        console.print(
-            f"think time over {len(report.think_ms)} decisions ({', '.join(report.kinds())}): "
-            f"median {think['median']:.1f} ms, p99 {think['p99']:.1f} ms, max {think['max']:.1f} ms",
-            highlight=False,
-        )
+    return table
+
+
+def verdict_line(report: Report) -> str:
+    """One line (rich markup): passed or how many failed, what was checked, the think time, and where the report
+    and the bot's output are."""
     failed = report.failures
-    verdict = "[bold green]every check passed[/]" if not failed else f"[bold red]{len(failed)} check(s) failed[/]"
-    console.print(
-        f"{verdict}; the report: {escape(report.saved)}; the bot's output: {escape(report.output)}",
-        highlight=False,
-        soft_wrap=True,
+    total = len(report.checks)
+    if failed:
+        verdict = f"[bold red]{len(failed)} of {total} checks failed[/] (the table above; --verbose shows every check)"
+    else:
+        verdict = f"[bold green]every check passed[/]: {total} checks"
+    rules = "".join(f", {k}={v}" for k, v in report.rules.items())
+    think = report.think_summary()
+    timing = (
+        f"; {len(report.think_ms)} decisions (median {think['median']:.1f} ms, p99 {think['p99']:.1f} ms, "
+        f"max {think['max']:.1f} ms)"
+        if think
+        else ""
+    )
+    return (
+        f"check-bot {escape(report.bot)}: {verdict} on {len(report.presets)} preset(s){escape(rules)}{timing}; "
+        f"the report: {escape(report.saved)}; the bot's output: {escape(report.output)}"
     )

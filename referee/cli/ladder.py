@@ -15,7 +15,7 @@ from rich.table import Table
 
 from referee.bots import BotCommand
 from referee.cli import options as opt
-from referee.cli.app import ArenaGroup, app, console, fail, user_errors
+from referee.cli.app import ArenaGroup, Status, app, console, fail, user_errors
 from referee.cli.live import LiveOpt
 from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
@@ -67,7 +67,7 @@ def init_command(
     ] = False,
 ) -> None:
     """Make a ladder in FOLDER: its rules, clock, fault policy and sandbox, fixed for all its games."""
-    with user_errors(OSError, code=2):
+    with user_errors(OSError):
         given = Given.from_options(ctx.params)
         if config is not None:
             given = given.over(setup.read_ladder_toml(config))
@@ -279,7 +279,7 @@ def check_command(folder: FolderArg) -> None:
     if problems:
         for line in problems[:20]:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
-        raise fail(f"{len(problems)} problem(s): the stored ratings are not those of the games")
+        raise fail(f"{len(problems)} problem(s): the stored ratings are not those of the games", Status.FAILED)
     console.print(summary, highlight=False)
 
 

@@ -90,12 +90,12 @@ class _Progress:
     """How far the match got: what an interrupted match says it kept."""
 
     def __init__(self) -> None:
-        self.log_path: Path | None = None
+        self.log_path: Path | None = None  # set once the log exists
         self.finished = 0
 
     def interrupted(self) -> str:
         if self.log_path is None:
-            return "interrupted before the match started: nothing was played"
+            return "interrupted before the match started: nothing was played, nothing kept"
         return (
             f"interrupted: finished games kept in {self.log_path}: {self.finished}; a match does not resume, "
             "run it again to play them all (the same --seed deals the same games)"
@@ -114,8 +114,10 @@ async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
         if line is not None:
             console.print(line, highlight=False, soft_wrap=True)
 
-    async with Match(config) as match:
-        progress.log_path = match.log_path
+    def started(log_path: Path) -> None:
+        progress.log_path = log_path
         teams = " vs ".join(shown_name(n) for n in names[: config.rules.teams])
-        console.print(f"{config.preset}: {teams}, log {match.log_path}", soft_wrap=True)
-        return await match.play(on_game=finished, on_hand=hand, start_required=True)
+        console.print(f"{config.preset}: {teams}, log {log_path}", highlight=False, soft_wrap=True)
+
+    async with Match(config) as match:
+        return await match.play(on_game=finished, on_hand=hand, start_required=True, on_start=started)

@@ -10,8 +10,6 @@ import typer
 from referee.cli.app import app, console, user_errors
 from referee.kits import Language, plan, write
 
-BAD_USAGE = 2  # a folder that exists, a name that is not a bot's, a missing toolchain: nothing is written
-
 
 @app.command("new")
 def new_command(
@@ -20,7 +18,7 @@ def new_command(
 ) -> None:
     """Start a bot in a new folder: a working starter in Python, JavaScript, C++, Go or Java, its build file,
     a README and a first test (arena check-bot); prints the commands to build it and to play a first match."""
-    with user_errors(code=BAD_USAGE):
+    with user_errors():  # a folder that exists, a name that is not a bot's, a missing toolchain: bad input
         starter = plan(folder, lang)
     with user_errors(OSError):
         written = write(starter)

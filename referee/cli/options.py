@@ -97,7 +97,13 @@ MatchGames = Annotated[
 ]
 LogDir = Annotated[
     Path,
-    typer.Option("--log-dir", file_okay=False, show_default=False, help=f"Folder for the game log (default: {LOGS})."),
+    typer.Option(
+        "--log-dir",
+        file_okay=False,
+        show_default=False,
+        help=f"Where the match's folder goes: DIR/match-DATE-TIME/ holds its log and the bots' output "
+        f"(default: {LOGS}).",
+    ),
 ]
 
 

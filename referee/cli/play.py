@@ -13,7 +13,7 @@ from rich.table import Table
 
 from referee.bots import BotCommand, with_tcp
 from referee.cli import options as opt
-from referee.cli.app import app, console, fail, user_errors
+from referee.cli.app import Status, app, console, fail, user_errors
 from referee.cli.match import example_bot
 from referee.cli.running import VerboseOpt, bot_sandbox, match_config, run_async
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
@@ -102,26 +102,26 @@ def play_command(
                 _play(config, seat, client), verbose, interrupted="interrupted: the log holds every complete game"
             )
         except PersonLeft as exc:
-            raise fail(str(exc)) from None
+            raise fail(str(exc), Status.FAILED) from None
     print_standing(result, seat)
     console.print(f"log: {result.log_path}", highlight=False, soft_wrap=True)
     console.print(f"see it again: arena replay {result.log_path} --seat {seat}", highlight=False, soft_wrap=True)
 
 
 def print_standing(result: MatchResult, seat: int) -> None:
-    """Games won and points per team, each team named by who sat in it."""
+    """Games won and points per hand per team, each team named by who sat in it."""
     rules = result.config.rules
     table = Table(title=f"{result.config.preset}: {len(result.games)} game(s), seed {result.config.seed}")
-    for col in ("team", "seats", "wins", "points"):
+    for col in ("team", "seats", "wins", "pts/hand"):
         table.add_column(col, justify="left" if col == "seats" else "right")
-    wins, points = result.wins(), result.points()
+    wins, points = result.wins(), result.points_per_hand()
     for team in range(rules.teams):
         members = [
             f"{s} you" if s == seat else f"{s} {result.seat_names[s]}"
             for s in range(rules.players)
             if rules.team_of(s) == team
         ]
-        table.add_row(str(team), ", ".join(members), str(wins[team]), str(points[team]))
+        table.add_row(str(team), ", ".join(members), str(wins[team]), f"{points[team]:.2f}")
     console.print(table)
     if result.draws():
         console.print(f"draws: {result.draws()}")

@@ -1,7 +1,9 @@
 """``arena replay LOG``: show a logged game, verify a log, write an HTML viewer, re-ask a bot.
 
 Numbers given on the command line are checked here so that a bad one gets the
-same one-line error (exit status 1) as a broken log.
+same one-line error (exit status 2, bad input) as a file that is not a game log.
+``--verify`` fails (exit status 1) where the log is damaged or disagrees with the
+engine: that is what it checks.
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from referee.cli.app import app, console, fail, user_errors
+from referee.bots import output_lines
+from referee.cli.app import Status, app, console, fail, user_errors, wide_console
 from referee.engine.game import Decision, DecisionKind
+from referee.gamelog import LogError, NotAGameLog
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
@@ -28,24 +31,25 @@ def _number(option: str, text: str | None, low: int, high: int | None = None) ->
     try:
         value = int(text)
     except ValueError:
-        raise fail(f"{option} needs a whole number, got {text!r}") from None
+        raise fail(f"{option} needs a whole number, got {text!r}", Status.BAD_INPUT) from None
     if value < low or (high is not None and value > high):
         bounds = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise fail(f"{option} must be {bounds}, got {value}")
+        raise fail(f"{option} must be {bounds}, got {value}", Status.BAD_INPUT)
     return value
 
 
-def _load(path: Path) -> MatchLog:
+def _load(path: Path, verify: bool) -> MatchLog:
+    """The log at ``path``; with ``verify``, a damaged line is what the check found (exit status 1)."""
     if not path.exists():
-        raise fail(f"{path}: no such file")
+        raise fail(f"{path}: no such file", Status.BAD_INPUT)
     if not path.is_file():
-        raise fail(f"{path}: not a file")
-    return load_log(path)
-
-
-def _output() -> Console:
-    """The console for the replay: the terminal's, or a wide plain one so lines are not wrapped."""
-    return console if console.is_terminal else Console(width=200, highlight=False)
+        raise fail(f"{path}: not a file", Status.BAD_INPUT)
+    try:
+        return load_log(path)
+    except LogError as exc:
+        if verify and not isinstance(exc, NotAGameLog):
+            raise fail(str(exc), Status.FAILED) from None
+        raise
 
 
 @app.command("replay")
@@ -105,7 +109,7 @@ def replay_command(
     """Show a logged game hand by hand, check it against the engine (--verify), write it as a web page (--html),
     or re-ask a bot one of its decisions (--ask with --at)."""
     with user_errors(OSError):
-        match = _load(log)
+        match = _load(log, verify)
         rules = match.rules
         selection = Selection(
             game=_number("--game", game, 1),
@@ -114,30 +118,30 @@ def replay_command(
             seat=_number("--seat", seat, 0, rules.players - 1),
         )
         if selection.trick is not None and selection.hand is None:
-            raise fail("--trick needs --hand (the hand the trick belongs to)")
+            raise fail("--trick needs --hand (the hand the trick belongs to)", Status.BAD_INPUT)
         modes = [name for name, on in (("--verify", verify), ("--html", html is not None), ("--ask", ask)) if on]
         if len(modes) > 1:
-            raise fail(f"choose one of {' and '.join(modes)}")
+            raise fail(f"choose one of {' and '.join(modes)}", Status.BAD_INPUT)
         if ask is not None:
             _ask(match, selection, ask, at, prime)
             return
         if at is not None:
             if verify:
-                raise fail("choose one of --verify and --at")
+                raise fail("choose one of --verify and --at", Status.BAD_INPUT)
             selection = _open_at(match, selection, at, html is not None)
         if verify:
             if selection.hand is not None or selection.seat is not None:
-                raise fail("--verify checks whole games: drop --hand, --trick and --seat")
-            console.print(verify_log(match, selection.game).summary(), highlight=False, soft_wrap=True)
+                raise fail("--verify checks whole games: drop --hand, --trick and --seat", Status.BAD_INPUT)
+            _verify(match, selection.game)
             return
         if html is not None:
             if selection.trick is not None:
-                raise fail("--html opens at the start of a hand: drop --trick")
+                raise fail("--html opens at the start of a hand: drop --trick", Status.BAD_INPUT)
             page = viewer_page(match, selection.game, start_hand=selection.hand, start_seat=selection.seat)
             html.write_text(page, encoding="utf-8")
             console.print(f"wrote {html}", highlight=False, soft_wrap=True)
             return
-        out = _output()
+        out = wide_console()
         render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
 
 
@@ -148,13 +152,13 @@ def _open_at(match: MatchLog, selection: Selection, at: str, page: bool) -> Sele
     from referee.replay.steps import DecisionPoint, GameReplay
 
     if selection.hand is not None or selection.trick is not None:
-        raise fail("--at names the decision: drop --hand and --trick")
+        raise fail("--at names the decision: drop --hand and --trick", Status.BAD_INPUT)
     with user_errors(AskError):
         address = Address.parse(at)
         game = selection.game
         if game is None:
             if len(match.games) != 1:
-                raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game")
+                raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game", Status.BAD_INPUT)
             game = 1
         logged = match.game(game)
         replay = GameReplay(match, logged)
@@ -190,21 +194,25 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     from referee.replay.ask import PRIMING, Address, action_text, bot_command, find_request, run_ask, same_action
 
     if command is None or at is None:
-        raise fail("--ask COMMAND and --at ADDRESS go together")
-    if selection.hand is not None or selection.trick is not None or selection.seat is not None:
-        raise fail("--at names the decision: drop --hand, --trick and --seat")
+        raise fail("--ask COMMAND and --at ADDRESS go together", Status.BAD_INPUT)
+    if selection.hand is not None or selection.trick is not None:
+        raise fail("--at names the decision: drop --hand and --trick", Status.BAD_INPUT)
     address = Address.parse(at)
     if prime not in PRIMING:
-        raise fail(f"--prime must be one of {', '.join(PRIMING)}, got {prime!r}")
+        raise fail(f"--prime must be one of {', '.join(PRIMING)}, got {prime!r}", Status.BAD_INPUT)
     bot = bot_command(command)
     bot.check_runnable()
     game = selection.game
     if game is None:
         if len(match.games) != 1:
-            raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game")
+            raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game", Status.BAD_INPUT)
         game = 1
     request = find_request(match, game, address, prime)
     point, decision = request.point, request.decision
+    if selection.seat is not None and selection.seat != decision.seat:  # --seat S: the seat it is asked of
+        raise fail(
+            f"the decision at {address.text} is seat {decision.seat}'s, not seat {selection.seat}'s", Status.BAD_INPUT
+        )
     names = request.replay.logged.seat_names
     where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
     console.print(
@@ -234,15 +242,44 @@ def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str
     answer = run_ask(match, request, bot, match.path.parent)
     if answer.action is None:
         console.print("  asked:  no answer", highlight=False)
-        raise fail(f"bot {bot.name!r}: {answer.problem}")
+        _print_output(answer.output)
+        raise fail(f"bot {bot.name!r}: {answer.problem}", Status.FAILED)
     text = action_text(decision.kind, answer.action)
     if answer.claim is not None:
         text += " (accepted: the hand ends)" if answer.claim.accepted else " (refused: the seat plays a card next)"
     if not answer.legal:
         console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
-        raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}")
+        _print_output(answer.output)
+        raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}", Status.FAILED)
     same = "same as the log" if same_action(decision.kind, answer.action, point.action) else "differs from the log"
     console.print(f"  asked:  {text} ({same})", highlight=False, soft_wrap=True)
+    _print_output(answer.output)
+
+
+# The bot's last lines printed after its answer (the whole of it is in the file named).
+OUTPUT_LINES = 5
+
+
+def _print_output(output: Path | None) -> None:
+    """Where the asked bot's stdout and stderr went, and its last lines: why it chose what it did, if it says."""
+    if output is None:
+        return
+    lines = output_lines(output, OUTPUT_LINES)
+    said = f", its last {len(lines)} line(s):" if lines else " (it printed nothing)"
+    console.print(f"  output: {output}{said}", highlight=False, soft_wrap=True, markup=False)
+    for line in lines:
+        console.print(f"    {line}", highlight=False, soft_wrap=True, markup=False)
+
+
+def _verify(match: MatchLog, game: int | None) -> None:
+    """``--verify``: the summary, or the first record that disagrees with the engine (exit status 1: the check
+    failed; a file that is no game log at all is bad input, 2)."""
+    if game is not None:
+        match.game(game)  # no such game: bad input, not a failed check
+    try:
+        console.print(verify_log(match, game).summary(), highlight=False, soft_wrap=True)
+    except LogError as exc:
+        raise fail(str(exc), Status.FAILED) from None
 
 
 _VERBS = {DecisionKind.TRUMP: "name trump"}

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.app import app, console, err_console, fail
+from referee.cli.app import app, console, err_console, fail, status_of
 from referee.report.data import Report, ReportError
 from referee.report.write import write_report
 from referee.runfolder import REPORT
@@ -32,23 +32,29 @@ def report_command(
     ] = True,
 ) -> None:
     """Write a tournament's report: standings, crosstable, per-bot charts, every game with a replay link."""
-    written = write_folder_report(folder, out=out, replays=replays)
-    if written is None:
-        raise typer.Exit(1)
+    write_folder_report(folder, out=out, replays=replays, exit_on_error=True)
 
 
 def write_folder_report(
-    folder: Path, *, out: Path | None = None, replays: bool = True, report: Report | None = None
+    folder: Path,
+    *,
+    out: Path | None = None,
+    replays: bool = True,
+    report: Report | None = None,
+    exit_on_error: bool = False,
 ) -> Path | None:
     """Write the report, print one line per problem met and then where it is; None (the reason printed) when
-    there is no report to write."""
+    there is no report to write, or with ``exit_on_error`` the exit of that kind of error (``arena report``'s
+    own: a run that ends writes its report last, and its exit status is the run's)."""
     try:
         written = write_report(folder, out=out, replays=replays, report=report)
-    except ReportError as exc:
-        fail(str(exc))
-        return None
-    except OSError as exc:
-        fail(f"cannot write the report: {exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}")
+    except (ReportError, OSError) as exc:
+        message = str(exc)
+        if isinstance(exc, OSError):
+            message = f"cannot write the report: {exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}"
+        stop = fail(message, status_of(exc))
+        if exit_on_error:
+            raise stop from None
         return None
     for problem in written.problems:
         err_console.print(f"warning: {problem}", highlight=False, markup=False, soft_wrap=True)

@@ -129,16 +129,16 @@ def game_line(result: GameResult, names: list[str]) -> str:
 def print_result(result: MatchResult) -> None:
     names = result.team_names()
     table = Table(title=f"{result.config.preset}: {len(result.games)} game(s), seed {result.config.seed}")
-    for col in ("team", "bot", "wins", "points", "violations"):
+    for col in ("team", "bot", "wins", "pts/hand", "violations"):
         table.add_column(col, justify="right" if col not in ("bot",) else "left")
-    wins, points = result.wins(), result.points()
+    wins, points = result.wins(), result.points_per_hand()
     faults = [0] * len(names)
     for game in result.games:
         for v in game.violations:
             faults[result.config.rules.team_of(v.seat)] += 1
     for team, name in enumerate(names):
-        table.add_row(str(team), shown_name(name), str(wins[team]), str(points[team]), str(faults[team]))
+        table.add_row(str(team), shown_name(name), str(wins[team]), f"{points[team]:.2f}", str(faults[team]))
     console.print(table)
     if result.draws():
         console.print(f"draws: {result.draws()}")
-    console.print(f"log: {result.log_path}")
+    console.print(f"log: {result.log_path}", highlight=False, soft_wrap=True)  # a path is never broken

@@ -36,6 +36,7 @@ class BidKind(StrEnum):
 SPECIALS: tuple[BidKind, ...] = tuple(BidKind)[2:]
 LONE_SPECIALS = frozenset({BidKind.CALL3, BidKind.CALL2, BidKind.CALL1, BidKind.BEST, BidKind.MOON, BidKind.ALONE})
 CALL_CARDS = {BidKind.CALL3: 3, BidKind.CALL2: 2, BidKind.CALL1: 1}
+"""The cards a Call bid asks of the declarer's partner (and the declarer then discards), by kind."""
 _SPECIAL_BASE = 1000
 
 
@@ -100,6 +101,7 @@ class Bid:
 
 
 PASS = Bid(BidKind.PASS)
+"""The pass: ``Bid("pass")``."""
 
 
 def enabled_specials(rules: Rules) -> tuple[BidKind, ...]:

@@ -19,6 +19,7 @@ from functools import cache
 from referee.engine.errors import InvalidActionError
 
 Card = int
+"""A card: the int ``suit * 8 + rank`` (suits S H D C are 0..3, ranks 7 8 9 T J Q K A are 0..7), so JH is 12."""
 
 SUIT_LETTERS = "SHDC"
 RANK_LETTERS = "789TJQKA"
@@ -39,13 +40,16 @@ class Trump(IntEnum):
 
     @property
     def is_suit(self) -> bool:
+        """A suit (S, H, D, C), not one of the no-trumps (HIGH, LOW)."""
         return self <= 3
 
     def text(self) -> str:
+        """``S``, ``H``, ``D``, ``C``, ``high`` or ``low``."""
         return TRUMP_TEXT[self]
 
     @classmethod
     def parse(cls, text: str) -> Trump:
+        """The trump of a text as ``text`` writes it (any case)."""
         try:
             return _TRUMP_BY_TEXT[text.strip().lower()]
         except KeyError:
@@ -63,10 +67,12 @@ def card_suit(card: Card) -> int:
 
 
 def card_rank(card: Card) -> int:
+    """The rank, 0..7 for 7 8 9 T J Q K A (its order without trump: see ``card_power``)."""
     return card & 7
 
 
 def make_card(suit: int, rank: int) -> Card:
+    """The card of ``suit`` (0..3, or a suit ``Trump``) and ``rank`` (0..7)."""
     return suit * 8 + rank
 
 
@@ -76,6 +82,7 @@ def same_colour_suit(suit: int) -> int:
 
 
 def card_str(card: Card) -> str:
+    """The card's text: rank then suit, like ``JH`` (``T`` is the ten)."""
     return RANK_LETTERS[card & 7] + SUIT_LETTERS[card >> 3]
 
 
@@ -90,10 +97,12 @@ def parse_card(text: str) -> Card:
 
 
 def cards_str(cards: Iterable[Card]) -> list[str]:
+    """Each card's text (``card_str``)."""
     return [card_str(c) for c in cards]
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
+    """Each text's card (``parse_card``)."""
     return [parse_card(t) for t in texts]
 
 
@@ -184,6 +193,7 @@ def effective_suit(card: Card, trump: int) -> int:
 
 
 def is_trump(card: Card, trump: int) -> bool:
+    """Whether ``card`` is a trump under ``trump``: the left bower is one; no-trump (HIGH, LOW) has none."""
     return trump <= 3 and EFFECTIVE_SUIT[trump][card] == trump
 
 

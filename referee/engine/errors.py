@@ -7,14 +7,14 @@ different types; both carry a message that names the bad input.
 
 from __future__ import annotations
 
-from referee.errors import ArenaError
+from referee.errors import ArenaError, InputError
 
 
 class EngineError(ArenaError):
     """Base class for every error the engine raises on purpose."""
 
 
-class RulesError(EngineError, ValueError):
+class RulesError(EngineError, InputError):
     """A rules option or preset name is unknown, or a value is not allowed."""
 
 

@@ -16,6 +16,9 @@ from referee.engine.cards import Card, Trump
 
 @dataclass(frozen=True, slots=True)
 class DealEvent:
+    """A hand is dealt: its number (1-based), the dealer, and each seat's cards (None where the seat viewing
+    may not see them: only its own are shown to a bot)."""
+
     hand: int
     dealer: int
     hands: tuple[tuple[Card, ...] | None, ...]  # per seat; None where hidden
@@ -23,6 +26,8 @@ class DealEvent:
 
 @dataclass(frozen=True, slots=True)
 class BidEvent:
+    """A seat's turn in the auction: its bid, a pass included."""
+
     hand: int
     seat: int
     bid: Bid
@@ -30,6 +35,9 @@ class BidEvent:
 
 @dataclass(frozen=True, slots=True)
 class ContractEvent:
+    """The auction is won and trump is set: who declared, the winning bid, trump (named with the bid or after
+    it), whether the declarer plays alone, and the seats that play the tricks."""
+
     hand: int
     declarer: int
     bid: Bid
@@ -40,6 +48,9 @@ class ContractEvent:
 
 @dataclass(frozen=True, slots=True)
 class ExchangeEvent:
+    """Cards passed between partners (``to_seat``) or discarded (``to_seat`` None); ``cards`` is None for a
+    seat that took no part (it sees only ``count``)."""
+
     hand: int
     from_seat: int
     to_seat: int | None  # None: a discard
@@ -49,6 +60,8 @@ class ExchangeEvent:
 
 @dataclass(frozen=True, slots=True)
 class PlayEvent:
+    """A card played to trick ``trick`` (1-based) of the hand."""
+
     hand: int
     trick: int
     seat: int
@@ -57,6 +70,8 @@ class PlayEvent:
 
 @dataclass(frozen=True, slots=True)
 class TrickEvent:
+    """A trick is complete: the seat that won it."""
+
     hand: int
     trick: int
     winner: int
@@ -81,6 +96,9 @@ class ClaimEvent:
 
 @dataclass(frozen=True, slots=True)
 class HandEndEvent:
+    """A hand is over: tricks and points per team this hand, the running scores, whether the declarer made
+    the contract (None when the hand was thrown in: ``passed_out``)."""
+
     hand: int
     tricks: tuple[int, ...]  # per team, this hand
     points: tuple[int, ...]  # per team, this hand
@@ -92,6 +110,9 @@ class HandEndEvent:
 
 @dataclass(frozen=True, slots=True)
 class GameEndEvent:
+    """The game is over: final scores, the winning team (None for a draw or when every team lost) and why it
+    ended."""
+
     scores: tuple[int, ...]
     winner: int | None  # team, or None for a draw or when every team lost
     reason: str  # target, hands, mercy, hand-limit, forfeit
@@ -109,6 +130,7 @@ Event = (
     | HandEndEvent
     | GameEndEvent
 )
+"""Any event of a game: ``SeatView.events`` holds the hand's, in order."""
 
 
 def visible_to(event: Event, seat: int) -> Event:

@@ -84,11 +84,14 @@ class ClaimAnswer:
 
 
 CLAIM = ClaimAnswer()
+"""A claim of every remaining trick, the answer ``Bot.play`` may give instead of a card when ``view.may_claim``."""
 # What a seat may answer a PLAY decision with besides a card, and any decision with: an action or a claim.
 Answer = Action | ClaimAnswer
 
 
 class DecisionKind(StrEnum):
+    """What a seat is asked to decide: a bid, trump, cards to give or discard, or a card to play."""
+
     BID = "bid"
     TRUMP = "trump"
     GIVE = "give"
@@ -144,6 +147,9 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class Contract:
+    """The hand's contract: who declared, the winning bid, trump, whether the declarer plays alone, and the seats
+    that play the tricks (a lone declarer's partners sit out)."""
+
     declarer: int
     bid: Bid
     trump: Trump

@@ -21,6 +21,7 @@ from referee.engine.rules import (
     TieRule,
     TrumpTiming,
 )
+from referee.errors import did_you_mean
 
 DEFAULT_PRESET = "neuralplay"
 
@@ -169,7 +170,9 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+        raise RulesError(
+            f"unknown preset {name!r}{did_you_mean(name, PRESETS)}; presets: {', '.join(PRESETS)}"
+        ) from None
 
 
 def rules_for(name: str, overrides: Mapping[str, str] | Iterable[str] = ()) -> Rules:

@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.engine.cards import DECKS, SUIT_TRUMPS, Trump, deck_size
 from referee.engine.errors import RulesError
+from referee.errors import did_you_mean
 
 # The closed sets of choices of the options below. Each is a StrEnum: a member is its text (it compares and
 # hashes as the text, and is written as it), so ``rules.bidding_rounds == "two"`` reads as it says.
@@ -375,7 +376,7 @@ class Rules:
         """Inverse of ``as_dict``; unknown names are errors."""
         unknown = sorted(set(data) - set(OPTION_NAMES))
         if unknown:
-            raise RulesError(f"unknown rule option {unknown[0]!r}; known options: {', '.join(OPTION_NAMES)}")
+            raise unknown_option(unknown[0])
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
         return cls(**values)
 
@@ -416,13 +417,19 @@ def option_values(name: str) -> str:
     raise AssertionError(kind)
 
 
+def unknown_option(name: str) -> RulesError:
+    """The error for a rule option that does not exist: the closest name, else every name."""
+    hint = did_you_mean(name, OPTION_NAMES)
+    if hint:
+        return RulesError(f"unknown rule option {name!r}{hint}; `arena presets PRESET` lists every option")
+    return RulesError(f"unknown rule option {name!r}; known options: {', '.join(OPTION_NAMES)}")
+
+
 def _field(name: str) -> dataclasses.Field[Any]:
     try:
         return _FIELDS[name]
     except KeyError:
-        close = [n for n in OPTION_NAMES if name.replace("-", "_") == n]
-        hint = f" (did you mean {close[0]!r}?)" if close else f"; known options: {', '.join(OPTION_NAMES)}"
-        raise RulesError(f"unknown rule option {name!r}{hint}") from None
+        raise unknown_option(name) from None
 
 
 def parse_override(text: str) -> tuple[str, str]:

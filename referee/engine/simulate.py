@@ -18,6 +18,7 @@ _CARD_SET_KINDS = (DecisionKind.GIVE, DecisionKind.DISCARD)  # actions that are 
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[Card]:
+    """Every card of the rules' deck, shuffled by ``rng``: what ``Game.deal`` takes."""
     deck = list(deck_cards(rules.deck))
     rng.shuffle(deck)
     return deck

@@ -25,7 +25,7 @@ from pathlib import Path
 from string import Template
 
 from referee.bots import BotCommand
-from referee.errors import ArenaError
+from referee.errors import ArenaError, InputError
 
 # the arena's checkout: its kits and the protocol (an editable install, as `make` sets up)
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -43,7 +43,7 @@ class Language(enum.StrEnum):
     JAVA = "java"
 
 
-class StarterError(ArenaError):
+class StarterError(InputError):
     """A starter that cannot be written; the message says what to do."""
 
 

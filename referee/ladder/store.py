@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.errors import ArenaError
+from referee.errors import InputError
 from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame, ranks, rate, set_result
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place, write_json
 from referee.tournament.results import GameRecord
@@ -114,8 +114,8 @@ CREATE INDEX ratings_version ON ratings (version);
 """
 
 
-class LadderError(ArenaError):
-    """A ladder folder or database that cannot be used as asked; one line."""
+class LadderError(InputError):
+    """A ladder folder or database that cannot be used as asked; one line (bad input: exit status 2)."""
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ class HumanBot(Bot):
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Play the seat whose token is given (ARENA_ADDRESS / ARENA_TOKEN, or --address / --token)."""
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)  # bot names and cards are text, never ":emoji:" codes
     bot = HumanBot(console)
     args = parse_args(sys.argv[1:] if argv is None else argv, bot)
     configure("warning")

@@ -47,14 +47,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.bots import BotCommand, BotPool
+from referee.bots import BotCommand, BotPool, BotStartError
 from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str
 from referee.engine.events import ClaimEvent, Event
 from referee.engine.game import ClaimAnswer, Decision, DecisionKind
 from referee.engine.view import Refused
-from referee.errors import ArenaError
+from referee.errors import InputError
 from referee.faults import ViolationKind
 from referee.gamelog import THINK_FIELD, LogError
 from referee.logging import configure
@@ -84,7 +84,7 @@ _KINDS = {
 }
 
 
-class AskError(ArenaError, ValueError):
+class AskError(InputError):
     """The bot could not be asked, or did not answer; the message says why."""
 
 
@@ -335,12 +335,14 @@ def bot_command(spec: str) -> BotCommand:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What the bot said: an engine action (``CLAIM`` for a claim), or why there is none."""
+    """What the bot said: an engine action (``CLAIM`` for a claim), or why there is none; and where what it
+    printed went."""
 
     action: object | None
     problem: str | None  # timeout, disconnect, malformed or illegal: what went wrong
     legal: bool
     claim: ClaimEvent | None = None  # the engine's answer to a claim
+    output: Path | None = None  # the bot's stdout and stderr
 
 
 async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir: Path) -> Answer:
@@ -361,23 +363,24 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
         try:
             problems = await pool.ready([player])
             if problems:
-                raise AskError(f"bot {bot.name!r} {problems[player]}")
+                raise BotStartError(f"bot {bot.name!r} {problems[player]}")
+            output = pool.output_of(player)
             conn = player.connection
             assert conn is not None
             await conn.send(request.game_start)
             for earlier in request.earlier:  # bring the bot's state up to the decision; answers are not used
                 if await conn.ask(earlier.data, earlier.request_id, clock.limit_s()) is Closed.DISCONNECTED:
-                    raise AskError(
+                    raise BotStartError(
                         f"bot {bot.name!r} left while being brought up to the decision (at request "
-                        f"{earlier.request_id}, hand {earlier.hand})"
+                        f"{earlier.request_id}, hand {earlier.hand}; its output: {output})"
                     )
             reply = await conn.ask(request.data, request.request_id, clock.limit_s())
         finally:
             await pool.close("replay: one request asked")
     if reply is Closed.TIMEOUT:
-        return Answer(None, f"no answer within {clock.describe()}", False)
+        return Answer(None, f"no answer within {clock.describe()}", False, output=output)
     if reply is Closed.DISCONNECTED:
-        return Answer(None, "the bot's connection closed before it answered", False)
+        return Answer(None, "the bot's connection closed before it answered", False, output=output)
     game, decision = request.replay.game, request.decision
     action, fault = read_answer(reply, decision)
     if fault is None and action is not None:
@@ -388,12 +391,12 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
         else:  # the search runs here: a tool's one request, with nothing else on its event loop
             claim = game.claim(decision.seat)[0]
             assert isinstance(claim, ClaimEvent)
-            return Answer(action, None, True, claim)
+            return Answer(action, None, True, claim, output)
     if fault is None:
-        return Answer(action, None, True)
+        return Answer(action, None, True, output=output)
     if fault.kind is ViolationKind.MALFORMED:
-        return Answer(None, f"malformed answer: {fault.detail}", False)
-    return Answer(fault.action, f"illegal: {fault.detail}", False)
+        return Answer(None, f"malformed answer: {fault.detail}", False, output=output)
+    return Answer(fault.action, f"illegal: {fault.detail}", False, output=output)
 
 
 def run_ask(match: MatchLog, request: Request, bot: BotCommand, output_dir: Path) -> Answer:

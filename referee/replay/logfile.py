@@ -10,18 +10,22 @@ into the hand's ``deal``, ``exchange`` and withheld ``violation`` records, so
 readers see every card where it was dealt or passed; a hand cut off before its
 reveal is dropped (its cards were never written). The game records themselves
 are checked by replaying them (``referee.replay.steps``). Every error is a
-``LogError`` naming the line.
+``LogError`` naming the line; a file whose first record is no log's
+(standings.json, results.jsonl, a bot's output) is ``NotAGameLog``, which
+says where the game logs are.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from referee.engine.errors import RulesError
 from referee.engine.rules import Rules
-from referee.gamelog import WITHHELD, LogError, read_records, truncated_tail
+from referee.gamelog import WITHHELD, LogError, NotAGameLog, read_records, truncated_tail
+from referee.runfolder import GAMES, LOGS, MATCH_LOG
 
 Record = dict[str, Any]
 
@@ -126,14 +130,66 @@ def _match_rules(path: Path, entry: Entry) -> Rules:
         raise LogError(f"{path}:{entry.line}: bad rules in match_start: {exc}") from None
 
 
+def not_a_game_log(path: Path, why: str) -> NotAGameLog:
+    """The error for a file that is no game log: ``why``, what a game log is, and where the game logs are (the
+    run folder's ``games/`` beside the file, when there is one)."""
+    folder = path.parent
+    run = next((f for f in (folder, folder.parent) if (f / GAMES).is_dir()), None)  # a file of a run, or of bots/
+    if folder.name == GAMES:
+        where = f"the game logs of {folder.parent} are the g*.jsonl files of {folder}/"
+    elif run is not None:
+        where = f"the game logs of {run} are in {run / GAMES}/"
+    else:
+        where = f"arena match writes them to {LOGS}/match-DATE-TIME/{MATCH_LOG}, a tournament to {LOGS}/NAME/{GAMES}/"
+    return NotAGameLog(
+        f"{path} is not a game log ({why}): a game log has one JSON record per line, from match_start on; {where}"
+    )
+
+
+def _opens_a_log(path: Path) -> bool:
+    """Whether the file's first line is a match_start record: a game log, whatever is wrong with it."""
+    try:
+        with path.open("rb") as f:
+            first = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(first, dict) and first.get("event") == "match_start"
+
+
+def _what_it_holds(path: Path, error: LogError | None) -> str:
+    """Why a file whose first line is no log's is not a log, in a few words (``error``: the first line's, if
+    there is a complete one)."""
+    try:
+        if path.stat().st_size == 0:
+            return "it is empty"
+        if error is None or "not valid JSON" in str(error):
+            json.loads(path.read_bytes())
+            return "it holds one JSON document"
+    except (OSError, ValueError, RecursionError):
+        pass
+    if error is None:
+        return "it holds no complete line"
+    return str(error).removeprefix(f"{path}:").split(": ", 1)[-1]
+
+
 def load_log(path: Path) -> MatchLog:
-    """Read and frame a whole log; raises ``LogError`` naming the first bad line."""
-    records = [Entry(n, r) for n, r in read_records(path)]
+    """Read and frame a whole log; raises ``LogError`` naming the first bad line (``NotAGameLog`` when the first
+    one is no log's)."""
+    records: list[Entry] = []
+    try:
+        for line, record in read_records(path):
+            records.append(Entry(line, record))
+            if len(records) == 1 and record["event"] != "match_start":
+                raise not_a_game_log(path, f"line {line} is a {record['event']} record, not match_start")
+    except NotAGameLog:
+        raise
+    except LogError as exc:
+        if records or _opens_a_log(path):  # a log with a bad line (a newer version, say): the error says which
+            raise
+        raise not_a_game_log(path, _what_it_holds(path, exc)) from None
     if not records:
-        raise LogError(f"{path}: the log is empty (not one complete line)")
+        raise not_a_game_log(path, _what_it_holds(path, None))
     first = records[0]
-    if first.event != "match_start":
-        raise LogError(f"{path}:{first.line}: a log starts with a match_start record, not {first.event}")
     rules = _match_rules(path, first)
     _check_seats(path, first, rules)
     games: list[LoggedGame] = []

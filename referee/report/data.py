@@ -27,6 +27,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from referee.errors import InputError
 from referee.faults import Penalty
 from referee.gamelog import LogError
 from referee.report.gamestats import KINDS, GameStats, read_game
@@ -45,7 +46,7 @@ SPRT_POINTS = 600  # the SPRT charts get at most about this many points (every p
 _PROBLEMS_SHOWN = 5  # of one kind, the first few are named
 
 
-class ReportError(Exception):
+class ReportError(InputError):
     """The folder gives no report at all; the message is one line."""
 
 

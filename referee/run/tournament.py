@@ -67,7 +67,7 @@ def prepare(
     settings (after every check, so that a run that cannot start leaves nothing behind). The backend and the
     number of tables."""
     for command in settings.bots:
-        command.check_runnable()
+        command.check_runnable(runs_here=place.ray is None)  # on Ray, a script may be in --ray-working-dir only
     box = bot_sandbox(settings.sandbox, warn)  # before the folder is made: `required` may refuse
     if new:
         folder.check_new()

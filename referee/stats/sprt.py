@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from referee.errors import ArenaError
+from referee.errors import InputError
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's score (0..2 points) over 2
 GAME_SCORES = (0.0, 0.5, 1.0)  # loss, draw, win
@@ -47,7 +47,7 @@ NELO_SCALE = 800 / math.log(10)  # nElo per standard deviation of a game's score
 _EMPTY_CELL = 1e-3
 
 
-class SprtError(ArenaError, ValueError):
+class SprtError(InputError):
     """SPRT parameters that make no test; the message says which."""
 
 

@@ -41,12 +41,12 @@ from itertools import combinations, permutations
 from typing import Any, Protocol
 
 from referee.engine.rules import Rules
-from referee.errors import ArenaError
+from referee.errors import InputError, did_you_mean
 from referee.seeding import derive_seed
 from referee.tournament.standings import Outcome
 
 
-class ScheduleError(ArenaError, ValueError):
+class ScheduleError(InputError):
     """Settings that give no valid schedule; the message says what to change."""
 
 
@@ -302,7 +302,8 @@ def gauntlet(
     beside its round-robin).
     """
     if candidate not in bots:
-        raise ScheduleError(f"the gauntlet's bot {candidate!r} is not one of the bots ({', '.join(bots)})")
+        hint = did_you_mean(candidate, bots)
+        raise ScheduleError(f"the gauntlet's bot {candidate!r} is not one of the bots{hint} ({', '.join(bots)})")
     everyone = round_robin(bots, rules, games=games, seed=seed, duplicate=duplicate, every_seating=every_seating)
     mine = [g for g in everyone if candidate in g.group]
     return tuple(replace(g, number=k) for k, g in enumerate(mine, start=1))

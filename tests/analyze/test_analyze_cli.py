@@ -10,6 +10,7 @@ agree with.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,8 @@ def test_a_log_gives_tables_of_bots_games_and_worst_decisions(real_logs: dict[st
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert out.startswith(f"{log}: 2 games, ")
-    assert "decisions of every seat; 8 worlds per choice (screen 8), seed 1; in this process" in out.splitlines()[0]
+    assert "decisions of every seat: " in out.splitlines()[0] and " to rate" in out.splitlines()[0]
+    assert "; 8 worlds per choice (screen 8), seed 1; in this process" in out.splitlines()[0]
     for needle in (
         "Loss per decision by bot",
         "By game and seat",
@@ -218,9 +220,14 @@ def bad_inputs(real_logs: dict[str, Path], tournament: Path, tmp_path: Path) -> 
     wrong.write_text("\n".join(records) + "\n")
     return [
         ([tmp_path / "nowhere.jsonl"], "no such file or folder"),
-        ([text], "notes.jsonl:1"),
-        ([tournament / "results.jsonl"], "results.jsonl:1: a log line must be a JSON object with an 'event' field"),
-        ([headless], "headless.jsonl:1: a log starts with a match_start record, not game_start"),
+        ([text], "notes.jsonl is not a game log (not valid JSON"),
+        (
+            [tournament / "results.jsonl"],
+            f"results.jsonl is not a game log (a log line must be a JSON object with an "
+            f"'event' field): a game log has one JSON record per line, from match_start "
+            f"on; the game logs of {tournament} are in {tournament / 'games'}/",
+        ),
+        ([headless], "headless.jsonl is not a game log (line 1 is a game_start record, not match_start)"),
         ([empty], "no game logs (*.jsonl) in"),
         ([wrong], f"wrong.jsonl:{first_play + 1}"),
         ([log, "--seat", "4"], "there is no seat 4 (seats 0..3)"),
@@ -251,4 +258,18 @@ def test_replay_at_alone_shows_the_game_from_that_decision(real_logs: dict[str, 
     assert f"decision {play.number} (hand {play.hand}, trick 3)" in run.stdout.splitlines()[0]
     assert "Before trick 3" in run.stdout
     missing = arena("replay", log, "--at", "99.1.0")
-    assert missing.returncode == 1 and "game 1 has no decision 99.1.0" in missing.stderr
+    assert missing.returncode == 2 and "game 1 has no decision 99.1.0" in missing.stderr
+
+
+def test_the_match_logs_of_a_logs_folder_are_told_apart_by_their_folders(
+    real_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    """Every match's log is named ``match.jsonl``: analysing a folder of match folders, the tables name each
+    log by its folder too."""
+    logs = tmp_path / "logs"
+    for name in ("hammerwalt", "bloomington"):
+        (logs / f"match-{name}").mkdir(parents=True)
+        shutil.copy(real_logs[name], logs / f"match-{name}" / "match.jsonl")
+    run = arena("analyze", logs, *QUICK)
+    assert run.returncode == 0, run.stderr
+    assert "match-hammerwalt/match.jsonl:1" in run.stdout and "match-bloomington/match.jsonl:1" in run.stdout

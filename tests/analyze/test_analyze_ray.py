@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from tests.support.analyze import analyze_json
 from tests.support.arena import ARENA
 
@@ -44,7 +45,7 @@ def test_a_ray_that_is_not_there_is_one_line(real_logs: dict[str, Path]) -> None
         timeout=120,
         check=False,
     )
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     expected = (
         "error: --ray 127.0.0.1:9: no Ray head answers there (Connection refused); start one with `ray start --head`, "
         "or give --ray alone for a Ray on this machine"

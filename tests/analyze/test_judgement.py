@@ -37,7 +37,7 @@ def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     args = ["match", "--preset", "neuralplay", "-b", RULES, "-b", SHAKY_HALF, "-n", "4", "-r", "hand_limit=8"]
     run = arena(*args, "--seed", "41", "--log-dir", str(folder), timeout=600)
     assert run.returncode == 0, run.stderr
-    (log,) = folder.glob("*.jsonl")
+    (log,) = folder.glob("match-*/*.jsonl")
     return log
 
 

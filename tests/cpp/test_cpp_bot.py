@@ -40,7 +40,7 @@ def cpp_bot() -> Path:
 def test_cpp_bot_plays_a_game_against_random(cpp_bot: Path, tmp_path: Path, preset: str, players: int) -> None:
     run = arena("match", "--preset", preset, "--bot", CPP, "--bot", RANDOM, "--seed", "3", "--log-dir", str(tmp_path))
     assert run.returncode == 0, run.stdout + run.stderr
-    [log] = sorted(tmp_path.glob("*.jsonl"))
+    [log] = sorted(tmp_path.glob("match-*/*.jsonl"))
     recs = [rec for _, rec in read_records(log)]
     start = next(r for r in recs if r["event"] == "game_start")
     cpp_seats = {s["seat"] for s in start["seats"] if s["bot"] == "cpp"}
@@ -53,7 +53,7 @@ def test_cpp_bot_plays_a_game_against_random(cpp_bot: Path, tmp_path: Path, pres
     verify = arena("replay", str(log), "--verify")
     assert verify.returncode == 0, verify.stdout + verify.stderr
     # the bot's own account, beside the log: welcomed, then a clean Shutdown
-    outputs = sorted(tmp_path.glob("*cpp*.stderr"))
+    outputs = sorted(tmp_path.glob("match-*/*cpp*.stderr"))
     assert len(outputs) == players // 2
     for output in outputs:
         text = output.read_text()
@@ -77,8 +77,8 @@ def test_a_cpp_bot_built_under_tmp_runs_in_the_sandbox(cpp_bot: Path, tmp_path: 
     run = arena("match", "--preset", "double-deck", "--rule", "hand_limit=2", "--sandbox", "required",
                 "--bot", f"cpp={program}", "--bot", RANDOM, "--log-dir", str(logs))  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
-    [log] = sorted(logs.glob("*.jsonl"))
+    [log] = sorted(logs.glob("match-*/*.jsonl"))
     recs = [rec for _, rec in read_records(log)]
     assert not [r for r in recs if r["event"] == "violation"]
     assert any(r["event"] == "play" and r["seat"] in (0, 2) for r in recs)
-    assert all(p.read_text().splitlines()[0].endswith("sandbox)") for p in logs.glob("*cpp.stderr"))
+    assert all(p.read_text().splitlines()[0].endswith("sandbox)") for p in logs.glob("match-*/*cpp.stderr"))

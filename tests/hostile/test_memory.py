@@ -30,7 +30,7 @@ def rss_kib(pid: int) -> int:
 
 def games_ended(logs: Path) -> int:
     """The game_end records of the match's log so far (complete lines only)."""
-    found = list(logs.glob("*.jsonl"))
+    found = list(logs.glob("match-*/*.jsonl"))
     if not found:
         return 0
     text = found[0].read_bytes()

@@ -50,7 +50,7 @@ def test_serve_prints_hostile_hello_names_as_text(tmp_path: Path) -> None:
         assert "\x1b" not in out + err and "\x07" not in out + err
         for name in SHOWN:  # the result table has one row per team (one seat each)
             assert name in out
-        (log,) = tmp_path.glob("*.jsonl")
+        (log,) = tmp_path.glob("match-*/*.jsonl")
         assert [s["bot"] for s in revealed(log)[0]["seats"]] == SHOWN
     finally:
         procs: list[subprocess.Popen[str] | subprocess.Popen[bytes]] = [serve, *bots]
@@ -92,7 +92,7 @@ def test_replay_shows_names_from_an_edited_log_as_text(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    (log,) = tmp_path.glob("*.jsonl")
+    (log,) = tmp_path.glob("match-*/*.jsonl")
     lines = log.read_text().splitlines()
     edited = []
     for line in lines:

@@ -174,7 +174,7 @@ def test_partners_share_nothing_and_write_nothing(tool: str, place: str, tmp_pat
     left = leftovers(key)
     assert run.returncode == 0, run.stderr
     logs = checkout / "logs"
-    outputs = {p.name: p.read_text(errors="replace") for p in logs.glob("*partner*.stderr")}
+    outputs = {p.name: p.read_text(errors="replace") for p in logs.glob("match-*/*partner*.stderr")}
     assert len(outputs) == 2  # both seats of the team played
     records = verified(only_log(logs))
     assert seat_kind_penalty(records) == []

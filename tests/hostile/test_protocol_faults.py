@@ -163,7 +163,7 @@ def test_a_hostile_bot_started_by_hand_against_arena_serve(mode: str, tmp_path: 
         for p in procs:
             if p.poll() is None:
                 p.kill()
-    (log,) = tmp_path.glob("*.jsonl")
+    (log,) = tmp_path.glob("match-*/*.jsonl")
     faults = [r for r in revealed(log) if r["event"] == "violation"]
     assert {r["seat"] for r in faults} <= {0}
     assert bool(faults) == (PENALISED[mode] is not None)

@@ -29,7 +29,7 @@ NOTE = f"--- output cut at {CAP} bytes"
 def test_a_flooding_bot_in_a_match_is_cut_at_the_cap(tmp_path: Path, sandbox: str) -> None:
     run = match(tmp_path, hostile("spammer", "sbx_spammer.py", str(CAP // 2**20 + 8)), RANDOM, sandbox=sandbox)
     assert run.returncode == 0, run.stderr
-    outputs = sorted(tmp_path.glob("*spammer.stderr"))
+    outputs = sorted(tmp_path.glob("match-*/*spammer.stderr"))
     assert len(outputs) == 2
     for path in outputs:
         assert CAP <= path.stat().st_size <= CAP + 200  # the cap, the referee's first line and its note

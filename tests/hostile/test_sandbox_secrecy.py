@@ -69,7 +69,7 @@ def test_the_unshare_fallback_hides_the_logs_and_ends_what_the_bot_started(tmp_p
         proc.kill()
     assert proc.returncode == 0, err
     wait_marker_gone(marker)
-    first_lines = {p.read_text().splitlines()[0] for p in logs.glob("*.stderr")}
+    first_lines = {p.read_text().splitlines()[0] for p in logs.glob("match-*/*.stderr")}
     assert len(first_lines) == 2 and all(line.endswith("(in a unshare sandbox)") for line in first_lines)
     assert reads(output_of(logs, "*snoop.stderr")) == [0, 0]
     assert seat_kind_penalty(verified(only_log(logs))) == []

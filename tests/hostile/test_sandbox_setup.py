@@ -42,7 +42,7 @@ def test_a_bot_that_cannot_start_is_a_setup_error_in_a_match(tmp_path: Path, pol
     assert lines[0].startswith("error: bot 'nostart' (seat 1) exited with code 3 before connecting")
     assert "it ended: 'FileNotFoundError: sbx_nostart: no such file: weights.bin'" in lines[0]
     assert no_json_lines(run.stdout + run.stderr)
-    assert not list(tmp_path.glob("*.jsonl"))  # no log of a match that never started
+    assert not list(tmp_path.rglob("*.jsonl"))  # no log of a match that never started
 
 
 @pytest.mark.parametrize("sandbox", ["required", "off"])
@@ -53,7 +53,7 @@ def test_the_setup_error_says_when_the_bot_ran_in_the_sandbox(tmp_path: Path, sa
     hint = " (in the sandbox: read-only files but /tmp, see docs/security.md)"
     assert line.endswith(hint) == (sandbox == "required"), line
     assert no_json_lines(run.stdout + run.stderr)
-    assert not list(tmp_path.glob("*.jsonl"))  # no log of a match that never started
+    assert not list(tmp_path.rglob("*.jsonl"))  # no log of a match that never started
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -84,7 +84,7 @@ def test_auto_uses_the_sandbox_where_it_can(tmp_path: Path) -> None:
     run = match(tmp_path, RANDOM, sandbox="auto")
     assert run.returncode == 0, run.stderr
     assert "warning" not in run.stderr
-    first_lines = [p.read_text().splitlines()[0] for p in tmp_path.glob("*.stderr")]
+    first_lines = [p.read_text().splitlines()[0] for p in tmp_path.glob("match-*/*.stderr")]
     assert first_lines and all(line.endswith("(in a bwrap sandbox)") for line in first_lines)
     verified(only_log(tmp_path))
 
@@ -94,7 +94,7 @@ def test_auto_warns_once_and_plays_where_no_sandbox_can_be_made(tmp_path: Path) 
     assert run.returncode == 0, run.stderr
     (line,) = run.stderr.strip().splitlines()
     assert line.startswith("warning: bots run without a sandbox (neither bwrap")
-    first_lines = [p.read_text().splitlines()[0] for p in tmp_path.glob("*.stderr")]
+    first_lines = [p.read_text().splitlines()[0] for p in tmp_path.glob("match-*/*.stderr")]
     assert first_lines and not any(line.endswith("sandbox)") for line in first_lines)
     verified(only_log(tmp_path))
 
@@ -144,7 +144,7 @@ def test_a_bot_script_under_tmp_runs_in_the_sandbox(tmp_path: Path) -> None:
     run = match(logs, f"mine={sys.executable} {folder / 'bot.py'}", RANDOM)
     assert run.returncode == 0, run.stderr
     assert seat_kind_penalty(verified(only_log(logs))) == []
-    first_lines = [p.read_text().splitlines()[0] for p in logs.glob("*mine.stderr")]
+    first_lines = [p.read_text().splitlines()[0] for p in logs.glob("match-*/*mine.stderr")]
     assert len(first_lines) == 2 and all(line.endswith("sandbox)") for line in first_lines)
 
 

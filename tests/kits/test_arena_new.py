@@ -84,7 +84,7 @@ def test_a_starter_builds_passes_check_bot_and_plays_a_match(language: Language,
     logs = tmp_path / "logs"
     played = run([*shlex.split(match), "-r", "hand_limit=2", "--seed", "3", "--log-dir", str(logs)], tmp_path)
     assert played.returncode == 0, played.stdout + played.stderr
-    [log] = logs.glob("*.jsonl")
+    [log] = logs.glob("match-*/*.jsonl")
     recs = records(log)
     assert [r for r in recs if r["event"] == "violation"] == []
     seats = {s["seat"] for s in recs[0]["seats"] if s["bot"] == name}

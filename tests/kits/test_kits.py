@@ -98,7 +98,7 @@ def test_kit_plays_a_short_game_of_every_preset(name: str, preset: str, tmp_path
     options = ["--preset", preset, "-r", "hand_limit=2", "--seed", "7", "--log-dir", str(tmp_path)]
     run = arena("match", *kit.options(), *[a for b in bots for a in ("--bot", b)], *options)
     assert run.returncode == 0, run.stdout + run.stderr
-    [log] = tmp_path.glob("*.jsonl")
+    [log] = tmp_path.glob("match-*/*.jsonl")
     recs = records(log)
     assert [r for r in recs if r["event"] == "violation"] == []
     [end] = [r for r in recs if r["event"] == "game_end"]
@@ -108,7 +108,7 @@ def test_kit_plays_a_short_game_of_every_preset(name: str, preset: str, tmp_path
     assert any(r["event"] == "bid" and r["seat"] in seats for r in recs)
     assert any(r["event"] == "play" and r["seat"] in seats for r in recs)
     # each seat's one process was welcomed, left on the Shutdown, and its stream ended OK after the half-close
-    outputs = sorted(tmp_path.glob(f"*-{kit.name}.stderr"))
+    outputs = sorted(log.parent.glob(f"*-{kit.name}.stderr"))
     assert len(outputs) == len(seats)
     for output in outputs:
         text = output.read_text()

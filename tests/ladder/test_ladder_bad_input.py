@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from tests.ladder.support import ladder, make_ladder, rows
 from tests.support.arena import RANDOM, bot
 
@@ -41,17 +42,17 @@ def _one_line(stderr: str) -> str:
 def test_a_command_that_is_not_a_bot(small: Path) -> None:
     before = _digest(small)
     out = ladder("add", small, "ghost=no-such-program --fast")
-    assert out.returncode == 1
+    assert out.returncode == Status.BAD_INPUT
     assert "program 'no-such-program' not found" in _one_line(out.stderr)
     out = ladder("add", small, "no command")
-    assert out.returncode == 1 and "expected NAME=COMMAND" in _one_line(out.stderr)
+    assert out.returncode == Status.BAD_INPUT and "expected NAME=COMMAND" in _one_line(out.stderr)
     assert _digest(small) == before
 
 
 def test_the_same_command_again_under_the_same_name_changes_nothing(small: Path) -> None:
     before = _digest(small)
     out = ladder("add", small, RANDOM)
-    assert out.returncode == 1
+    assert out.returncode == Status.BAD_INPUT
     assert "random: this command is version 1 already (pending); nothing changed" in _one_line(out.stderr)
     assert _digest(small) == before
     assert rows(small, "SELECT bot, version FROM versions") == [("random", 1)]
@@ -61,16 +62,17 @@ def test_a_folder_that_is_not_a_ladder(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
     for command in (["standings"], ["add", bot("x")], ["run", "--games", "1"], ["check"]):
         out = ladder(command[0], tmp_path / "plain", *command[1:])
-        assert out.returncode == 1, out
+        assert out.returncode == Status.BAD_INPUT, out
         assert "is not a ladder: it has no ladder.db (make one with `arena ladder init FOLDER`)" in _one_line(
             out.stderr
         )
     (tmp_path / "notdb").mkdir()
     (tmp_path / "notdb" / "ladder.db").write_text("hello, this is no database at all" * 10)
     out = ladder("standings", tmp_path / "notdb")
-    assert out.returncode == 1 and "is not a ladder's database (not an SQLite file)" in _one_line(out.stderr)
+    assert out.returncode == Status.BAD_INPUT
+    assert "is not a ladder's database (not an SQLite file)" in _one_line(out.stderr)
     out = ladder("init", tmp_path / "notdb")
-    assert out.returncode == 2 and "is a ladder already" in _one_line(out.stderr)
+    assert out.returncode == Status.BAD_INPUT and "is a ladder already" in _one_line(out.stderr)
 
 
 def test_a_ladder_made_by_a_newer_arena(small: Path) -> None:
@@ -81,7 +83,7 @@ def test_a_ladder_made_by_a_newer_arena(small: Path) -> None:
     before = _digest(small)
     for command in (["standings"], ["add", bot("first", "first_bot")], ["run", "--games", "1"]):
         out = ladder(command[0], small, *command[1:])
-        assert out.returncode == 1
+        assert out.returncode == Status.BAD_INPUT
         assert "was made by a newer arena (ladder schema 99; this arena reads up to 1)" in _one_line(out.stderr)
     assert _digest(small) == before
 
@@ -91,7 +93,7 @@ def test_a_locked_database(small: Path) -> None:
     db.execute("BEGIN EXCLUSIVE")  # another process holding a write transaction open
     try:
         out = ladder("add", small, bot("first", "first_bot"))
-        assert out.returncode == 1
+        assert out.returncode == Status.BAD_INPUT
         assert "ladder.db is locked: another process holds a transaction open on it" in _one_line(out.stderr)
     finally:
         db.execute("ROLLBACK")
@@ -104,7 +106,7 @@ def test_a_database_cut_short_says_how_to_recover(small: Path) -> None:
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     out = ladder("standings", small)
-    assert out.returncode == 1
+    assert out.returncode == Status.BAD_INPUT
     line = _one_line(out.stderr)
     assert f"ladder.db is cut short ({len(data) // 2} of {len(data)} bytes)" in line
     assert f"`arena ladder recover {small}`" in line
@@ -119,7 +121,7 @@ def test_a_second_run_on_the_same_ladder_refuses(small: Path) -> None:
     os.pwrite(fd, b"4242\n", 0)
     try:
         out = ladder("run", small, "--games", "1")
-        assert out.returncode == 1
+        assert out.returncode == Status.BAD_INPUT
         assert "another `arena ladder run` (pid 4242) is playing" in _one_line(out.stderr)
     finally:
         os.close(fd)
@@ -130,7 +132,7 @@ def test_settings_a_ladder_does_not_have(tmp_path: Path) -> None:
     config = tmp_path / "ladder.toml"
     config.write_text('preset = "double-deck"\ngames = 4\n')
     out = ladder("init", tmp_path / "l", "--config", config)
-    assert out.returncode == 2
+    assert out.returncode == Status.BAD_INPUT
     assert f"{config}:2: games: unknown setting" in _one_line(out.stderr)
     assert not (tmp_path / "l").exists()
     config.write_text(

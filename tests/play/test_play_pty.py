@@ -16,6 +16,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from referee.cli.app import Status
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
 from referee.replay.logfile import revealed_records
@@ -43,7 +44,7 @@ def bidder(first_hand: str) -> Chooser:
 
 
 def the_log(session: Session, log_dir: Path) -> Path:
-    logs = sorted(log_dir.glob("match-*.jsonl"))
+    logs = sorted(log_dir.glob("match-*/match.jsonl"))
     assert len(logs) == 1, session.transcript[-2000:]
     return logs[0]
 
@@ -110,7 +111,7 @@ def test_a_whole_game_by_keystrokes(
     check_results(session, log, seat)
     game_start = next(r for _, r in read_records(log) if r["event"] == "game_start")
     assert game_start["seats"][seat]["bot"] == "human"
-    outputs = list(tmp_path.glob("*.stderr"))  # the bots' (the person's client is not in a sandbox)
+    outputs = list(tmp_path.glob("match-*/*.stderr"))  # the bots' (the person's client is not in a sandbox)
     assert outputs and all(p.read_text().splitlines()[0].endswith("(in a bwrap sandbox)") for p in outputs)
 
 
@@ -143,6 +144,6 @@ def test_leaving_the_table_stops_the_match(tmp_path: Path) -> None:
 )
 def test_bad_options_are_one_line(args: list[str], needle: str) -> None:
     run = arena("play", "--preset", "pagat", *args, timeout=60)
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT  # nothing started: bad input, as in every command
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], run.stderr

@@ -10,6 +10,7 @@ left behind.
 
 from __future__ import annotations
 
+import glob
 import os
 import pty
 import re
@@ -28,7 +29,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def interrupt_on_a_terminal(argv: list[str], started: Path, bots: int) -> tuple[int, list[str], list[int]]:
-    """Run ``argv`` on a pty until ``started`` (a game log) holds a deal and ``bots`` bots run, then SIGINT.
+    """Run ``argv`` on a pty until ``started`` (a game log; a glob) holds a deal and ``bots`` bots run, then SIGINT.
 
     Returns the exit status, the output lines as a terminal shows them (the
     last write of each line, colours dropped) and the bots' pids."""
@@ -53,7 +54,7 @@ def interrupt_on_a_terminal(argv: list[str], started: Path, bots: int) -> tuple[
     deadline = time.monotonic() + 90
     try:
         while time.monotonic() < deadline:
-            logs = list(started.parent.glob(started.name))
+            logs = [Path(found) for found in glob.glob(str(started))]  # the pattern may name a match folder
             kids = [k for k in children_of(proc.pid) if alive(k)]
             if logs and '"event":"deal"' in logs[0].read_text() and len(kids) >= bots:
                 break
@@ -84,9 +85,9 @@ def check_clean_stop(code: int, lines: list[str], kids: list[int]) -> str:
 
 def test_ctrl_c_stops_a_match_cleanly(tmp_path: Path) -> None:
     argv = [ARENA, "match", "--bot", RANDOM, "--games", "3", "--log-dir", str(tmp_path)]
-    code, lines, kids = interrupt_on_a_terminal(argv, tmp_path / "match-*.jsonl", bots=4)
+    code, lines, kids = interrupt_on_a_terminal(argv, tmp_path / "match-*" / "match.jsonl", bots=4)
     said = check_clean_stop(code, lines, kids)
-    (log,) = tmp_path.glob("match-*.jsonl")
+    (log,) = tmp_path.glob("match-*/match.jsonl")
     assert said.startswith(f"interrupted: finished games kept in {log}: 0; ") and "run it again" in said
 
 

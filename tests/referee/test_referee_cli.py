@@ -41,7 +41,7 @@ SLEEPER = f"sleeper={sys.executable} {BOTS / 'faulty_bot.py'} sleep 1"
 )
 def test_bad_arguments_are_one_line_errors(args: list[str], message: str, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["match", "--log-dir", str(tmp_path), *args])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input (docs/cli.md)
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
     assert not list(tmp_path.iterdir())  # nothing started, nothing written
@@ -69,7 +69,7 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    (log,) = tmp_path.glob("*.jsonl")
+    (log,) = tmp_path.glob("match-*/*.jsonl")
     assert f"log: {log}" in run.stdout.replace("\n", "")
     assert "game 1:" in run.stdout and "game 2:" in run.stdout
     recs = revealed(log)
@@ -77,7 +77,7 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     assert recs[0]["seed"] == 3 and recs[0]["rules"]["hand_limit"] == 2
     assert [s["bot"] for s in recs[0]["seats"]] == ["random"] * 4
     assert verify_log(load_log(log)).games == 2
-    assert len(list(tmp_path.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
+    assert len(list(log.parent.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
 
 
 @pytest.mark.parametrize(
@@ -86,7 +86,7 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
 def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str], tmp_path: Path) -> None:
     run = arena("match", "--preset", preset, "--log-dir", str(tmp_path), "-r", "hand_limit=1", timeout=120)
     assert run.returncode == 0, run.stderr
-    (log,) = tmp_path.glob("*.jsonl")
+    (log,) = tmp_path.glob("match-*/*.jsonl")
     names = [s["bot"] for s in revealed(log)[0]["seats"]]
     assert names[: len(teams)] == teams
 
@@ -117,7 +117,7 @@ def test_serve_waits_for_bots_started_by_hand(tmp_path: Path) -> None:
         _, err = serve.communicate(timeout=120)
         assert serve.returncode == 0, err
         assert [b.wait(timeout=30) for b in bots] == [0, 0, 0]  # Shutdown: a clean exit
-        (log,) = tmp_path.glob("*.jsonl")
+        (log,) = tmp_path.glob("match-*/*.jsonl")
         assert [s["bot"] for s in revealed(log)[0]["seats"]] == ["random"] * 3  # named by their Hello
         assert of_kind(revealed(log), "game_end")
     finally:
@@ -199,7 +199,7 @@ def start_stuck_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        logs = list(tmp_path.glob("*.jsonl"))
+        logs = list(tmp_path.glob("match-*/*.jsonl"))
         if logs and '"event":"deal"' in logs[0].read_text():
             kids = children_of(proc.pid)
             if len(kids) == 4:
@@ -217,7 +217,7 @@ def test_interrupting_the_referee_stops_every_bot(sig: signal.Signals, tmp_path:
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert all_gone(bots)
-    (log,) = tmp_path.glob("*.jsonl")
+    (log,) = tmp_path.glob("match-*/*.jsonl")
     revealed(log)  # complete lines only, still readable
 
 
@@ -238,7 +238,7 @@ def test_log_lines_are_json_objects_with_an_event(tmp_path: Path) -> None:
         "match", "--log-dir", str(tmp_path), "-r", "hand_limit=1", "--preset", "pepper", "--bot", RANDOM, timeout=120
     )
     assert run.returncode == 0, run.stderr
-    (log,) = tmp_path.glob("*.jsonl")
+    (log,) = tmp_path.glob("match-*/*.jsonl")
     lines = log.read_text().splitlines()
     assert all(isinstance(json.loads(line)["event"], str) for line in lines)
     assert {"match_start", "game_start", "deal", "bid", "play", "trick", "hand_end", "game_end", "match_end"} <= {

@@ -32,7 +32,7 @@ def violations(path: Path) -> list[dict]:
 
 
 def stderr_of(result_log: Path, seat: int = 0) -> str:
-    (path,) = result_log.parent.glob(f"{result_log.stem}.seat{seat}-*.stderr")
+    (path,) = result_log.parent.glob(f"seat{seat}-*.stderr")  # beside the log, in the match's folder
     return path.read_text()
 
 

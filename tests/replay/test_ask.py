@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.engine.game import DecisionKind
 from referee.replay.ask import Address, AskError
 from referee.replay.logfile import load_log
@@ -181,10 +182,12 @@ def test_a_bot_that_does_not_answer(real_logs: dict[str, Path], monkeypatch: pyt
     monkeypatch.setenv("REPLAY_TEST_STALL", "1")  # the digest bot sleeps through its first decision
     code, out, err = ask(log, "#1", "--prime", "none")
     assert answer_line(out) == "  asked:  no answer"
-    assert one_line_error(code, out, err) == "error: bot 'asked': no answer within 200 ms (+100 ms grace)"
+    assert (
+        one_line_error(code, out, err, Status.FAILED) == "error: bot 'asked': no answer within 200 ms (+100 ms grace)"
+    )
     monkeypatch.delenv("REPLAY_TEST_STALL")
     gone = f"{sys.executable} -c 'raise SystemExit(3)'"
-    line = one_line_error(*ask(log, "#1", command=gone))
+    line = one_line_error(*ask(log, "#1", command=gone), Status.FAILED)
     assert line.startswith("error: bot 'asked' exited with code 3 before connecting (its output: ")
     line = one_line_error(*ask(log, "#1", command="no-such-program-here --x"))
     assert line.startswith("error: bot 'asked': program 'no-such-program-here' not found")
@@ -201,7 +204,11 @@ def test_a_bot_that_does_not_answer(real_logs: dict[str, Path], monkeypatch: pyt
             "bad address '0.bid.1': hands, tricks, turns and decisions count from 1",
         ),
         (("--ask", DIGEST, "--at", "1.1.0", "--verify"), "choose one of --verify and --ask"),
-        (("--ask", DIGEST, "--at", "1.1.0", "--seat", "1"), "--at names the decision: drop --hand, --trick and --seat"),
+        (
+            ("--ask", DIGEST, "--at", "1.1.0", "--game", "1", "--seat", "1"),
+            "the decision at 1.1.0 is seat 0's, not seat 1's",
+        ),
+        (("--ask", DIGEST, "--at", "1.1.0", "--hand", "1"), "--at names the decision: drop --hand and --trick"),
         (("--ask", DIGEST, "--at", "1.1.0"), "holds 2 games: choose one with --game"),
         (("--ask", DIGEST, "--at", "99.1.0", "--game", "1"), "game 1 has no decision 99.1.0"),
         (("--ask", DIGEST, "--at", "1.1.0", "--prime", "all"), "--prime must be one of game, hand, none, got 'all'"),

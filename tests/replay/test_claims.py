@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from referee.cli.app import Status
 from referee.engine.events import ClaimEvent
 from referee.engine.presets import PRESETS
 from referee.gamelog import LOG_VERSION, event_from_record, event_record
@@ -89,7 +90,7 @@ def _flip(log: Path, accepted: bool) -> tuple[int, Record]:
 
 def test_a_forged_claim_fails_verify_with_one_line(claim_log: Path) -> None:
     line, rec = _flip(claim_log, accepted=False)
-    error = one_line_error(*run("replay", claim_log, "--verify"))
+    error = one_line_error(*run("replay", claim_log, "--verify"), Status.FAILED)
     assert error == (
         f"error: {claim_log}:{line}: seat {rec['seat']}'s claim of the last {rec['tricks']} tricks of hand "
         f"{rec['hand']} (from trick {rec['trick']}) is recorded as accepted, but the engine refuses it: the other "
@@ -99,7 +100,7 @@ def test_a_forged_claim_fails_verify_with_one_line(claim_log: Path) -> None:
 
 def test_an_accepted_claim_recorded_as_refused_fails_verify(claim_log: Path) -> None:
     line, rec = _flip(claim_log, accepted=True)
-    error = one_line_error(*run("replay", claim_log, "--verify"))
+    error = one_line_error(*run("replay", claim_log, "--verify"), Status.FAILED)
     assert error.startswith(f"error: {claim_log}:{line}: seat {rec['seat']}'s claim of the last ")
     assert error.endswith("is recorded as refused, but the engine accepts it: its team takes every trick")
 
@@ -109,12 +110,12 @@ def test_a_claim_out_of_turn_or_with_a_wrong_count_fails_verify(claim_log: Path)
     k = find(recs, lambda r: r["event"] == "claim")
     recs[k]["seat"] = (recs[k]["seat"] + 1) % 4
     write_records(claim_log, recs)
-    error = one_line_error(*run("replay", claim_log, "--verify"))
+    error = one_line_error(*run("replay", claim_log, "--verify"), Status.FAILED)
     assert f":{k + 1}: expected a play by seat" in error and "recorded a claim by seat" in error
     recs[k]["seat"] = (recs[k]["seat"] - 1) % 4
     recs[k]["tricks"] += 1
     write_records(claim_log, recs)
-    error = one_line_error(*run("replay", claim_log, "--verify"))
+    error = one_line_error(*run("replay", claim_log, "--verify"), Status.FAILED)
     assert f":{k + 1}: claim of seat {recs[k]['seat']} in hand {recs[k]['hand']}, trick {recs[k]['trick']}: " in error
     assert f"expected tricks {recs[k]['tricks'] - 1}, recorded {recs[k]['tricks']}" in error
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.gamelog import LOG_VERSION, LogError
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
@@ -80,18 +81,24 @@ def _broken(log: Path, k: int, line: str) -> Path:
     return log
 
 
-@pytest.mark.parametrize("mode", [(), ("--verify",), ("--html", "out.html")])
-def test_a_corrupt_line_is_named(make_log, mode, tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("mode", "status"),
+    [((), Status.BAD_INPUT), (("--verify",), Status.FAILED), (("--html", "out.html"), Status.BAD_INPUT)],
+)
+def test_a_corrupt_line_is_named(make_log, mode, status, tmp_path) -> None:
+    """A damaged line is bad input, except to --verify, whose check it fails (docs/cli.md)."""
     log = _broken(make_log("neuralplay", seed=34), 40, '{"event": "play", "hand": 1, \n')
     args = [a if a != "out.html" else str(tmp_path / a) for a in mode]
-    line = one_line_error(*invoke("replay", log, *args))
+    line = one_line_error(*invoke("replay", log, *args), status)
     assert line.startswith(f"error: {log}:41: not valid JSON (")
     assert not (tmp_path / "out.html").exists()
 
 
 def test_an_unknown_event_is_named(make_log) -> None:
     log = _broken(make_log("neuralplay", seed=35), 12, '{"event": "teleport", "hand": 1}\n')
-    assert one_line_error(*invoke("replay", log, "--verify")) == f"error: {log}:13: unknown event 'teleport'"
+    assert one_line_error(*invoke("replay", log, "--verify"), Status.FAILED) == (
+        f"error: {log}:13: unknown event 'teleport'"
+    )
 
 
 def test_a_newer_log_version_is_named(make_log) -> None:
@@ -123,13 +130,15 @@ def test_bad_lines_are_named(make_log, line: bytes, message: str) -> None:
     raw = log.read_bytes().splitlines(keepends=True)
     raw[k] = line
     log.write_bytes(b"".join(raw))
-    assert one_line_error(*invoke("replay", log, "--verify")).startswith(f"error: {log}:{k + 1}: {message}")
+    assert one_line_error(*invoke("replay", log, "--verify"), Status.FAILED).startswith(
+        f"error: {log}:{k + 1}: {message}"
+    )
 
 
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda recs: recs.pop(0), ":1: a log starts with a match_start record, not game_start"),
+        (lambda recs: recs.pop(0), " is not a game log (line 1 is a game_start record, not match_start)"),
         (lambda recs: recs[0].update(rules={"players": 5}), ":1: bad rules in match_start: "),
         (
             lambda recs: recs[0].update(rules={"colour": "blue"}),
@@ -159,7 +168,7 @@ def test_missing_empty_and_folder(tmp_path: Path) -> None:
     assert one_line_error(*invoke("replay", tmp_path)) == f"error: {tmp_path}: not a file"
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    assert one_line_error(*invoke("replay", empty)) == f"error: {empty}: the log is empty (not one complete line)"
+    assert one_line_error(*invoke("replay", empty)).startswith(f"error: {empty} is not a game log (it is empty): ")
 
 
 def _scramble(value: object, rng: random.Random) -> object:

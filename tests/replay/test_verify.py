@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.engine.cards import card_str, parse_card
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
@@ -78,7 +79,8 @@ def _tamper(log: Path, predicate, change, nth: int = 0) -> int:
 
 
 def _mismatch(log: Path) -> str:
-    return one_line_error(*invoke("replay", log, "--verify"))
+    """The one line of ``--verify`` on a log the engine disagrees with: a failed check, exit status 1."""
+    return one_line_error(*invoke("replay", log, "--verify"), Status.FAILED)
 
 
 def test_wrong_trick_winner_is_named(make_log) -> None:

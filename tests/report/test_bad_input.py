@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from referee.cli.app import Status
 from tests.support.arena import FIRST, RANDOM, arena
 from tests.support.browser import open_page, text_of
 from tests.support.report import page_data
@@ -42,14 +43,17 @@ def no_traceback(stderr: str) -> None:
 def test_a_folder_that_is_not_a_tournament(tmp_path: Path) -> None:
     (tmp_path / "results.jsonl").write_text("")
     run = arena("report", str(tmp_path))
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     assert run.stderr.strip() == (
         f"error: {tmp_path} is not a tournament folder: it has no settings.json (arena tournament and arena sprt "
         "write one when they start)"
     )
     assert not (tmp_path / "report.html").exists()
     missing = arena("report", str(tmp_path / "nowhere"))
-    assert (missing.returncode, missing.stderr.strip()) == (1, f"error: {tmp_path / 'nowhere'}: no such folder")
+    assert (missing.returncode, missing.stderr.strip()) == (
+        Status.BAD_INPUT,
+        f"error: {tmp_path / 'nowhere'}: no such folder",
+    )
 
 
 def test_a_results_file_cut_mid_line(played: Path, tmp_path: Path, browser: Browser) -> None:

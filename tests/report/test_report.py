@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from referee.gamelog import read_records
-from tests.support.arena import FIRST, QUICK, RANDOM, RULES, arena
+from tests.support.arena import FIRST, QUICK, RANDOM, RULES, arena, bot
 from tests.support.browser import open_page, text_of
 from tests.support.logs import standings
 from tests.support.report import FAULTY_BOT, page_data, signed, to_fixed
@@ -190,13 +190,15 @@ def test_three_teams_and_a_gauntlet_are_shown_as_played(tmp_path: Path, browser:
     assert problems == []
 
 
-def test_an_sprt_folder_shows_the_llr_and_the_elo_as_the_run_went(tmp_path: Path, browser: Browser) -> None:
-    folder = tmp_path / "sprt"
+@pytest.fixture(scope="module")
+def sprt_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SPRT's folder: a random bot against another (so that the Elo is finite), at most 12 pairs."""
+    folder = tmp_path_factory.mktemp("report-sprt") / "sprt"
     run = arena(
         "sprt",
         *QUICK,
         "--bot",
-        FIRST,
+        bot("other", "random_bot"),
         "--bot",
         RANDOM,
         "--elo0",
@@ -209,6 +211,11 @@ def test_an_sprt_folder_shows_the_llr_and_the_elo_as_the_run_went(tmp_path: Path
         str(folder),
     )
     assert run.returncode == 0, run.stderr
+    return folder
+
+
+def test_an_sprt_folder_shows_the_llr_and_the_elo_as_the_run_went(sprt_folder: Path, browser: Browser) -> None:
+    folder = sprt_folder
     result = json.loads((folder / "sprt-result.json").read_text())["final"]
     page, problems = open_page(browser, (folder / "report.html").as_uri())
     assert not page.locator("#sec-sprt").is_hidden()
@@ -220,6 +227,26 @@ def test_an_sprt_folder_shows_the_llr_and_the_elo_as_the_run_went(tmp_path: Path
     elo = page.evaluate("() => Chart.getChart(document.getElementById('sprt-elo-chart')).data.datasets[2].data")
     assert len(elo) == result["pairs"]
     assert "-".join(map(str, result["pentanomial"])) in text_of(page.text_content("#sprt-summary")).replace(" ", "")
+    assert problems == []
+
+
+def test_the_sprt_page_says_what_each_elo_is(sprt_folder: Path, browser: Browser) -> None:
+    """The standings' Elo (each bot's, centred on 0) and the SPRT's (the new bot's over the base, from pairs)
+    differ: the page says why, and gives the standings' difference, which is what compares (issue 31, item 9)."""
+    result = json.loads((sprt_folder / "sprt-result.json").read_text())["final"]
+    elo = {row["bot"]: row["elo"] for row in page_data(sprt_folder / "report.html")["standings"]}
+    page, problems = open_page(browser, (sprt_folder / "report.html").as_uri())
+    note = text_of(page.text_content("#sprt-summary"))
+    assert "Two Elo figures, two models." in note
+    panel = re.search(r"This panel's \(([-+]?\d+\.\d)\) is the test's: other's Elo over random from the pairs", note)
+    assert panel is not None, note
+    assert float(panel.group(1)) == pytest.approx(result["elo"], abs=0.051)
+    here = re.search(r"\(here other ([-+]?\d+) and random ([-+]?\d+): ([-+]?\d+) apart\)", note)
+    assert here is not None, note
+    other, random, apart = map(int, here.groups())
+    assert other == pytest.approx(elo["other"], abs=0.5) and random == pytest.approx(elo["random"], abs=0.5)
+    assert apart == pytest.approx(elo["other"] - elo["random"], abs=0.5)
+    assert "the ratings centred to average 0" in note
     assert problems == []
 
 

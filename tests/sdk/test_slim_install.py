@@ -147,14 +147,14 @@ def test_a_venv_with_only_the_slim_sdk_plays_a_match(tmp_path: Path) -> None:
     for name, module in bots.items():
         args += ["--bot", f"{name}={python} -I -m {module}"]
     played = run(args, cwd=author, timeout=300)
-    [log] = logs.glob("*.jsonl")
+    [log] = logs.glob("match-*/*.jsonl")
     assert f"log: {log}" in played.stdout.replace("\n", "")
     assert verify_log(load_log(log)).games == 1
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert records[0]["event"] == "match_start" and records[-1]["event"] == "match_end"
     assert [s["bot"] for s in records[0]["seats"]] == ["montecarlo", "random"] * 2
     assert not [r for r in records if r["event"] == "violation"]
-    outputs = sorted(logs.glob("*.stderr"))
+    outputs = sorted(log.parent.glob("*.stderr"))
     assert len(outputs) == 4
     for output in outputs:  # each seat's process: the slim venv's Python, and no traceback
         text = output.read_text(encoding="utf-8")

@@ -132,5 +132,5 @@ def run_matches(
         for name, (folder, proc) in running.items():
             out, err = proc.communicate(timeout=timeout)
             assert proc.returncode == 0, f"arena match for {name} failed: {err or out}"
-            (logs[name],) = folder.glob("*.jsonl")
+            (logs[name],) = folder.glob("match-*/*.jsonl")
     return logs

@@ -53,11 +53,23 @@ def find(recs: list[Record], predicate: Callable[[Record], bool], nth: int = 0) 
     return hits[nth]
 
 
+def match_folder(log_dir: Path) -> Path:
+    """The one match folder (``match-DATE-TIME``) that ``arena match``, ``play`` or ``serve`` made in ``log_dir``."""
+    folders = sorted(p for p in log_dir.glob("match-*") if p.is_dir())
+    assert len(folders) == 1, f"expected one match folder in {log_dir}, found {folders}"
+    return folders[0]
+
+
 def only_log(folder: Path) -> Path:
-    """The one game log (``*.jsonl``) in ``folder``."""
-    logs = sorted(folder.glob("*.jsonl"))
+    """The one game log (``*.jsonl``) in ``folder``, or in the one match folder in it (``--log-dir folder``)."""
+    logs = sorted(folder.glob("*.jsonl")) or sorted(folder.glob("match-*/*.jsonl"))
     assert len(logs) == 1, f"expected one log in {folder}, found {logs}"
     return logs[0]
+
+
+def bot_outputs(log_dir: Path, pattern: str = "*") -> list[Path]:
+    """The bots' output files (``PATTERN.stderr``) of the match folders in ``log_dir``."""
+    return sorted(log_dir.glob(f"match-*/{pattern}.stderr"))
 
 
 # ------------------------------------------------------------ a tournament's folder

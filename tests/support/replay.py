@@ -7,15 +7,17 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from referee.cli.app import Status
 from tests.support.arena import TESTS, invoke
 
 # a bot whose every choice hangs on a checksum of everything it was told (tests of replay --ask)
 DIGEST_BOT = TESTS / "replay" / "bots" / "digest_bot.py"
 
 
-def one_line_error(code: int, out: str, err: str) -> str:
-    """Assert a clean failure: exit status 1, one line on stderr, no traceback; return the line."""
-    assert code == 1, (code, out, err)
+def one_line_error(code: int, out: str, err: str, status: int = Status.BAD_INPUT) -> str:
+    """Assert a clean failure: exit status ``status`` (2: bad input; 1: what was checked or asked failed), one
+    line on stderr, no traceback; return the line."""
+    assert code == status, (code, out, err)
     assert "Traceback" not in out + err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from tests.support.arena import ARENA, FIRST, QUICK, RANDOM, arena, bot
@@ -105,7 +106,7 @@ def test_a_results_line_cut_short_is_played_again(plain: Path, tmp_path: Path) -
 
 def test_resume_refuses_other_settings(plain: Path) -> None:
     run = arena("tournament", *ARGS, "--seed", "6", "--move-time", "900", "--resume", "--out", str(plain))
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     (line,) = run.stderr.strip().splitlines()
     assert line.startswith(f"error: --resume: these settings differ from those {plain} was started with (here / there)")
     assert "seed 6 / 5" in line and "move_time_ms 900 / 2000" in line
@@ -119,6 +120,6 @@ def test_resume_refuses_a_results_file_of_other_settings(plain: Path, tmp_path: 
     lines[1] = lines[1].replace('"seed":', '"seed":1', 1)
     path.write_text("".join(lines))
     run = arena("tournament", "--resume", "--out", str(folder))
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     (line,) = run.stderr.strip().splitlines()
     assert f"{path}:2: game 2 was" in line and "the file belongs to other settings" in line

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli.app import app
+from referee.cli.app import Status, app
 from referee.match import FaultPolicy
 from referee.tournament.settings import Given, TournamentSettings, parse_bots, read_toml, resolve
 
@@ -113,7 +113,7 @@ def test_bad_settings_files_are_one_line_errors(
     monkeypatch.chdir(tmp_path)
     Path("t.toml").write_text(text)
     result = CliRunner().invoke(app, ["tournament", "--config", "t.toml"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == Status.BAD_INPUT, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.toml"]  # nothing started, nothing written
@@ -121,7 +121,7 @@ def test_bad_settings_files_are_one_line_errors(
 
 def test_a_missing_settings_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["tournament", "--config", str(tmp_path / "none.toml")])
-    assert result.exit_code == 1 and "none.toml: no such file" in result.output
+    assert result.exit_code == Status.BAD_INPUT and "none.toml: no such file" in result.output
 
 
 def test_all_seatings_from_a_file_and_kept_on_resume(tmp_path: Path) -> None:
@@ -164,6 +164,6 @@ def test_bad_tcp_settings_are_one_line_errors(tmp_path: Path, line: str, says: s
     path = tmp_path / "t.toml"
     path.write_text(GOOD.replace("concurrency = 3\n", f"concurrency = 3\n{line}\n"))
     run = CliRunner().invoke(app, ["tournament", "--config", str(path), "--out", str(tmp_path / "out")])
-    assert run.exit_code == 1
+    assert run.exit_code == Status.BAD_INPUT
     (message,) = run.output.strip().splitlines()
     assert says in message, message

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.sprt.runner import PairTally
 from referee.tournament.results import GameRecord
 from tests.support.arena import ARENA, QUICK, RANDOM, RULES, arena, bot
@@ -73,7 +74,7 @@ def test_an_undecided_test_resumes_with_more_pairs_and_rejects_a_weaker_bot(tmp_
 )
 def test_bad_settings_are_one_line_errors(tmp_path, args, message):
     run = arena("sprt", *args, cwd=tmp_path)
-    assert run.returncode == 1, run.stdout
+    assert run.returncode == Status.BAD_INPUT, run.stdout
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], run.stderr
     assert not (tmp_path / "logs").exists()
@@ -83,7 +84,7 @@ def test_resume_refuses_other_hypotheses(tmp_path):
     folder = tmp_path / "s"
     assert sprt(folder, "--max-pairs", "1", bots=(RANDOM, RULES)).returncode == 0
     run = arena("sprt", "--resume", "--out", str(folder), "--elo1", "20")
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     assert "elo1 20.0 / 10.0" in run.stderr
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from referee.cli.app import Status
 from referee.sprt.config import SprtGiven, read_sprt_toml
 from referee.stats.sprt import Model
 from referee.tournament.settings import SettingsError
@@ -135,19 +136,20 @@ def test_bad_sprt_config_files_name_the_line(tmp_path: Path, text: str, message:
 
 
 @pytest.mark.parametrize(
-    ("args", "message", "code"),
+    ("args", "message"),
     [
-        (["--workers", "0"], "Invalid value for '--workers' / '-w'", 2),
-        (["--ray-working-dir", "."], "--ray-working-dir goes with --ray", 1),
-        (["--ray", "--workers", "2"], "--ray and --workers: choose one", 1),
-        (["--config", "missing.toml"], "missing.toml: no such file", 1),
-        (["--config", "bad.toml"], "bad.toml:1: games: unknown setting", 1),
+        (["--workers", "0"], "Invalid value for '--workers' / '-w'"),
+        (["--ray-working-dir", "."], "--ray-working-dir goes with --ray"),
+        (["--ray", "--workers", "2"], "--ray and --workers: choose one"),
+        (["--config", "missing.toml"], "missing.toml: no such file"),
+        (["--config", "bad.toml"], "bad.toml:1: games: unknown setting"),
     ],
 )
-def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str, code: int) -> None:
+def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    """A usage error (typer's) and a setting that cannot be used end the same way: status 2, one line."""
     (tmp_path / "bad.toml").write_text("games = 4\n")
     run = arena("sprt", *TEST, *args, cwd=tmp_path)
-    assert run.returncode == code, run.stdout
+    assert run.returncode == Status.BAD_INPUT, run.stdout
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], run.stderr
     assert not (tmp_path / "logs").exists()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli.app import app
+from referee.cli.app import Status, app
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from tests.support.arena import ARENA, FIRST, QUICK, RANDOM, arena, bot
@@ -47,7 +47,7 @@ def test_bad_arguments_are_one_line_errors(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["tournament", *args])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == Status.BAD_INPUT, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
     assert not list(tmp_path.iterdir())  # nothing started, nothing written
@@ -170,7 +170,7 @@ def test_a_started_tournament_is_not_started_again(tmp_path: Path) -> None:
     folder = tmp_path / "once"
     assert play(folder).returncode == 0
     again = play(folder)
-    assert again.returncode == 1
+    assert again.returncode == Status.BAD_INPUT
     assert again.stderr.strip().splitlines() == [
         f"error: {folder} already holds a tournament: continue it with --resume, or choose another --name or --out"
     ]
@@ -222,7 +222,7 @@ def test_a_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "notes.txt").write_text("mine\n")
     run = play(folder)
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     assert run.stderr.strip().splitlines() == [
         f"error: {folder} is not empty: choose another --name or --out for a new tournament"
     ]

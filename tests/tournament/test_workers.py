@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.app import Status
 from referee.cli.scale import bare_ray
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
@@ -151,7 +152,7 @@ def test_a_bare_ray_option_means_a_local_ray(argv: list[str], expected: list[str
 
 def test_ray_and_workers_do_not_go_together(tmp_path: Path) -> None:
     run = arena("tournament", *ARGS, "--ray", "--workers", "2", "--out", str(tmp_path / "t"))
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     assert run.stderr.strip() == "error: --ray and --workers: choose one (on Ray, each table is a process of its own)"
     assert not (tmp_path / "t").exists()
 
@@ -162,7 +163,7 @@ def test_ray_without_ray_installed_says_how_to_install_it(tmp_path: Path) -> Non
     (hide / "__init__.py").write_text("raise ImportError('No module named ray')\n")
     env = {**os.environ, "PYTHONPATH": str(hide.parent)}
     run = arena("tournament", *ARGS, "--ray", "--out", str(tmp_path / "t"), env=env, timeout=120)
-    assert run.returncode == 1, run.stderr
+    assert run.returncode == Status.BAD_INPUT, run.stderr
     assert run.stderr.strip() == (
         "error: --ray needs Ray, an optional extra of the arena: pip install -e '.[ray]' in the arena's checkout"
     )
@@ -202,7 +203,7 @@ def test_ray_at_an_address_nobody_answers_on_is_a_one_line_error(tmp_path: Path)
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     run = arena("tournament", *ARGS, "--ray", f"127.0.0.1:{port}", "--out", str(tmp_path / "t"), timeout=60)
-    assert run.returncode == 1
+    assert run.returncode == Status.BAD_INPUT
     (line,) = run.stderr.strip().splitlines()
     assert line.startswith(f"error: --ray 127.0.0.1:{port}: no Ray head answers there (")
     assert not (tmp_path / "t").exists()
