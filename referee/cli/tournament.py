@@ -9,7 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.cli import options as opt
-from referee.cli.app import app, console, err_console, fail, user_errors
+from referee.cli.app import app, console, err_console, user_errors
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
 from referee.cli.running import VerboseOpt, long_game_line, run_async, warn
@@ -23,7 +23,7 @@ from referee.tournament.gauntlet import Matchup
 from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament
 from referee.tournament.schedule import FormatName
-from referee.tournament.settings import TournamentSettings, UsageError
+from referee.tournament.settings import TournamentSettings
 from referee.tournament.standings import RANKING, Standing
 
 
@@ -62,10 +62,7 @@ def tournament_command(
     (wins, points per hand, Elo)."""
     with user_errors(OSError):
         place = Placement(ray, ray_working_dir, verbose)
-        try:
-            tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
-        except UsageError as exc:  # settings that do not go together (a format and its options)
-            raise fail(str(exc), code=2) from None
+        tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
     settings, folder = tournament.settings, tournament.folder
     console.print(start_line(tournament), highlight=False, soft_wrap=True)
     report: Report | None = None
