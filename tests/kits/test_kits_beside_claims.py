@@ -22,7 +22,7 @@ import pytest
 from referee.kits import KITS, Language
 from tests.support.arena import REPO, TESTS, arena
 from tests.support.js import JS_DIR, require_js_bot
-from tests.support.logs import records
+from tests.support.logs import only_log, records
 
 PROTO = REPO / "proto" / "bideuchre" / "v1" / "arena.proto"
 CLAIMER = f"claim={sys.executable} {TESTS / 'referee' / 'bots' / 'claim_bot.py'} last 3"
@@ -127,7 +127,7 @@ def test_a_kit_built_before_claims_plays_on_beside_a_claiming_bot(language: Lang
         timeout=600,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    [log] = logs.glob("*.jsonl")
+    log = only_log(logs)
     recs = records(log)
     assert [r for r in recs if r["event"] == "violation"] == []
     claims = [r for r in recs if r["event"] == "claim"]
