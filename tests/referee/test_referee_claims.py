@@ -40,7 +40,7 @@ from sdk.bot import Bot
 from sdk.runner import play_session
 from tests.support.aio import run_async
 from tests.support.arena import invoke
-from tests.support.logs import Record, records
+from tests.support.logs import Record, bot_outputs, records
 from tests.support.referee import BOTS, RANDOM_BOT, run_match
 
 MOVE_TIME_MS = 1000
@@ -65,8 +65,8 @@ def asked_lines(tmp_path: Path) -> list[dict[str, int]]:
     """Each play request the claim bots got, as they wrote it to their stderr (kept by the referee), with the
     seat."""
     lines = []
-    for output in sorted(tmp_path.glob("*-claim.stderr")):
-        found = re.search(r"\.seat(\d+)-claim\.stderr$", output.name)
+    for output in bot_outputs(tmp_path, "*-claim"):
+        found = re.fullmatch(r"seat(\d+)-claim\.stderr", output.name)
         assert found is not None, output
         for line in output.read_text().splitlines():
             if line.startswith("asked ") and " kind=play " in line:
