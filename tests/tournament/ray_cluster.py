@@ -45,7 +45,11 @@ def kill_a_busy_node(cluster: Cluster, folder: Path, after: int, killed: dict[st
     # the table that recorded the last game asks for its next one now; give it time to start it, so that the
     # node killed is in the middle of a game (a game of these bots takes longer than this)
     time.sleep(0.15)
-    playing = {a["Address"]["NodeID"] for a in actors().values() if a["State"] == "ALIVE"}
+    # the tables of this tournament: actors of the newest job (the first tournament's job has ended, but its
+    # actors may still be listed as alive for a moment, on nodes with no table now)
+    alive = [a for a in actors().values() if a["State"] == "ALIVE"]
+    newest = max((a["JobID"] for a in alive), key=lambda job: int(job, 16), default=None)
+    playing = {a["Address"]["NodeID"] for a in alive if a["JobID"] == newest}
     for node in cluster.worker_nodes:
         if node.node_id in playing:
             killed["node"] = node.node_id

@@ -110,7 +110,13 @@ def test_a_node_lost_mid_tournament_has_its_game_played_again(
     assert summary.get("node"), "no node was playing a table when the tournament had two games"
     assert summary["node"] != summary["head"]
     assert 2 <= int(summary["games_recorded"]) < len(results(scale_plain))
-    (lost_game,) = events(stderr, "table lost, its game is played again")
+    lost_games = events(stderr, "table lost, its game is played again")
+    assert len(lost_games) == 1, (
+        summary,
+        events(stderr, "table lost before it played"),
+        events(stderr, "table started"),
+    )
+    (lost_game,) = lost_games
     assert any(r["game_id"] == lost_game["game"] for r in results(lost))  # played again, by another table
     # the second tournament's tables: three, and maybe one in place of the lost (if Ray placed it before the
     # others had played every game); none on the node that was killed
