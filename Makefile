@@ -57,13 +57,15 @@ CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
 
 # The checks first (ruff, mypy, and lint-imports for the layers of pyproject.toml's [tool.importlinter]: pinned
-# in the dev extra that $(STAMP) installs), then the suite.
+# in the dev extra that $(STAMP) installs), then the suite: on two workers (pytest-xdist, a test file per
+# worker at a time), then the tests marked serial (they measure time or CPU) one at a time.
 test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -q -m serial
 
 $(CHROMIUM):
 	@$(call apt_install,the browser tests,chromium)

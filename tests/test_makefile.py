@@ -119,13 +119,15 @@ def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
     assert dry.returncode == 0, dry.stderr
     lines = [line.strip() for line in dry.stdout.splitlines()]
     checks = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy", ".venv/bin/lint-imports"]
-    suite = ".venv/bin/python -m pytest -q"
-    assert all(line in lines for line in [*checks, suite]), dry.stdout
+    # the suite on two workers, then the tests that measure time or CPU one at a time: together, every test
+    suite = '.venv/bin/python -m pytest -q -n 2 --dist loadfile -m "not serial"'
+    serial = ".venv/bin/python -m pytest -q -m serial"
+    assert all(line in lines for line in [*checks, suite, serial]), dry.stdout
     at = [lines.index(c) for c in checks]
-    assert at == sorted(at) and at[-1] < lines.index(suite), dry.stdout  # in this order, before the suite
+    assert at == sorted(at) and at[-1] < lines.index(suite) < lines.index(serial), dry.stdout  # in this order
     makefile = (REPO / "Makefile").read_text()
     assert "-m pip install --quiet -e '.[dev]'" in makefile  # the venv gets the dev extra: ruff, mypy, types-protobuf
     dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
-    assert {"ruff", "mypy", "types-protobuf", "import-linter"} <= {
+    assert {"ruff", "mypy", "types-protobuf", "import-linter", "pytest-xdist"} <= {
         re.split(r"[<>=!~ \[]", d, maxsplit=1)[0] for d in dev
     }
