@@ -266,6 +266,9 @@ class Connection:
         except Exception as exc:
             log.debug("write failed", player=self.player.player_id, error=repr(exc))
             self.closed = True
+            # the write may fail after the request left (the stream cut as the referee stops): an answer to it,
+            # if one comes before the stream ends, is no fault
+            self._ledger.withdraw(request_id)
             if not fut.done():
                 fut.set_result(Closed.DISCONNECTED)
         finally:
