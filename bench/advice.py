@@ -2,7 +2,7 @@
 
 The issue asks for a hint or an estimate within a second on this machine. The views are taken from games the
 rules bot plays at every seat (the engine alone, in this process): at each kind of decision, ``--views`` of
-them, spread over the hands. Each answer is worked out as the table works it out (``referee.table.advice``,
+them, spread over the hands. Each answer is worked out as the table works it out (``referee.browserseat.advice``,
 one thread, no clock), and timed in milliseconds of this process's CPU time, median and slowest per kind of
 decision: what the person waits on a machine with a CPU free, whatever else the machine is doing while the
 benchmark runs. The last line gives the slowest in wall-clock time too.
@@ -26,11 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from machine import chosen_presets, cpu_seconds, describe  # bench/machine.py
 
 from example_bots.rules_bot import RulesBot
+from referee.browserseat.advice import AdviceBudget, chance_json, estimates_json, hint_json
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
-from referee.table.advice import AdviceBudget, chance_json, estimates_json, hint_json
 
 
 def views(preset: str, per_kind: int, seed: int) -> dict[DecisionKind, list[SeatView]]:

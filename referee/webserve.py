@@ -1,7 +1,7 @@
 """What every page the arena serves shares: 127.0.0.1 only, a random key in every address, the same headers,
 Server-Sent Events.
 
-The live view (``referee.live.server``) and the browser table (``referee.table``) each build an aiohttp
+The live view (``referee.live.server``) and the browser table (``referee.browserseat``) each build an aiohttp
 application under ``/KEY/`` and start it here. Nothing else on the machine reaches a page by guessing: a bot
 run bare (``--sandbox off``) could otherwise read what the page shows. ``start_site`` listens and gives the
 address to print; a port that cannot be had is a ``ServeError`` of one line.

@@ -146,7 +146,7 @@ def _browser_client(port: int, features: Features) -> Callable[[Match], Sequence
     """The browser table's client command for a match (it reads the log after each game)."""
 
     def command(match: Match) -> Sequence[str]:
-        argv = [sys.executable, "-m", "referee.table", "--port", str(port), "--features", features.to_json()]
+        argv = [sys.executable, "-m", "referee.browserseat", "--port", str(port), "--features", features.to_json()]
         return [*argv, "--log", str(match.log_path)]
 
     return command

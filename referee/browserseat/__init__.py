@@ -1,6 +1,6 @@
 """``arena play --browser``: a person at the table in the browser, with the learning features.
 
-- ``client``: the person's client (``python -m referee.table``): an SDK bot whose decisions are clicked on a
+- ``client``: the person's client (``python -m referee.browserseat``): an SDK bot whose decisions are clicked on a
   page, and the page's server;
 - ``state``: the seat's view as the page is sent it, and the page's answers read back;
 - ``advice``: the hint, the estimates and a bid's chance, from the seat's view alone;

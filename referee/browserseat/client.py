@@ -1,6 +1,6 @@
 """The browser table's client: an SDK bot whose decisions are clicked on a page, and the page's server.
 
-``arena play --browser`` starts this module as a process of its own (``python -m referee.table``), with
+``arena play --browser`` starts this module as a process of its own (``python -m referee.browserseat``), with
 ARENA_ADDRESS and ARENA_TOKEN like any bot, as it starts the terminal client. Two things run in it:
 
 - the seat's SDK session (``sdk.runner.play_session``), in a thread with its own event loop: ``BrowserSeat``
@@ -9,7 +9,7 @@ ARENA_ADDRESS and ARENA_TOKEN like any bot, as it starts the terminal client. Tw
 - the page's server (aiohttp, ``referee.webserve``: 127.0.0.1 only, every address under a random key), in the
   main event loop. The page gets the table as it changes through Server-Sent Events and answers with small
   JSON requests, each checked here (the page's tab, the decision it answers, a legal choice) before anything
-  goes to the referee. The learning features' answers (``referee.table.advice``) are worked out in a thread,
+  goes to the referee. The learning features' answers (``referee.browserseat.advice``) are worked out in a thread,
   off the event loop.
 
 Addresses (all under ``/KEY/``): ``/`` the page; ``events?tab=T`` the table as it changes; ``act``,
@@ -41,6 +41,8 @@ from referee.analyze.driver import SeatChoice, analyse, plan_logs
 from referee.analyze.evaluate import Budget
 from referee.analyze.html import page_analysis
 from referee.analyze.run import run_here
+from referee.browserseat import advice
+from referee.browserseat.state import Refused, action_from, decision_json, game_end_json, goal_text, view_json
 from referee.engine.bids import Bid
 from referee.engine.events import GameEndEvent
 from referee.engine.game import CLAIM, DecisionKind
@@ -50,8 +52,6 @@ from referee.play.human import PERSON_NAME
 from referee.play.settings import Features, HintMode
 from referee.replay.html import viewer_page
 from referee.replay.logfile import load_log
-from referee.table import advice
-from referee.table.state import Refused, action_from, decision_json, game_end_json, goal_text, view_json
 from referee.webserve import HEADERS, KEEPALIVE, new_key, sse_event, start_site
 from sdk.bot import Bot
 
@@ -272,7 +272,7 @@ class TableServer:
     # ------------------------------------------------------------ handlers
 
     async def _page(self, request: web.Request) -> web.Response:
-        page = resources.files("referee.table").joinpath("page.html").read_text(encoding="utf-8")
+        page = resources.files("referee.browserseat").joinpath("page.html").read_text(encoding="utf-8")
         return web.Response(text=page, content_type="text/html", headers=HEADERS)
 
     def _tab_of(self, request: web.Request, body: dict[str, Any] | None = None) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from tests.support.table import (
+from tests.support.browserseat import (
     check_received,
     click_first_legal,
     open_table,

@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+from referee.browserseat.advice import AdviceBudget, chance_json, estimates_json, hint_json
+from referee.browserseat.state import positions, view_json
 from referee.engine.cards import card_str
 from referee.engine.deal import deck_for_hands
 from referee.engine.game import DecisionKind, Game
@@ -15,10 +17,8 @@ from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
-from referee.table.advice import AdviceBudget, chance_json, estimates_json, hint_json
-from referee.table.state import positions, view_json
 from tests.support.arena import arena
-from tests.support.table import card_texts_json
+from tests.support.browserseat import card_texts_json
 
 BUDGET = AdviceBudget(hint_play=12, hint_decide=8, estimate=12, estimate_decide=12, chance=16)
 

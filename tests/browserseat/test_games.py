@@ -11,7 +11,14 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.support.arena import arena
-from tests.support.table import check_received, click_bid, click_first_legal, open_table, play_by_clicking, start_table
+from tests.support.browserseat import (
+    check_received,
+    click_bid,
+    click_first_legal,
+    open_table,
+    play_by_clicking,
+    start_table,
+)
 
 
 @pytest.mark.parametrize(

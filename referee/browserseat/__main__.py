@@ -1,4 +1,4 @@
-"""``python -m referee.table``: the browser table's client, started by ``arena play --browser``.
+"""``python -m referee.browserseat``: the browser table's client, started by ``arena play --browser``.
 
 It reads ARENA_ADDRESS and ARENA_TOKEN (or ``--address`` / ``--token``) as any bot does, serves the page
 on 127.0.0.1 (``--port``), prints its address, and plays the seat until the person leaves. Exit status 0
@@ -14,15 +14,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.browserseat.advice import AdviceBudget
+from referee.browserseat.client import serve_table
 from referee.logging import configure
 from referee.play.settings import Features
-from referee.table.advice import AdviceBudget
-from referee.table.client import serve_table
 from referee.webserve import ServeError
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m referee.table", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m referee.browserseat", description=__doc__.splitlines()[0])
     parser.add_argument("--address", default=os.environ.get("ARENA_ADDRESS"), help="the referee (ARENA_ADDRESS)")
     parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN"), help="the seat's token (ARENA_TOKEN)")
     parser.add_argument("--port", type=int, default=0, help="the page's port on 127.0.0.1 (0: a free one)")

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 
 from referee.engine.cards import card_str, deck_copies, deck_ranks, make_card
 from referee.engine.events import PlayEvent
-from tests.support.table import click_first_legal, open_table, person_points, start_table, state, wait_for_turn
+from tests.support.browserseat import click_first_legal, open_table, person_points, start_table, state, wait_for_turn
 
 RED = "HD"
 

@@ -12,11 +12,11 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from example_bots.montecarlo_bot import MonteCarloBot
+from referee.browserseat.advice import AdviceBudget, chance_json, estimates_json, view_seed
+from referee.browserseat.state import action_json
 from referee.engine.view import SeatView
-from referee.table.advice import AdviceBudget, chance_json, estimates_json, view_seed
-from referee.table.state import action_json
 from tests.support.browser import text_of
-from tests.support.table import (
+from tests.support.browserseat import (
     click_first_legal,
     open_table,
     person_points,

@@ -21,10 +21,10 @@ from typing import Any
 
 from example_bots.montecarlo_bot import MonteCarloBot
 from referee.analyze.evaluate import bid_chance, estimate
+from referee.browserseat.state import action_json
 from referee.engine.bids import Bid
 from referee.engine.game import DecisionKind
 from referee.engine.view import SeatView
-from referee.table.state import action_json
 
 # The hint's search has no clock: it stops at its worlds (the bot's own time share, of a limit this long,
 # never binds).

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.support.table import click_first_legal, open_table, start_table, state, wait_for_turn
+from tests.support.browserseat import click_first_legal, open_table, start_table, state, wait_for_turn
 
 SIZES = [(390, 844), (1920, 1080)]
 TAP = 40  # CSS pixels: the least width and height of a card or a choice
