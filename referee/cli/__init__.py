@@ -1,4 +1,5 @@
-"""The ``arena`` command line. Each command lives in its own module."""
+"""The ``arena`` command line. Each command lives in its own module, imported when that command runs
+(``referee.cli.app.COMMANDS``)."""
 
 from __future__ import annotations
 
@@ -7,23 +8,8 @@ from collections.abc import Sequence
 
 import typer
 
-from referee.cli import (  # noqa: F401  (registers the commands)
-    analyze,
-    checkbot,
-    ladder,
-    match,
-    new,
-    play,
-    presets,
-    replay,
-    report,
-    serve,
-    sprt,
-    tournament,
-)
 from referee.cli.app import Status, app, click, err_console, fail
-from referee.cli.live import bare_live
-from referee.cli.scale import bare_ray
+from referee.cli.bare import bare_live, bare_ray
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,9 +1,10 @@
-"""``--live [PORT]`` of ``arena tournament`` and ``arena sprt``: the live view (``referee.live``) around a run."""
+"""``--live [PORT]`` of ``arena tournament`` and ``arena sprt``: the live view (``referee.live``) around a run
+(``--live`` alone: ``referee.cli.bare``)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -26,20 +27,6 @@ LiveOpt = Annotated[
         "on 127.0.0.1:PORT (--live alone, or 0: a free port) at the address printed; it stops with the run.",
     ),
 ]
-
-
-def bare_live(args: Sequence[str], flags: Sequence[str] = ("--live", "--browser")) -> list[str]:
-    """The command line with ``--live`` (or ``arena play --browser``) given no port read as ``--live 0`` (a
-    free port): such an option is bare when it ends the line or another option follows it."""
-    out: list[str] = []
-    for i, arg in enumerate(args):
-        out.append(arg)
-        if arg == "--":
-            out.extend(args[i + 1 :])
-            break
-        if arg in flags and (i + 1 == len(args) or args[i + 1].startswith("-")):
-            out.append("0")
-    return out
 
 
 async def watched(

@@ -1,12 +1,11 @@
 """Where ``arena tournament`` and ``arena sprt`` run their tables: the ``--ray`` options.
 
 The backend they choose is picked where a run is opened (``referee.run.placement``); ``--workers`` is a
-setting (``referee.cli.options``).
+setting (``referee.cli.options``); ``--ray`` alone is read in ``referee.cli.bare``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +13,6 @@ import typer
 from rich.markup import escape
 
 from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
-from referee.tournament.backends.cluster import LOCAL
 
 RayOpt = Annotated[
     str | None,
@@ -35,15 +33,3 @@ RayWorkingDirOpt = Annotated[
         "(default: the bots are at the same path on every node).",
     ),
 ]
-
-
-def bare_ray(args: Sequence[str]) -> list[str]:
-    """The command line with ``--ray`` given no address read as ``--ray local`` (an option's value is optional
-    nowhere else in typer): ``--ray`` is bare when it ends the line or another option follows it."""
-    out = list(args)
-    for i, arg in enumerate(args):
-        if arg == "--":
-            break
-        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
-            out.insert(i + 1 + (len(out) - len(args)), LOCAL)
-    return out

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli.app import Status
-from referee.cli.scale import bare_ray
+from referee.cli.bare import bare_ray
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
 from referee.tournament.settings import SettingsError, read_toml
