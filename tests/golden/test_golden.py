@@ -1,11 +1,11 @@
-"""The engine still plays the golden games of every preset exactly (see tests/golden/golden.py)."""
+"""The engine still plays the golden games of every preset exactly (see tests/support/golden.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from referee.engine.presets import PRESETS
-from tests.golden.golden import REGENERATE, golden_path, playthrough
+from tests.support.golden import REGENERATE, golden_path, playthrough
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

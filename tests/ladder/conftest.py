@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.ladder.support import ladder, make_ladder
 from tests.support.arena import FIRST, RANDOM, RULES, SHAKY
 from tests.support.browser import browser  # noqa: F401  (the fixture)
+from tests.support.ladder import ladder, make_ladder
 
 
 @pytest.fixture(scope="package")

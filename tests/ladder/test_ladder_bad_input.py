@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli.app import Status
-from tests.ladder.support import ladder, make_ladder, rows
 from tests.support.arena import RANDOM, bot
+from tests.support.ladder import ladder, make_ladder, rows
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.ladder.support import ladder, standings
 from tests.support.arena import ARENA
 from tests.support.browser import open_page, text_of
+from tests.support.ladder import ladder, standings
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
-from tests.ladder.support import ladder, rows, standings
+from tests.support.ladder import ladder, rows, standings
 
 
 def test_the_stored_ratings_are_those_the_games_give(played: Path) -> None:

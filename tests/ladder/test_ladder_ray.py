@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.ladder.support import ladder, make_ladder, rows, standings
 from tests.support.arena import ARENA, FIRST, RANDOM, RULES
+from tests.support.ladder import ladder, make_ladder, rows, standings
 from tests.support.netns import in_netns
 
 pytestmark = pytest.mark.slow

@@ -13,8 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.ladder.support import QUICK_LADDER, ladder, make_ladder, rows, standings
 from tests.support.arena import ARENA, FIRST, RANDOM, RULES, SHAKY
+from tests.support.ladder import QUICK_LADDER, ladder, make_ladder, rows, standings
 
 
 def _wait_for(what: str, ready: object, proc: subprocess.Popen[str], timeout: float = 120) -> None:

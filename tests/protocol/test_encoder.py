@@ -1,6 +1,6 @@
 """The fast request encoder writes what protobuf reads, with every key taken from the message descriptors.
 
-``encoder_check.py`` (a process of its own) compares the encoder's bytes with
+``tests/support/encoder_check.py`` (a process of its own) compares the encoder's bytes with
 ``decision_to_pb``'s message at every decision of random games of every
 preset. It runs on the committed generated code, and on code protoc makes
 from a copy of arena.proto with every field renumbered: a key written as a
@@ -25,14 +25,16 @@ from referee.protocol.encoder import Form, field_key
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = ROOT / "proto" / "bideuchre" / "v1" / "arena.proto"
-CHECK = Path(__file__).with_name("encoder_check.py")
 # a field's declaration: `  repeated uint32 tricks_won = 12;`, `  map<string, string> rules = 3;`, `  Bid bid = 2;`
 FIELD = re.compile(r"^(\s+(?:repeated\s+)?(?:map<[^>]+>|[A-Za-z_][\w.]*)\s+[a-z_]\w*\s*=\s*)(\d+)(\s*;)", re.MULTILINE)
 SHIFT = 100
 
 
 def run_check(*args: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(CHECK), *args], capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.support.encoder_check", *args],
+        capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     report: dict[str, Any] = json.loads(done.stdout)
     return report

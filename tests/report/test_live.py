@@ -159,7 +159,7 @@ def test_the_live_view_follows_ray_tables(tmp_path: Path) -> None:
     finished games reach the live view from the Ray actors, and nothing is left running after the run."""
     bots = [a for b in BOTS[:2] for a in ("--bot", b)]
     run = in_netns(
-        sys.executable, "-m", "tests.report.live_ray", str(tmp_path / "t"), "--", *QUICK, *bots, "-n", "4", "-j", "2",
+        sys.executable, "-m", "tests.support.live_ray", str(tmp_path / "t"), "--", *QUICK, *bots, "-n", "4", "-j", "2",
         timeout=400, namespaces=NETNS_PIDS, cwd=str(REPO),
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]

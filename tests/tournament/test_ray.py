@@ -62,7 +62,7 @@ def test_a_local_ray_plays_the_games_of_one_process_with_bots_it_ships(scale_pla
 def test_ctrl_c_on_a_local_ray_leaves_no_process_and_resume_finishes(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "stopped"
     run = in_netns(
-        sys.executable, "-m", "tests.tournament.ray_local", str(folder), "2", "--", *SCALE_ARGS,
+        sys.executable, "-m", "tests.support.ray_local", str(folder), "2", "--", *SCALE_ARGS,
         namespaces=NETNS_PIDS, cwd=str(REPO),
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-5000:]
@@ -86,8 +86,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[
     """The tournament on three simulated nodes, then on four with one killed after two games."""
     base = tmp_path_factory.mktemp("cluster")
     whole, lost = base / "whole", base / "lost"
-    script = Path(__file__).parent / "ray_cluster.py"
-    run = in_netns(sys.executable, str(script), str(whole), str(lost), "--", *SCALE_ARGS)
+    run = in_netns(
+        sys.executable, "-m", "tests.support.ray_cluster", str(whole), str(lost), "--", *SCALE_ARGS, cwd=str(REPO)
+    )
     assert run.returncode == 0, run.stderr[-5000:]
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     return whole, lost, summary, run.stderr

@@ -1,4 +1,5 @@
-"""The fast request encoder against protobuf, over every field it writes: ``python encoder_check.py [ARENA_PB2]``.
+"""The fast request encoder against protobuf, over every field it writes:
+``python -m tests.support.encoder_check [ARENA_PB2]`` (from the repository's root).
 
 Run by test_encoder.py in a process of its own, so that ARENA_PB2 (a module
 protoc generated from another version of arena.proto) can stand in for the

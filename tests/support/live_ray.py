@@ -1,7 +1,7 @@
-"""Run by test_live.py in namespaces of its own (loopback only, its own process ids): ``arena tournament
+"""Run by tests/report/test_live.py in namespaces of its own (loopback only, its own process ids): ``arena tournament
 --ray --live 0`` into FOLDER, watched over HTTP as a page would watch it.
 
-    python -m tests.report.live_ray FOLDER -- TOURNAMENT ARGS...   (from the repository's root)
+    python -m tests.support.live_ray FOLDER -- TOURNAMENT ARGS...   (from the repository's root)
 
 Reads table 1's events (the game in play, from a Ray actor) and the report's (games as they end) until
 the run ends, then prints one JSON line: the exit code, the events seen, the steps received and the

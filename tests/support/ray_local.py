@@ -1,6 +1,7 @@
-"""Run by test_ray.py in namespaces of its own (loopback only, its own process ids): Ctrl-C on a local Ray.
+"""Run by tests/tournament/test_ray.py in namespaces of its own (loopback only, its own process ids): Ctrl-C on a
+local Ray.
 
-    python -m tests.tournament.ray_local FOLDER AFTER -- TOURNAMENT ARGS...   (from the repository's root)
+    python -m tests.support.ray_local FOLDER AFTER -- TOURNAMENT ARGS...   (from the repository's root)
 
 Starts ``arena tournament --ray`` into FOLDER, sends SIGINT to its whole
 process group (as a terminal's Ctrl-C does) once AFTER games are recorded,

@@ -13,7 +13,7 @@ trick loop, say) is shown to play exactly the same games.
 The games are shortened by a rule override (a low target or few hands) to keep
 the files small. After a deliberate change to the rules, regenerate with::
 
-    .venv/bin/python tests/golden/golden.py
+    .venv/bin/python -m tests.support.golden
 """
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ from referee.engine.view import seat_view
 from referee.gamelog import dumps, event_record
 from sdk.bot import Bot
 
-HERE = Path(__file__).resolve().parent
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"  # the golden files, beside test_golden.py
 SEED = 13
-REGENERATE = ".venv/bin/python tests/golden/golden.py"
+REGENERATE = ".venv/bin/python -m tests.support.golden"
 # Shorter games: a low target, or few hands where the game ends after a number of hands.
 SHORTEN = {"game_points": "12", "game_hands": "3", "hand_limit": "6"}
 
 
 def golden_path(preset: str) -> Path:
-    return HERE / f"{preset}.jsonl"
+    return GOLDEN / f"{preset}.jsonl"
 
 
 def playthrough(preset: str) -> list[str]:

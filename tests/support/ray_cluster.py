@@ -1,7 +1,7 @@
-"""Run by test_ray.py inside a network namespace of its own (loopback only): ``arena tournament --ray ADDRESS``
-on a Ray cluster of simulated nodes (``ray.cluster_utils.Cluster``, every node a set of processes here).
+"""Run by tests/tournament/test_ray.py inside a network namespace of its own (loopback only): ``arena tournament
+--ray ADDRESS`` on a Ray cluster of simulated nodes (``ray.cluster_utils.Cluster``, every node a set of processes here).
 
-    python ray_cluster.py WHOLE LOST -- TOURNAMENT ARGS...
+    python -m tests.support.ray_cluster WHOLE LOST -- TOURNAMENT ARGS...   (from the repository's root)
 
 First the tournament is played into folder WHOLE on three nodes of one CPU
 each; then a fourth node joins and it is played into folder LOST, and once
