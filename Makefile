@@ -13,7 +13,7 @@ GO_BIN   := $(GO_BOT)/build/bot
 JAVA_BOT := example_bots/java
 JAVA_BIN := $(JAVA_BOT)/build/bot
 
-.PHONY: demo test bench proto cpp-bot go-bot java-bot sdk-wheel clean
+.PHONY: demo check test bench proto cpp-bot go-bot java-bot sdk-wheel clean
 
 PROTO_SRC := proto/bideuchre/v1/arena.proto
 
@@ -56,14 +56,25 @@ CHROMIUM := /usr/bin/chromium
 # (Defined before the rule that names it: make expands a prerequisite as it reads it.)
 BWRAP := /usr/bin/bwrap
 
-# The checks first (ruff, mypy, and lint-imports for the layers of pyproject.toml's [tool.importlinter]: pinned
-# in the dev extra that $(STAMP) installs), then the suite: on two workers (pytest-xdist, a test file per
-# worker at a time), then the tests marked serial (they measure time or CPU) one at a time.
-test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
+# The checks every change must pass: ruff, mypy, and lint-imports for the layers of pyproject.toml's
+# [tool.importlinter] (pinned in the dev extra that $(STAMP) installs).
+define CHECKS
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+endef
+
+# The loop while editing, in about a minute: the checks, then the tests that run in the test process alone
+# (no process, socket or browser: those are listed in tests/conftest.py PROCESSES), on two workers.
+check: $(STAMP)
+	$(CHECKS)
+	$(BIN)/python -m pytest -q -n 2 -m "not processes"
+
+# Everything, before a commit and in CI: the checks, then the whole suite on two workers (pytest-xdist, a test
+# file per worker at a time), then the tests marked serial (they measure time or CPU) one at a time.
+test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
+	$(CHECKS)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
 	$(BIN)/python -m pytest -q -m serial
 

@@ -108,26 +108,45 @@ def test_a_kit_without_its_toolchain_names_the_debian_packages(
     ]
 
 
-def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
-    """`make test` checks the code first: ruff's lint and format check, mypy and lint-imports (the import layers;
-    each pinned in the dev extra, which the venv rule installs), then pytest. ``make -n`` prints the recipe
-    without running it."""
+CHECKS = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy", ".venv/bin/lint-imports"]
+
+
+def recipe(target: str) -> tuple[list[str], str]:
+    """The command lines ``make -n TARGET`` prints (it runs none of them), and that output whole."""
     assert MAKE is not None
     dry = subprocess.run(
-        [MAKE, "--no-print-directory", "-n", "test"], cwd=REPO, capture_output=True, text=True, timeout=120
+        [MAKE, "--no-print-directory", "-n", target], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert dry.returncode == 0, dry.stderr
-    lines = [line.strip() for line in dry.stdout.splitlines()]
-    checks = [".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy", ".venv/bin/lint-imports"]
+    return [line.strip() for line in dry.stdout.splitlines()], dry.stdout
+
+
+def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
+    """`make test` checks the code first: ruff's lint and format check, mypy and lint-imports (the import layers;
+    each pinned in the dev extra, which the venv rule installs), then pytest."""
+    lines, dry = recipe("test")
     # the suite on two workers, then the tests that measure time or CPU one at a time: together, every test
     suite = '.venv/bin/python -m pytest -q -n 2 --dist loadfile -m "not serial"'
     serial = ".venv/bin/python -m pytest -q -m serial"
-    assert all(line in lines for line in [*checks, suite, serial]), dry.stdout
-    at = [lines.index(c) for c in checks]
-    assert at == sorted(at) and at[-1] < lines.index(suite) < lines.index(serial), dry.stdout  # in this order
+    assert all(line in lines for line in [*CHECKS, suite, serial]), dry
+    at = [lines.index(c) for c in CHECKS]
+    assert at == sorted(at) and at[-1] < lines.index(suite) < lines.index(serial), dry  # in this order
     makefile = (REPO / "Makefile").read_text()
     assert "-m pip install --quiet -e '.[dev]'" in makefile  # the venv gets the dev extra: ruff, mypy, types-protobuf
     dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
     assert {"ruff", "mypy", "types-protobuf", "import-linter", "pytest-xdist"} <= {
         re.split(r"[<>=!~ \[]", d, maxsplit=1)[0] for d in dev
     }
+
+
+def test_make_check_runs_the_checks_then_the_in_process_tier() -> None:
+    """`make check`, the loop while editing: the same checks as `make test`, then the tests not marked
+    `processes` (tests/conftest.py), and none of the system packages or compiled bots only that tier needs."""
+    lines, dry = recipe("check")
+    tier = '.venv/bin/python -m pytest -q -n 2 -m "not processes"'
+    at = [lines.index(line) for line in [*CHECKS, tier]]
+    assert at == sorted(at), dry
+    assert MAKE is not None
+    db = subprocess.run([MAKE, "-pn", "check"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    (rule,) = [line for line in db.stdout.splitlines() if line.startswith("check:")]
+    assert rule.split(":", 1)[1].split() == [".venv/.installed"], rule
