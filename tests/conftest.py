@@ -15,6 +15,11 @@ import pytest
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.pop("COLUMNS", None)
 
+# The suite imports gRPC as the arena does, without its fork handlers (referee.server says why): gRPC reads this
+# once, when it is first imported, and a test module may import it before it imports the referee. With the
+# handlers, a bot forked from a test process that runs a referee crashes now and then (in threading's after-fork).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 # The helpers every test folder shares (tests/support) fail with pytest's own account of a failed assert,
 # as a test does: their asserts are rewritten when they are imported, which is after this file.
 pytest.register_assert_rewrite("tests.support")

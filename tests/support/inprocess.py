@@ -10,6 +10,8 @@ What the code under test does with the error raised does not matter: the phase f
 
 The ways out are wrapped once, for the whole session (``install``); a wrapper refuses only while a guarded phase
 runs (``guarding``), so a test's own monkeypatching of the same functions comes and goes as it would without it.
+gRPC's are wrapped once gRPC is imported (by the test modules, as they are collected): this module never imports it,
+so that the suite's setting of gRPC's fork handlers (tests/conftest.py) is in place when it is first imported.
 """
 
 from __future__ import annotations
@@ -19,12 +21,11 @@ import functools
 import os
 import socket
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import grpc
-import grpc.aio
 import pytest
 
 WHY = (
@@ -38,8 +39,9 @@ class LeftTheProcess(RuntimeError):
 
 
 def _ways_out() -> list[tuple[object, str, str]]:
-    """(owner, attribute, what calling it starts) for every call that leaves the test's process."""
-    return [
+    """(owner, attribute, what calling it starts) for every call that leaves the test's process (gRPC's once it is
+    imported)."""
+    ways: list[tuple[object, str, str]] = [
         (subprocess.Popen, "_execute_child", "a subprocess"),
         (_posixsubprocess, "fork_exec", "a process (multiprocessing)"),
         (os, "fork", "a fork"),
@@ -50,20 +52,25 @@ def _ways_out() -> list[tuple[object, str, str]]:
         (socket.socket, "bind", "a socket bound"),
         (socket.socket, "connect", "a socket connected"),
         (socket.socket, "connect_ex", "a socket connected"),
-        (grpc, "server", "a gRPC server"),
-        (grpc, "insecure_channel", "a gRPC channel"),
-        (grpc, "secure_channel", "a gRPC channel"),
-        (grpc.aio, "server", "a gRPC server"),
-        (grpc.aio, "insecure_channel", "a gRPC channel"),
-        (grpc.aio, "secure_channel", "a gRPC channel"),
     ]
+    for module in ("grpc", "grpc.aio"):
+        if module in sys.modules:
+            owner = sys.modules[module]
+            ways += [
+                (owner, "server", "a gRPC server"),
+                (owner, "insecure_channel", "a gRPC channel"),
+                (owner, "secure_channel", "a gRPC channel"),
+            ]
+    return ways
 
 
 _started: list[str] | None = None  # while a guarded phase runs: what it started
+_wrapped: set[tuple[int, str]] = set()  # (id of the owner, attribute) of the ways out wrapped so far
 
 
 def install() -> None:
-    """Wrap every way out, once for the session: a wrapper calls through except while ``guarding``."""
+    """Wrap every way out not wrapped yet (each once for the session): a wrapper calls through except while
+    ``guarding``."""
 
     def wrapped(original: Callable[..., Any], what: str) -> Callable[..., Any]:
         @functools.wraps(original)
@@ -76,7 +83,9 @@ def install() -> None:
         return way_out
 
     for owner, name, what in _ways_out():
-        setattr(owner, name, wrapped(getattr(owner, name), what))
+        if (id(owner), name) not in _wrapped:
+            _wrapped.add((id(owner), name))
+            setattr(owner, name, wrapped(getattr(owner, name), what))
 
 
 @contextmanager
@@ -84,6 +93,7 @@ def guarding() -> Iterator[None]:
     """A phase of a test of the in-process tier: it fails, naming what it started, when it started anything
     (whether or not the code under test caught the ``LeftTheProcess`` raised)."""
     global _started
+    install()  # gRPC's, once the tests have imported it
     outer = _started
     started: list[str] = []
     _started = started
