@@ -17,14 +17,14 @@ from referee.cli.app import Status, app, console, fail, user_errors
 from referee.cli.match import example_bot
 from referee.cli.running import VerboseOpt, bot_sandbox, match_config, run_async
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
-from referee.play.levels import level_bot
+from referee.play.levels import DEFAULT_LEVEL, level_bot
 from referee.play.settings import BROWSER_ONLY, Features, HintMode, PlayGiven
 from referee.play.table import PersonLeft, person_seat, play_with_person, seats_around
 from referee.runfolder import LOGS
 from referee.setting import SettingsError
 from referee.tournament.settings import Given
 
-# The bot at the other seats when no --bot is given: the strongest example bot.
+# The bot at the other seats when no --bot is given: the strongest example bot, level DEFAULT_LEVEL's.
 DEFAULT_BOT = "montecarlo"
 PlaySeed = Annotated[int | None, opt.option(Given, "seed", default="a new one each time, printed")]
 Browser = Annotated[int | None, opt.option(PlayGiven, "browser")]
@@ -95,7 +95,9 @@ def play_command(
             log_dir=log_dir,
             sandbox=bot_sandbox(given.value("sandbox")),
         )
-    client = None if mine.browser is None else _browser_client(mine.browser, Features.from_given(mine))
+    client = (
+        None if mine.browser is None else _browser_client(mine.browser, Features.from_given(mine), _level(bot, mine))
+    )
     with user_errors(OSError):  # cannot listen, cannot write the log
         try:
             result = run_async(
@@ -142,12 +144,19 @@ def _bots(specs: list[str] | None, mine: PlayGiven) -> list[BotCommand]:
     return [BotCommand.parse(spec) for spec in (specs or [example_bot(DEFAULT_BOT)])]
 
 
-def _browser_client(port: int, features: Features) -> Callable[[Match], Sequence[str]]:
-    """The browser table's client command for a match (it reads the log after each game)."""
+def _level(specs: list[str] | None, mine: PlayGiven) -> int | None:
+    """The level of the other seats' bots: --level's, the default bot's, or None for bots given by --bot."""
+    if mine.level is not None:
+        return mine.level
+    return None if specs else DEFAULT_LEVEL
+
+
+def _browser_client(port: int, features: Features, others: int | None) -> Callable[[Match], Sequence[str]]:
+    """The browser table's client command for a match (it reads the log after each hand and game)."""
 
     def command(match: Match) -> Sequence[str]:
         argv = [sys.executable, "-m", "referee.browserseat", "--port", str(port), "--features", features.to_json()]
-        return [*argv, "--log", str(match.log_path)]
+        return [*argv, "--log", str(match.log_path), *(["--others", str(others)] if others is not None else [])]
 
     return command
 
