@@ -298,7 +298,10 @@ class Watch:
 
 
 def close_box(page: Page, box: str, button: str, keyboard: bool) -> None:
-    """Close a result's box by its button: clicked, or by Enter (the button has the focus)."""
+    """Close a result's box by its button: clicked, or by Enter (the button has the focus); nothing when the
+    box was closed already (a deal played again from it)."""
+    if not page.is_visible(f"#{box}"):
+        return
     if keyboard:
         assert focused(page)["id"] == button, focused(page)
         page.keyboard.press("Enter")
