@@ -17,7 +17,7 @@ from referee.setting import Choice, Flag, Named, Whole, declare
 
 
 class HintMode(StrEnum):
-    """When the page shows the Monte Carlo bot's choice."""
+    """When the page shows the AI's choice (the best of the estimates, with its reason)."""
 
     OFF = "off"
     REQUEST = "request"  # when the person asks (the Hint button)
@@ -43,7 +43,8 @@ class PlayGiven(Named):
     )
     hints: HintMode | None = declare(
         Choice(HintMode),
-        "Browser table: the Monte Carlo bot's choice as a hint, on request, always, only when yours differs, or off",
+        "Browser table: the AI's choice and why (the best of the estimates), on request, always, only when yours "
+        "differs, or off",
         default=HintMode.REQUEST,
         flag="--hints",
     )

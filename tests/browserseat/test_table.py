@@ -98,6 +98,23 @@ def test_a_match_by_clicking_at_three_sizes(browser: Browser, tmp_path: Path) ->
 
         def on_decision(p: Page, decision: dict[str, Any]) -> None:
             grids[decision["id"]] = grid(p, "#auction-log")
+            view = traffic.last_state()["view"]
+            dealer = p.eval_on_selector_all(
+                ".seat .chip.dealer", "cs => cs.map(c => Number(c.closest('.seat').dataset.seat))"
+            )
+            assert dealer == [view["dealer"]], (dealer, view["dealer"])
+            if decision["kind"] == "play" and watch.tricks and "peek" not in checked:
+                checked.add("peek")  # the last trick, a click away; Escape closes it
+                p.click("#peek-button")
+                peeked = p.eval_on_selector_all(
+                    "#peek-table .card",
+                    "cs => cs.map(c => [Number(c.dataset.seat), c.dataset.card, c.classList.contains('win')])",
+                )
+                last = watch.tricks[-1]
+                assert sorted(s_c[:2] for s_c in peeked) == sorted(last["plays"]), (peeked, last)
+                assert [s for s, _, won in peeked if won] == last["winners"], (peeked, last)
+                p.keyboard.press("Escape")
+                assert not p.is_visible("#peek")
             key = f"{traffic.last_state()['game']}:{decision['kind']}"
             if key not in checked:
                 checked.add(key)
@@ -148,7 +165,7 @@ def test_a_match_by_clicking_at_three_sizes(browser: Browser, tmp_path: Path) ->
     assert status == 0, (out, err)
     assert kept and watch.games == 2 and watch.hands == 2, (kept, watch)
     assert {"bid", "play"} <= set(kinds) and len(hinted) == 3 and sum(hinted) > 0, (kinds, hinted)
-    assert {"1:bid", "1:play", "2:bid", "2:play", "trick", "hand-over"} <= checked, checked
+    assert {"1:bid", "1:play", "2:bid", "2:play", "trick", "hand-over", "peek"} <= checked, checked
     check_tricks(watch, run.log)
     check_auctions(watch, run.log)
     for number, (view, _, _) in enumerate(person_points(run.log, 0), start=1):
