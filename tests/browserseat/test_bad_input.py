@@ -14,6 +14,7 @@ from tests.support.arena import arena
 from tests.support.browserseat import (
     check_received,
     click_bid,
+    click_first_legal,
     decision_of,
     open_table,
     open_tools,
@@ -113,12 +114,14 @@ def test_a_second_tab_takes_the_table_over(browser: Browser, tmp_path: Path) -> 
         status, error = forged(first, "act", {"decision": decision["id"], "action": {"bid": "pass"}})
         assert status == 409 and "another tab" in error
         first.close()
-        play_table(second, traffic)
-        second.close()
-        status, out, err = run.finish()
+        now = wait_for_turn(second, None)  # the second tab plays on: its answer is taken
+        click_first_legal(second, decision_of(traffic))
+        wait_for_turn(second, now.decision)
+        assert run.process.poll() is None and not problems, problems
     finally:
         run.stop()
-    assert status == 0 and not problems, (out, err, problems)
+    answers = [m for m in traffic.messages if m.get("path") == "act"]
+    assert [m["status"] for m in answers] == [200], answers
 
 
 def test_a_closed_tab_ends_the_match(browser: Browser, tmp_path: Path) -> None:

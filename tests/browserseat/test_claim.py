@@ -3,7 +3,8 @@ the hand (the hand's result shows, the team credited with every trick left), one
 with a message on the page and the same play is asked again, where a second claim is refused by the table;
 the log holds each claim as the page saw it, in words that agree with "you", and no message gave away a card
 the seat could not know. And a hand played where every card wins, with ``--hints differs``: the AI's choice is
-weighed at each of the person's decisions without an error."""
+weighed at each of the person's decisions without an error, the person's choice questioned when it is not the
+AI's, kept or taken back as the person says."""
 
 from __future__ import annotations
 
@@ -124,11 +125,16 @@ def test_the_ais_choice_is_weighed_when_every_card_wins(browser: Browser, tmp_pa
         "differs",
     )
     compared = 0
+    kept: list[str] = []
     try:
         page, problems, traffic = open_table(browser, run.url, pause="300")
 
         def take_the_ais(p: Page, decision: dict[str, Any]) -> None:
             nonlocal compared
+            if decision["kind"] == "play" and len(decision["options"]) > 1 and len(kept) < 2:
+                keep_mine(p, decision)
+                compared += 1
+                return
             click_first_legal(p, decision)
             p.wait_for_function(
                 f"document.body.dataset.decision !== '{decision['id']}' || "
@@ -140,6 +146,23 @@ def test_the_ais_choice_is_weighed_when_every_card_wins(browser: Browser, tmp_pa
                 assert text.startswith("You chose ") and "The AI would choose" in text and "costs" in text, text
                 p.click("#take-ai")
 
+        def keep_mine(p: Page, decision: dict[str, Any]) -> None:
+            """A card other than the AI's: questioned before it goes (both restated, the cost), kept."""
+            hint = p.evaluate(
+                """async (id) => { const r = await fetch("hint", {method: "POST",
+                                      headers: {"Content-Type": "application/json"},
+                                      body: JSON.stringify({tab: document.body.dataset.tab, decision: id})});
+                     return (await r.json()).choice; }""",
+                decision["id"],
+            )
+            other = next(c for c in decision["options"] if c != hint)
+            p.click(f"#hand .card[data-card='{other}']")
+            p.wait_for_selector("#differs.open")
+            text = p.inner_text("#differs-text")
+            assert text.startswith("You chose ") and "The AI would choose" in text and "Yours costs" in text, text
+            p.click("#keep-mine")
+            kept.append(other)
+
         play_table(page, traffic, take_the_ais)
         status, out, err = close_and_finish(run, page, problems)
     finally:
@@ -150,3 +173,5 @@ def test_the_ais_choice_is_weighed_when_every_card_wins(browser: Browser, tmp_pa
     assert not traffic.errors(), traffic.errors()
     records = [json.loads(line) for line in run.log.read_text().splitlines()]
     assert [r for r in records if r["event"] == "hand_end"], "the hand was not played to its end"
+    mine = [r["card"] for r in records if r["event"] == "play" and r["seat"] == 0]
+    assert len(kept) == 2 and all(card in mine for card in kept), (kept, mine)  # the cards kept were played

@@ -3,11 +3,10 @@ the seat had: the hint, its reason and the estimates are the one weighing's (``a
 view; a bid typed as a person types it ("4s") gets its chance, the simulation's; a bid that is none is refused
 with this preset's bids; after the game, the analysis (the person's costliest decisions first, cards written
 as the page writes them) and the replays. And the hint modes: ``always`` (the outline, with its legend, at a
-bid too) and ``differs`` (the person's choice and the AI's restated, with the cost)."""
+bid too)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -112,12 +111,11 @@ def test_hints_estimates_and_bid_chances_agree_with_their_sources(browser: Brows
     assert not [cell for row in worst for cell in row[3:5] if LOG_NOTATION.search(cell)], worst  # J♦, not JD
 
 
-def test_hint_modes_always_and_when_yours_differs(browser: Browser, tmp_path: Path) -> None:
+def test_hints_always_outline_the_ais_choice_at_a_bid_too(browser: Browser, tmp_path: Path) -> None:
     """--hints always: the hint comes with each decision unasked, its choice outlined (a bid too), the outline
-    explained; --hints differs: a card other than the AI's is questioned before it goes, with both choices and
-    what it costs, and kept when the person says so."""
+    explained. (``--hints differs`` is played in test_claim.py.)"""
     args = ("--preset", "neuralplay", "--level", "1", "--seed", "8", "--rule", "hand_limit=1")
-    run = start_table(tmp_path / "always", *args, "--hints", "always")
+    run = start_table(tmp_path, *args, "--hints", "always")
     try:
         page, problems, traffic = open_table(browser, run.url)
         now = wait_for_turn(page, None)
@@ -128,46 +126,6 @@ def test_hint_modes_always_and_when_yours_differs(browser: Browser, tmp_path: Pa
         assert page.inner_text("#hint-line").startswith("Hint: ")
         assert page.locator("#choices button.hinted").count() == 1  # the bid (or its level) outlined
         assert "outlined" in page.inner_text("#legend") and "AI's choice" in page.inner_text("#legend")
-        page.close()
-        run.finish()
-    finally:
-        run.stop()
-    run = start_table(tmp_path / "differs", *args, "--hints", "differs")
-    questioned: list[str] = []
-    try:
-        page, problems, traffic = open_table(browser, run.url, pause="200")
-
-        def differ(p: Page, decision: dict[str, Any]) -> None:
-            if decision["kind"] != "play" or len(decision["options"]) < 2 or len(questioned) >= 2:
-                click_first_legal(p, decision)
-                p.wait_for_function(
-                    f"document.body.dataset.decision !== '{decision['id']}' || "
-                    "document.getElementById('differs').classList.contains('open')"
-                )
-                if p.is_visible("#differs"):
-                    p.click("#keep-mine")
-                return
-            hint = p.evaluate(
-                """async (id) => { const r = await fetch("hint", {method: "POST",
-                                      headers: {"Content-Type": "application/json"},
-                                      body: JSON.stringify({tab: document.body.dataset.tab, decision: id})});
-                     return (await r.json()).choice; }""",
-                decision["id"],
-            )
-            other = next(c for c in decision["options"] if c != hint)
-            p.click(f"#hand .card[data-card='{other}']")
-            p.wait_for_selector("#differs.open")
-            text = p.inner_text("#differs-text")
-            assert text.startswith("You chose ") and "The AI would choose" in text and "Yours costs" in text, text
-            questioned.append(text)
-            p.click("#keep-mine")
-
-        play_table(page, traffic, differ)
         assert not problems, problems
-        page.close()
-        run.finish()
     finally:
         run.stop()
-    assert len(questioned) == 2, questioned
-    records = [r for r in (json.loads(line) for line in run.log.read_text().splitlines()) if r["event"] == "play"]
-    assert len([r for r in records if r["seat"] == 0]) >= 2  # the questioned cards were played, as kept
