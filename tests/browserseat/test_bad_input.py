@@ -66,12 +66,11 @@ def test_forged_requests_are_refused_and_the_game_goes_on(browser: Browser, tmp_
         status, error = forged(page, "act", {"decision": decision["id"], "action": {"card": not_held}})
         assert status == 422 and f"{not_held} cannot be played now" in error, (status, error)
         if illegal:  # clicking a card the page greyed out, enabled by hand: refused, said on the page
-            page.evaluate(
+            page.evaluate(  # at once: a redraw in between would draw it greyed out again
                 """(card) => { const b = document.querySelector(`#hand button.card[data-card='${card}']`);
-                               b.disabled = false; }""",
+                               b.disabled = false; b.click(); }""",
                 illegal[0],
             )
-            page.click(f"#hand button.card[data-card='{illegal[0]}']", force=True)
             page.wait_for_function("document.getElementById('message').className === 'bad'")
             assert "cannot be played now" in page.inner_text("#message")
         status, error = forged(
