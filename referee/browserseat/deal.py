@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from example_bots.montecarlo_bot import MonteCarloBot
 from referee.browserseat.state import choice_text
 from referee.engine.events import BidEvent, ClaimEvent, ContractEvent, DealEvent, ExchangeEvent, HandEndEvent, PlayEvent
-from referee.engine.game import ClaimAnswer, DecisionKind, Game
+from referee.engine.game import ClaimAnswer, Game
 from referee.engine.view import Refused, SeatView, seat_view
 from referee.gamelog import LogError
 from referee.play.levels import LEVELS, level_factory
@@ -60,8 +61,8 @@ def level_bot(level: int, seed: str, names: Sequence[str], start: Game, seat: in
     bot = level_factory(level)()
     bot.rng.seed(seed)
     bot.time_limit_ms = NO_CLOCK_MS
-    if hasattr(bot, "time_share"):
-        bot.time_share = 1.0  # the Monte Carlo bot's search stops at its worlds
+    if isinstance(bot, MonteCarloBot):
+        bot.time_share = 1.0  # its search stops at its worlds
     bot.seat_names = tuple(names)
     bot.game_start(seat_view(start, seat))
     return bot
@@ -175,8 +176,3 @@ def practice_table(log: Path, game: int, hand: int, seat: int, others: Others) -
         for s in range(start.rules.players)
     ]
     return DealTable(start, bots)
-
-
-def decision_kind(table: DealTable) -> DecisionKind | None:
-    decision = table.game.decision()
-    return None if decision is None else decision.kind
