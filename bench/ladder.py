@@ -8,7 +8,7 @@ at 0.05, which belongs second, after the rules bot. Then, from the database alon
 
 - the games until the ladder's order (mu - 3 sigma) matches the true order with Kendall tau >= 0.9
   (first reached, and for good), and the same for the Elo order of a round-robin's standings over the
-  same games (``referee.tournament.standings``, as ``arena tournament`` ranks);
+  same games (``referee.games.standings``, as ``arena tournament`` ranks);
 - the games until the new version reaches its place (for good), and how many of them it played;
 - games per hour on this machine, and the CPU share of the coordinator (this process: matchmaking,
   the database, the driver; the referees and bots are other processes).
@@ -35,16 +35,16 @@ sys.path.insert(0, str(ROOT))
 from machine import cpu_seconds, describe  # bench/machine.py
 
 from referee.bots import BotCommand
+from referee.games.placement import HERE, choose_backend
+from referee.games.standings import standings
 from referee.ladder import setup
 from referee.ladder.ratings import NEW, Rating
 from referee.ladder.run import LadderRun, Stop
 from referee.ladder.store import LADDER, Store
 from referee.logging import configure
-from referee.run.placement import HERE, choose_backend
 from referee.runfolder import RunFolder
 from referee.sandbox import SandboxMode
 from referee.tournament.settings import Given
-from referee.tournament.standings import standings
 
 PY = sys.executable
 SHAKY = f"{PY} -m example_bots.shaky_bot --random-share"

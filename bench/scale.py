@@ -38,11 +38,11 @@ sys.path.insert(0, str(ROOT))
 
 from machine import cpu_seconds, describe  # bench/machine.py
 
+from referee.games.backends import Backend
+from referee.games.backends.local import LocalBackend
+from referee.games.backends.workers import WorkerBackend
 from referee.logging import configure
 from referee.runfolder import RunFolder
-from referee.tournament.backends import Backend
-from referee.tournament.backends.local import LocalBackend
-from referee.tournament.backends.workers import WorkerBackend
 from referee.tournament.runner import Tournament
 from referee.tournament.settings import Given, parse_bots, resolve
 
@@ -85,7 +85,7 @@ def ray_run(args: argparse.Namespace) -> dict[str, Any]:
     """Inside the namespace: start Ray (local, or K simulated nodes), play, print the figures as JSON."""
     import ray
 
-    from referee.tournament.backends.cluster import LOCAL, connect
+    from referee.games.backends.cluster import LOCAL, connect
 
     start = time.perf_counter()
     cluster = None

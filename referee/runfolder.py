@@ -5,7 +5,7 @@ ladder) keeps this layout, and whatever reads or writes one (the runner, the
 SPRT, the report, the live view, the analysis) takes the names from here::
 
     settings.json        the settings, written when the run starts (its presence says "a run is here")
-    results.jsonl        one line per finished game, appended and fsync'd (referee.tournament.results)
+    results.jsonl        one line per finished game, appended and fsync'd (referee.games.results)
     sprt.json            an SPRT's test; sprt-result.json, where it stands when it stops
     games/g0001.jsonl    each game's log (g0001.jsonl.part while it is played)
     bots/                what each table's bot processes printed

@@ -33,13 +33,13 @@ from referee.analyze.summary import PHASES, Analysis, DecisionRecord, Mean, Stat
 from referee.cli.app import Status, app, console, err_console, fail, status_of, wide_console
 from referee.cli.scale import RayOpt
 from referee.gamelog import LogError
+from referee.games.backends.cluster import connect
+from referee.games.backends.local import cpu_count
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog
 from referee.runfolder import MATCH_LOG, RunFolder, write_json
 from referee.setting import SettingsError
-from referee.tournament.backends.cluster import connect
-from referee.tournament.backends.local import cpu_count
 
 # Per-game rows are printed up to this many games (all of them are in --json).
 GAMES_SHOWN = 24

@@ -19,6 +19,7 @@ from referee.cli.app import ArenaGroup, Status, app, console, fail, user_errors
 from referee.cli.live import LiveOpt
 from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
+from referee.games.placement import Placement
 from referee.ladder import setup
 from referee.ladder.board import board
 from referee.ladder.check import check
@@ -27,7 +28,6 @@ from referee.ladder.recover import recover
 from referee.ladder.run import LadderRun, Stop, run_lock
 from referee.ladder.store import Store
 from referee.run.ladder import open_ladder
-from referee.run.placement import Placement
 from referee.runfolder import RunFolder
 from referee.tournament.settings import Given
 

@@ -8,9 +8,9 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from referee.games.results import GameRecord
 from referee.live.server import LiveView
 from referee.report.data import Report, read_extras, read_folder
-from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament
 
 T = TypeVar("T")

@@ -14,16 +14,14 @@ from rich.progress import Progress
 from rich.table import Table
 
 from referee.cli.app import console, err_console, user_errors
-from referee.deadline import TimeControl
-from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
+from referee.games import placement
+from referee.games.settings import GameChoices, resolve_games
 from referee.logging import configure
 from referee.match import GameResult, MatchConfig, MatchResult, SeatBot
 from referee.names import shown_name
-from referee.run import placement
 from referee.sandbox import Sandbox, SandboxMode
 from referee.server import DEFAULT_HOST
-from referee.tournament.settings import Given
 
 T = TypeVar("T")
 
@@ -43,7 +41,7 @@ def bot_sandbox(mode: SandboxMode) -> Sandbox | None:
 
 
 def match_config(
-    given: Given,
+    given: GameChoices,
     *,
     seats: Callable[[Rules], tuple[SeatBot, ...]],
     games: int,
@@ -54,20 +52,9 @@ def match_config(
 ) -> MatchConfig:
     """The match the settings describe (the declared defaults where ``given`` names none); bad values raise
     RulesError / ValueError with a one-line message."""
-    preset = given.value("preset")
-    rules = rules_for(preset, dict(given.rules))
-    return MatchConfig(
-        preset=preset,
-        rules=rules,
-        seats=seats(rules),
-        games=games,
-        seed=given.value("seed"),
-        clock=TimeControl(move_time_ms=given.value("move_time"), time_bank_ms=given.value("time_bank")),
-        policy=given.value("on_fault"),
-        log_dir=log_dir,
-        host=host,
-        port=port,
-        sandbox=sandbox,
+    settings = resolve_games(given)
+    return settings.match_config(
+        seats=seats(settings.rules), games=games, log_dir=log_dir, host=host, port=port, sandbox=sandbox
     )
 
 

@@ -15,8 +15,8 @@ from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
 from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
+from referee.games.placement import Placement
 from referee.report.data import Report
-from referee.run.placement import Placement
 from referee.run.sprt import open_sprt
 from referee.sprt.runner import SprtRun, Status
 from referee.stats.sprt import Verdict

@@ -15,16 +15,16 @@ from referee.cli.report import write_folder_report
 from referee.cli.running import VerboseOpt, long_game_line, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.cli.standings import standings_table
+from referee.games.placement import Placement
+from referee.games.results import GameRecord
+from referee.games.standings import RANKING, Standing
 from referee.names import shown_name
 from referee.report.data import Report
-from referee.run.placement import Placement
 from referee.run.tournament import open_tournament
 from referee.tournament.gauntlet import Matchup
-from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament
 from referee.tournament.schedule import FormatName
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.standings import RANKING, Standing
 
 
 @app.command("tournament")

@@ -6,7 +6,7 @@ The leaderboard ranks the versions that play (status ``active``) by the conserva
 ``mu - 3 sigma``; the other versions (superseded, retired, suspended, in error, waiting for their
 validation game) follow, unranked, with their status and its reason. Games, wins, draws, losses, points
 per hand and faults count the ladder's games (not validation games), as ``arena tournament`` counts them
-(``referee.tournament.standings``). Head-to-head results count duplicate sets: a bot wins a set against
+(``referee.games.standings``). Head-to-head results count duplicate sets: a bot wins a set against
 another when it ranked above it (fewer forfeits, else more points over the set).
 """
 
@@ -16,10 +16,10 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from referee.games.standings import standings
 from referee.ladder.ratings import MODEL, PLACED_SIGMA, ranks, set_result
 from referee.ladder.store import ACTIVE, LADDER, RATED, GameRow, Store
 from referee.runfolder import replay_name
-from referee.tournament.standings import standings
 
 RECENT = 30  # recent games on a bot's page
 MODEL_TEXT = (

@@ -28,6 +28,7 @@ from typing import Any
 
 from referee.faults import Penalty
 from referee.gamelog import LogError, read_json_lines
+from referee.games.results import GameRecord, ViolationRecord
 from referee.ladder.ratings import NEW
 from referee.ladder.store import (
     DROPPED,
@@ -45,7 +46,6 @@ from referee.ladder.store import (
 )
 from referee.runfolder import LADDER_DB, RunFolder, log_name
 from referee.seeding import derive_seed
-from referee.tournament.results import GameRecord, ViolationRecord
 from referee.tournament.settings import SettingsError, TournamentSettings
 
 _GAME = re.compile(r"^g(\d+)\.jsonl$")

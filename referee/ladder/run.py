@@ -1,6 +1,6 @@
 """``arena ladder run``: the ladder's games played on tables until told to stop, each recorded as it ends.
 
-The loop over the tables is the tournament's (``referee.tournament.driver.drive``), on any backend
+The loop over the tables is every run's (``referee.games.driver.drive``), on any backend
 (this process, ``--workers``, ``--ray``). What is the ladder's own:
 
 - ``LadderQueue``, the driver's ``GameQueue``: when a table asks for a game, it hands out the next game
@@ -37,6 +37,10 @@ from typing import Any, TypeVar
 import structlog
 
 from referee.bots import BotCommand
+from referee.games.backends import Backend
+from referee.games.driver import drive
+from referee.games.scheduled import ScheduledGame, set_size
+from referee.games.tables import PlayedGame, TableRecords
 from referee.ladder.matchmaking import Entry, pair
 from referee.ladder.store import (
     ACTIVE,
@@ -52,11 +56,7 @@ from referee.ladder.store import (
 from referee.runfolder import RunFolder
 from referee.seeding import derive_seed
 from referee.server import Limits
-from referee.tournament.backends import Backend
-from referee.tournament.driver import drive
-from referee.tournament.schedule import ScheduledGame, set_size
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableRecords
 
 log = structlog.get_logger("referee.ladder")
 T = TypeVar("T")

@@ -11,15 +11,15 @@ not compare.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.bots import BotCommand
-from referee.engine.presets import rules_for
+from referee.games.scheduled import set_size
+from referee.games.settings import resolve_games
 from referee.ladder.store import LadderError, Store, Version
 from referee.runfolder import RunFolder
 from referee.setting import SettingsError, TomlFile
-from referee.tournament.schedule import set_size
 from referee.tournament.settings import SETTINGS as TOURNAMENT_SETTINGS
 from referee.tournament.settings import Given, TournamentSettings
 
@@ -37,25 +37,17 @@ def read_ladder_toml(path: Path) -> Given:
 
 
 def ladder_settings(given: Given, name: str) -> TournamentSettings:
-    """The settings a ladder's games are played under: what ``given`` names, the declared defaults for the rest."""
-    preset = given.value("preset")
-    rules = rules_for(preset, dict(given.rules))
+    """The settings a ladder's games are played under: what ``given`` names, the declared defaults for the rest
+    (its bots are its versions, added one by one)."""
+    games = resolve_games(replace(given, bots=None, tcp=None))
     all_seatings = bool(given.value("all_seatings"))
-    return TournamentSettings(
-        bots=(),
-        preset=preset,
-        rules=rules,
-        overrides=tuple(given.rules.items()),
-        games=set_size(rules, all_seatings),
-        seed=given.value("seed"),
-        move_time_ms=given.value("move_time"),
-        time_bank_ms=given.value("time_bank"),
-        on_fault=given.value("on_fault"),
+    return games.extended(
+        TournamentSettings,
+        name=name,
+        games=set_size(games.rules, all_seatings),
         duplicate=True,
         all_seatings=all_seatings,
         gauntlet=None,
-        sandbox=given.value("sandbox"),
-        name=name,
     )
 
 

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import InputError
+from referee.games.results import GameRecord
 from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame, ranks, rate, set_result
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place, write_json
-from referee.tournament.results import GameRecord
 from referee.tournament.settings import SettingsError, TournamentSettings
 
 SCHEMA = 1  # the database's layout; a folder with a higher one was made by a newer arena
@@ -97,7 +97,7 @@ CREATE TABLE games (
     hands INTEGER NOT NULL,
     violations INTEGER NOT NULL,
     log TEXT NOT NULL,              -- relative to the folder
-    record TEXT NOT NULL,           -- the whole result record (referee.tournament.results.GameRecord)
+    record TEXT NOT NULL,           -- the whole result record (referee.games.results.GameRecord)
     started_at REAL NOT NULL,
     finished_at REAL NOT NULL
 );

@@ -7,7 +7,7 @@ too: its game keeps its result, without think times or a replay link) and ``anal
 ``arena analyze`` left one. ``Report.add`` takes one more finished game: the live view calls it as games end.
 
 The numbers come from the arena's own code, so they are those of the terminal and the files: standings and
-Elo from ``referee.tournament.standings``, each pair's Elo difference as a gauntlet's head-to-head
+Elo from ``referee.games.standings``, each pair's Elo difference as a gauntlet's head-to-head
 (``referee.tournament.gauntlet``), the SPRT's LLR and Elo from ``referee.stats.sprt`` counting pairs as the
 run does (``referee.sprt.runner.PairTally``).
 
@@ -30,15 +30,16 @@ from typing import Any
 from referee.errors import InputError
 from referee.faults import Penalty
 from referee.gamelog import LogError
+from referee.games.results import GameRecord
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import RANKING, Outcome, standings
 from referee.report.gamestats import KINDS, GameStats, read_game
 from referee.runfolder import SETTINGS, FolderError, RunFolder
 from referee.sprt.runner import PairTally, SprtPlan
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
-from referee.tournament.results import GameRecord
-from referee.tournament.schedule import Format, Plan, ScheduledGame
+from referee.tournament.schedule import Format, Plan
 from referee.tournament.settings import SettingsError, TournamentSettings
-from referee.tournament.standings import RANKING, Outcome, standings
 
 # Think-time histogram bins (ms): each bin holds the times from its edge up to the next one.
 THINK_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000)

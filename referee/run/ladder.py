@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from referee.games.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, unwarned
 from referee.ladder.run import LadderRun
 from referee.ladder.store import Store
-from referee.run.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, unwarned
 from referee.runfolder import RunFolder
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.engine.presets import rules_for
-from referee.run.placement import HERE, Placement, Warn, unwarned
+from referee.games.placement import HERE, Placement, Warn, unwarned
 from referee.run.tournament import check_same, folder_of, prepare, releasing
 from referee.runfolder import write_json
 from referee.setting import SettingsError

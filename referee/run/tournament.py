@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from referee.run.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, crowding, unwarned
+from referee.games.backends import Backend
+from referee.games.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, crowding, unwarned
 from referee.runfolder import RunFolder, choose
 from referee.setting import SettingsError
-from referee.tournament.backends import Backend
 from referee.tournament.runner import Tournament
 from referee.tournament.settings import Given, TournamentSettings, resolve
 

@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from referee.games.backends import Backend
+from referee.games.results import GameRecord
 from referee.runfolder import SPRT, RunFolder, write_json
 from referee.sandbox import Sandbox, SandboxMode
 from referee.stats.sprt import EloEstimate, Model, Pentanomial, Sprt, SprtError, Verdict, pentanomial_estimate
-from referee.tournament.backends import Backend
-from referee.tournament.results import GameRecord
 from referee.tournament.runner import Tournament
 from referee.tournament.settings import SettingsError, TournamentSettings
 

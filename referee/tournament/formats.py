@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from referee.engine.rules import Rules
+from referee.games.scheduled import ScheduledGame, group_games, set_size
+from referee.games.standings import Outcome
 from referee.tournament.pairing import Entrant, History, pair
-from referee.tournament.schedule import FormatError, Match, Plan, ScheduledGame, deals_of, meeting, set_size
-from referee.tournament.standings import Outcome
+from referee.tournament.schedule import FormatError, Match, Plan, deals_of
 
 SWISS_RANKING = "ranked by score (byes included), Buchholz, Sonneborn-Berger, points per hand, then seed"
 KNOCKOUT_RANKING = "ranked by the round reached, then points per hand, then seed"
@@ -70,7 +71,7 @@ class _Setup:
     def meeting(
         self, group: tuple[str, ...], *, first: int, first_deal: int, round: int, games: int = 0
     ) -> list[ScheduledGame]:
-        return meeting(
+        return group_games(
             group,
             self.rules,
             first=first,

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from referee.faults import Penalty, ViolationKind
+from referee.games.backends.local import LocalBackend
+from referee.games.results import GameRecord, ViolationRecord
 from referee.ladder import setup
 from referee.ladder.run import LadderRun
 from referee.ladder.store import LADDER, VALIDATION, LadderError, Store
 from referee.runfolder import RunFolder
-from referee.tournament.backends.local import LocalBackend
-from referee.tournament.results import GameRecord, ViolationRecord
 from referee.tournament.settings import Given, parse_bots
 
 

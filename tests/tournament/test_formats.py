@@ -14,10 +14,11 @@ from typer.testing import CliRunner
 from referee.cli.app import app
 from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import Outcome
 from referee.tournament.formats import Knockout, Swiss, bracket
-from referee.tournament.schedule import FormatError, FormatName, ScheduledGame
+from referee.tournament.schedule import FormatError, FormatName
 from referee.tournament.settings import Given, Seeding, TournamentSettings, UsageError, parse_bots, resolve
-from referee.tournament.standings import Outcome
 from tests.support.arena import RANDOM, arena, bot
 from tests.support.formats import play_out
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from referee.engine.presets import rules_for
+from referee.games.standings import Outcome
 from referee.tournament.gauntlet import head_to_head
 from referee.tournament.schedule import ScheduleError, gauntlet, round_robin
 from referee.tournament.settings import Given, SettingsError, TournamentSettings, parse_bots, read_toml, resolve
-from referee.tournament.standings import Outcome
 from tests.support.arena import FIRST, RANDOM, bot
 from tests.support.logs import results
 from tests.support.tournament import tournament

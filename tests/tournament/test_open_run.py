@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from referee.bots import BotSpecError
+from referee.games.backends.local import LocalBackend, cpu_count
+from referee.games.backends.workers import WorkerBackend
+from referee.games.placement import Placement, choose_backend
 from referee.match import FaultPolicy
-from referee.run.placement import Placement, choose_backend
 from referee.run.sprt import open_sprt
 from referee.run.tournament import open_tournament
 from referee.runfolder import FolderError, RunFolder, choose
@@ -21,8 +23,6 @@ from referee.sandbox import SandboxMode
 from referee.setting import SettingsError
 from referee.sprt.config import SprtGiven
 from referee.stats.sprt import Model
-from referee.tournament.backends.local import LocalBackend, cpu_count
-from referee.tournament.backends.workers import WorkerBackend
 from referee.tournament.settings import Given, TournamentSettings, parse_bots
 
 BOTS = parse_bots([f"{n}={sys.executable} -m example_bots.random_bot" for n in ("a", "b", "c")])

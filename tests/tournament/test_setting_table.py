@@ -52,10 +52,13 @@ def test_the_defaults_come_from_the_declarations() -> None:
 def test_only_what_decides_the_games_must_match_on_resume() -> None:
     saved = resolve(Given(bots=BOTS, seed=4))
     deciding = [s.name for s in SETTINGS.values() if s.decides_games]
-    assert deciding[:4] == ["preset", "games", "seed", "move_time"]
+    # the games' settings first (referee.games.settings), then the format's
+    assert deciding[:4] == ["preset", "seed", "move_time", "time_bank"]
     assert deciding[4:] == [
-        "time_bank",
         "on_fault",
+        "rules",
+        "bots",
+        "games",
         "duplicate",
         "all_seatings",
         "gauntlet",
@@ -63,14 +66,12 @@ def test_only_what_decides_the_games_must_match_on_resume() -> None:
         "rounds",
         "tie_sets",
         "seeding",
-        "rules",
-        "bots",
     ]
     free = resolve(Given(bots=BOTS, seed=4, name="other", tcp=("a",)), saved)
     assert free.differences(saved) == []
     changed = resolve(Given(bots=BOTS, seed=5, games=4, rules={"hand_limit": "7"}), saved)
     limit = saved.rules.hand_limit
-    assert changed.differences(saved) == ["games 4 / 2", "seed 5 / 4", f"rule hand_limit 7 / {limit}"]
+    assert changed.differences(saved) == ["seed 5 / 4", "games 4 / 2", f"rule hand_limit 7 / {limit}"]
     assert changed.differences(saved, but=("games",)) == ["seed 5 / 4", f"rule hand_limit 7 / {limit}"]
 
 
@@ -80,7 +81,7 @@ def test_a_file_lists_the_known_settings_in_the_order_they_are_declared(tmp_path
     with pytest.raises(SettingsError) as caught:
         TomlFile.read(path).check_keys(SETTINGS)
     assert str(caught.value) == f"{path}:1: nonsense: unknown setting; known: {', '.join(SETTINGS)}"
-    assert list(SETTINGS)[:3] == ["name", "out", "preset"] and list(SETTINGS)[-3:] == ["rules", "bots", "tcp"]
+    assert list(SETTINGS)[:3] == ["name", "out", "preset"] and list(SETTINGS)[-3:] == ["rounds", "tie_sets", "seeding"]
 
 
 def test_each_option_alias_parses_what_its_setting_takes() -> None:

@@ -13,7 +13,7 @@ where runs are opened (``referee.run``):
 - ``cluster.RayBackend``: each table in a Ray actor, on whichever node of a
   Ray cluster has room (``--ray``).
 
-Every table plays through ``referee.tournament.tables.TableHost``.
+Every table plays through ``referee.games.tables.TableHost``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Protocol
 
 from referee.errors import ArenaError
+from referee.games.scheduled import ScheduledGame
+from referee.games.settings import GameSettings
+from referee.games.tables import PlayedGame, TableRecords
 from referee.match import OnHand
 from referee.server import Limits
-from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableRecords
 
 
 class TableLost(Exception):
@@ -95,7 +95,7 @@ class Backend(Protocol):
 
     async def open(
         self,
-        settings: TournamentSettings,
+        settings: GameSettings,
         folder: Path,
         numbers: Sequence[int],
         *,

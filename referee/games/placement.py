@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.games.backends import Backend
+from referee.games.backends.cluster import connect
+from referee.games.backends.local import LocalBackend, cpu_count
+from referee.games.backends.workers import WorkerBackend, default_workers
 from referee.sandbox import Sandbox, SandboxMode, resolve
 from referee.setting import SettingsError
-from referee.tournament.backends import Backend
-from referee.tournament.backends.cluster import connect
-from referee.tournament.backends.local import LocalBackend, cpu_count
-from referee.tournament.backends.workers import WorkerBackend, default_workers
 
 Warn = Callable[[str], None]  # says a one-line warning to the user (the command line prints it on stderr)
 
