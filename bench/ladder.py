@@ -40,11 +40,11 @@ from referee.games.standings import standings
 from referee.ladder import setup
 from referee.ladder.ratings import NEW, Rating
 from referee.ladder.run import LadderRun, Stop
+from referee.ladder.settings import LadderChoices
 from referee.ladder.store import LADDER, Store
 from referee.logging import configure
 from referee.runfolder import RunFolder
 from referee.sandbox import SandboxMode
-from referee.tournament.settings import Given
 
 PY = sys.executable
 SHAKY = f"{PY} -m example_bots.shaky_bot --random-share"
@@ -69,8 +69,8 @@ def kendall_tau(order: list[str], truth: list[str]) -> float:
 
 
 def play(folder: RunFolder, field: list[tuple[str, str]], args: argparse.Namespace) -> dict[str, float]:
-    given = Given(preset=args.preset, rules={"hand_limit": str(args.hand_limit)}, seed=args.seed,
-                  sandbox=SandboxMode.OFF)  # fmt: skip
+    given = LadderChoices(preset=args.preset, rules={"hand_limit": str(args.hand_limit)}, seed=args.seed,
+                          sandbox=SandboxMode.OFF)  # fmt: skip
     store, _ = setup.init(folder, replace(given, bots=tuple(BotCommand.parse(f"{n}={c}") for n, c in field)))
     settings, options = store.settings(), store.options()
     store.close()

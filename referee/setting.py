@@ -319,7 +319,6 @@ class Setting:
     saved: str | None = None  # its key in settings.json, and its attribute in the resolved settings; None: not saved
     decides_games: bool = False  # a resumed run must have the same value (else its results are not one run's)
     since_v1: bool = False  # added after settings format 1: a settings.json without it has the default
-    each_run: bool = False  # how one run spreads its tables: chosen by each run (and resume), never kept
     name: str = ""  # the field's name (the TOML key), filled in by ``table``
 
     @property
@@ -351,12 +350,11 @@ def declare(
     saved: str | None = None,
     decides_games: bool = False,
     since_v1: bool = False,
-    each_run: bool = False,
     table: bool = False,
 ) -> Any:
     """A field of a ``Named`` table that declares a setting (see ``Setting``); ``table``: its value is a
     mapping (a TOML table), empty when nothing was named, and merges when laid over another."""
-    setting = Setting(kind, help, default, default_text, flag, short, saved, decides_games, since_v1, each_run)
+    setting = Setting(kind, help, default, default_text, flag, short, saved, decides_games, since_v1)
     if table:
         return dataclasses.field(default_factory=dict, metadata={_SETTING: setting})
     return dataclasses.field(default=None, metadata={_SETTING: setting})

@@ -26,10 +26,10 @@ from referee.ladder.check import check
 from referee.ladder.page import LadderView, serve_ladder
 from referee.ladder.recover import recover
 from referee.ladder.run import LadderRun, Stop, run_lock
+from referee.ladder.settings import LadderChoices, read_ladder_toml
 from referee.ladder.store import Store
 from referee.run.ladder import open_ladder
 from referee.runfolder import RunFolder
-from referee.tournament.settings import Given
 
 ladder_app = typer.Typer(
     cls=ArenaGroup,
@@ -61,21 +61,18 @@ def init_command(
     on_fault: opt.OnFault = None,
     all_seatings: opt.AllSeatings = None,
     sandbox: opt.Sandbox = None,
-    all_versions: Annotated[
-        bool,
-        typer.Option("--all-versions", help="Every version plays, not only each bot's newest (default: newest)."),
-    ] = False,
+    all_versions: Annotated[bool | None, opt.option(LadderChoices, "all_versions")] = None,
 ) -> None:
     """Make a ladder in FOLDER: its rules, clock, fault policy and sandbox, fixed for all its games."""
     with user_errors(OSError):
-        given = Given.from_options(ctx.params)
+        chosen = LadderChoices.from_options(ctx.params)
         if config is not None:
-            given = given.over(setup.read_ladder_toml(config))
-        store, added = setup.init(RunFolder(folder), given, all_versions=all_versions)
+            chosen = chosen.over(read_ladder_toml(config))
+        store, added = setup.init(RunFolder(folder), chosen)
     settings = store.settings()
     store.close()
     console.print(
-        f"ladder {folder}: {settings.preset} ({settings.rules.teams} teams), sets of {settings.games} games, "
+        f"ladder {folder}: {settings.preset} ({settings.rules.teams} teams), sets of {settings.set_size} games, "
         f"{settings.move_time_ms} ms a move, seed {settings.seed}",
         highlight=False,
         soft_wrap=True,

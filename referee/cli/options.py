@@ -23,7 +23,7 @@ from referee.match import FaultPolicy
 from referee.runfolder import LOGS
 from referee.sandbox import SandboxMode
 from referee.setting import Named
-from referee.sprt.config import SprtGiven, read_sprt_toml
+from referee.sprt.config import SprtChoices, read_sprt_toml
 from referee.stats.sprt import Model
 from referee.tournament.schedule import FormatName
 from referee.tournament.settings import Given, read_toml
@@ -81,14 +81,14 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue the run in the 
 # an SPRT's test
 SprtBots = Annotated[
     list[str] | None,
-    option(Given, "bots", help="Twice: the new bot first, then the base it is tested against."),
+    option(SprtChoices, "bots", help="Twice: the new bot first, then the base it is tested against."),
 ]
-Elo0 = Annotated[float | None, option(SprtGiven, "elo0")]
-Elo1 = Annotated[float | None, option(SprtGiven, "elo1")]
-Alpha = Annotated[float | None, option(SprtGiven, "alpha")]
-Beta = Annotated[float | None, option(SprtGiven, "beta")]
-EloModel = Annotated[Model | None, option(SprtGiven, "model")]
-MaxPairs = Annotated[int | None, option(SprtGiven, "max_pairs")]
+Elo0 = Annotated[float | None, option(SprtChoices, "elo0")]
+Elo1 = Annotated[float | None, option(SprtChoices, "elo1")]
+Alpha = Annotated[float | None, option(SprtChoices, "alpha")]
+Beta = Annotated[float | None, option(SprtChoices, "beta")]
+EloModel = Annotated[Model | None, option(SprtChoices, "model")]
+MaxPairs = Annotated[int | None, option(SprtChoices, "max_pairs")]
 
 # one match at a time (match, play, serve)
 MATCH_GAMES = 1
@@ -113,10 +113,7 @@ def named(ctx: typer.Context, config: Path | None) -> Given:
     return given if config is None else given.over(read_toml(config))
 
 
-def named_sprt(ctx: typer.Context, config: Path | None) -> tuple[Given, SprtGiven]:
+def named_sprt(ctx: typer.Context, config: Path | None) -> SprtChoices:
     """An SPRT's settings (the games', the test's) its options name, over the ``--config`` file's."""
-    given, test = Given.from_options(ctx.params), SprtGiven.from_options(ctx.params)
-    if config is None:
-        return given, test
-    toml, toml_test = read_sprt_toml(config)
-    return given.over(toml), test.over(toml_test)
+    chosen = SprtChoices.from_options(ctx.params)
+    return chosen if config is None else chosen.over(read_sprt_toml(config))

@@ -2,14 +2,17 @@
 
 Every command that plays games between bots takes these settings: the rules
 (preset and overrides), the seed, the clock (move time, time bank), the
-fault policy, the sandbox, the bots and which of them connect over TCP, and
-where the tables run (``concurrency``, ``workers``). Each field of
-``GameChoices`` declares one (``referee.setting``): its kind of value and
-range, default, help text, flag, the key it is saved under and whether it
-decides the games. A run's settings are these and its own: a tournament's,
-its format (``referee.tournament.settings``); an SPRT's, its test
-(``referee.sprt.config``); a ladder's, its policy (``referee.ladder.setup``);
-a run in a folder of its own names it (``FolderChoices``).
+fault policy, the sandbox, the bots and which of them connect over TCP. Each
+field of ``GameChoices`` declares one (``referee.setting``): its kind of
+value and range, default, help text, flag, the key it is saved under and
+whether it decides the games. Beside them, the settings some runs share:
+where the tables play (``TableChoices``: how many at once, over how many
+worker processes), the seatings of three teams (``SeatingChoices``) and the
+name and folder of a run in a folder of its own (``FolderChoices``).
+
+A run's settings are these and its own: a tournament's, the format
+(``referee.tournament.settings``); an SPRT's, its test
+(``referee.sprt.config``); a ladder's, its policy (``referee.ladder.setup``).
 
 ``resolve_games`` turns what the user named into ``GameSettings``, filling
 what was not named from the defaults, or, on ``--resume``, from the settings
@@ -39,6 +42,7 @@ from referee.sandbox import Sandbox, SandboxMode
 from referee.server import DEFAULT_HOST
 from referee.setting import (
     Choice,
+    Flag,
     Folder,
     Kind,
     Named,
@@ -237,23 +241,6 @@ class GameChoices(Named):
         saved="sandbox",
         since_v1=True,
     )
-    # how, not which, games are played: tables at once, and the referee processes they are spread over
-    concurrency: int | None = declare(
-        Whole(low=1),
-        "Tables playing at once.",
-        default_text="the CPUs",
-        flag="--concurrency",
-        short="-j",
-        each_run=True,
-    )
-    workers: int | None = declare(
-        Whole(low=1),
-        "Referee processes on this machine to spread the tables over.",
-        default_text="one per two CPUs, at most one per table",
-        flag="--workers",
-        short="-w",
-        each_run=True,
-    )
     rules: Mapping[str, str] = declare(
         _RuleOverrides(),
         "Override a rule option (repeatable).",
@@ -281,6 +268,43 @@ class GameChoices(Named):
     @property
     def names_rules(self) -> bool:
         return self.preset is not None or bool(self.rules)
+
+
+@dataclass(frozen=True)
+class TableChoices(Named):
+    """Where a run's tables play, as the user named it: how many at once, and the referee processes they are
+    spread over. How, not which, games are played: not saved, a resumed run chooses again."""
+
+    concurrency: int | None = declare(
+        Whole(low=1),
+        "Tables playing at once.",
+        default_text="the CPUs",
+        flag="--concurrency",
+        short="-j",
+    )
+    workers: int | None = declare(
+        Whole(low=1),
+        "Referee processes on this machine to spread the tables over.",
+        default_text="one per two CPUs, at most one per table",
+        flag="--workers",
+        short="-w",
+    )
+
+
+@dataclass(frozen=True)
+class SeatingChoices(Named):
+    """Which orders round the table a group of three teams plays (a tournament's, a ladder's sets)."""
+
+    all_seatings: bool | None = declare(
+        Flag(),
+        "Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also sits on "
+        "either side of each other (twice the games per duplicate set).",
+        default=False,
+        flag="--all-seatings",
+        saved="all_seatings",
+        decides_games=True,
+        since_v1=True,
+    )
 
 
 # saved and compared by hand (GameSettings): a preset's rules with the overrides; the bots' commands
@@ -405,7 +429,7 @@ class GameSettings:
                 preset=str(data["preset"]),
                 rules=Rules.from_dict(data["rules"]),
                 overrides=tuple((str(k), str(v)) for k, v in data["rule_overrides"].items()),
-                **cls.completed(plain),
+                **cls.completed(plain, data),
             )
         except KeyError as exc:
             raise SettingsError(f"{where}: missing {exc}") from None
@@ -413,9 +437,9 @@ class GameSettings:
             raise SettingsError(f"{where}: {exc}") from None
 
     @classmethod
-    def completed(cls, plain: dict[str, Any]) -> dict[str, Any]:
-        """The plainly saved settings read from a file, completed where an older file says less (a run's
-        settings fill in their own)."""
+    def completed(cls, plain: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+        """The plainly saved settings read from ``data`` (a file), completed where an older file says less, and
+        with what a run's settings save by hand."""
         return plain
 
     @classmethod
@@ -467,3 +491,9 @@ def own_settings(choices: type[Named]) -> list[Setting]:
     """The settings a run's declarations add to the games' (``GameChoices``)."""
     games = GameChoices.table()
     return [s for name, s in choices.table().items() if name not in games]
+
+
+def require_bots(settings: GameSettings) -> None:
+    """SettingsError when the settings name no bot."""
+    if not settings.bots:
+        raise SettingsError("no bots: give --bot NAME=COMMAND for each bot, or a --config file with a [bots] table")

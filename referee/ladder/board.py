@@ -88,7 +88,7 @@ def board(store: Store) -> dict[str, Any]:
             "name": settings.name,
             "preset": settings.preset,
             "teams": settings.rules.teams,
-            "set_size": settings.games,
+            "set_size": settings.set_size,
             "seed": settings.seed,
             "games": len(games),
             "ladder_games": len(ladder_games),

@@ -30,6 +30,7 @@ from referee.faults import Penalty
 from referee.gamelog import LogError, read_json_lines
 from referee.games.results import GameRecord, ViolationRecord
 from referee.ladder.ratings import NEW
+from referee.ladder.settings import LadderSettings
 from referee.ladder.store import (
     DROPPED,
     INSERT_SET,
@@ -46,7 +47,7 @@ from referee.ladder.store import (
 )
 from referee.runfolder import LADDER_DB, RunFolder, log_name
 from referee.seeding import derive_seed
-from referee.tournament.settings import SettingsError, TournamentSettings
+from referee.setting import SettingsError
 
 _GAME = re.compile(r"^g(\d+)\.jsonl$")
 
@@ -55,7 +56,7 @@ def recover(folder: RunFolder) -> list[str]:
     """Rebuild the database; what was done, as lines to print. LadderError when there is nothing to rebuild from."""
     saved = _ladder_json(folder)
     try:
-        settings = TournamentSettings.from_record(saved["settings"], str(folder.ladder_json))
+        settings = LadderSettings.from_record(saved["settings"], str(folder.ladder_json))
     except (SettingsError, KeyError) as exc:
         raise LadderError(f"{folder.ladder_json}: cannot read the settings ({exc})") from None
     kept = _set_aside(folder)
@@ -91,7 +92,7 @@ def _set_aside(folder: RunFolder) -> list[str]:
     return kept
 
 
-def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str, Any]]) -> list[str]:
+def _rebuild(store: Store, settings: LadderSettings, versions: list[dict[str, Any]]) -> list[str]:
     teams = settings.rules.teams
     labels: dict[str, int] = {}
     with store.write():
@@ -123,7 +124,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
             unplaced += 1
             continue
         sets.setdefault(set_id, []).append((record, vids, ended))
-    size = settings.games
+    size = settings.set_size
     done: list[tuple[float, LadderSet]] = []
     with store.write():
         for set_id, members in sorted(sets.items(), key=lambda kv: min(r.game for r, _, _ in kv[1])):
@@ -160,7 +161,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
 
 
 def _logged_games(
-    folder: RunFolder, settings: TournamentSettings, labels: dict[str, int]
+    folder: RunFolder, settings: LadderSettings, labels: dict[str, int]
 ) -> list[tuple[GameRecord, list[int], float]]:
     """Each complete game log of the folder: its record, the version per team, when it ended."""
     out = []
@@ -175,7 +176,7 @@ def _logged_games(
     return out
 
 
-def _record(path: Path, number: int, settings: TournamentSettings) -> GameRecord | None:
+def _record(path: Path, number: int, settings: LadderSettings) -> GameRecord | None:
     start: dict[str, Any] | None = None
     end: dict[str, Any] | None = None
     violations: list[dict[str, Any]] = []

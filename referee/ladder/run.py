@@ -39,9 +39,10 @@ import structlog
 from referee.bots import BotCommand
 from referee.games.backends import Backend
 from referee.games.driver import drive
-from referee.games.scheduled import ScheduledGame, set_size
+from referee.games.scheduled import ScheduledGame
 from referee.games.tables import PlayedGame, TableRecords
 from referee.ladder.matchmaking import Entry, pair
+from referee.ladder.settings import LadderSettings
 from referee.ladder.store import (
     ACTIVE,
     LADDER,
@@ -56,7 +57,6 @@ from referee.ladder.store import (
 from referee.runfolder import RunFolder
 from referee.seeding import derive_seed
 from referee.server import Limits
-from referee.tournament.settings import TournamentSettings
 
 log = structlog.get_logger("referee.ladder")
 T = TypeVar("T")
@@ -150,7 +150,7 @@ class LadderRun:
     def __init__(
         self,
         folder: RunFolder,
-        settings: TournamentSettings,
+        settings: LadderSettings,
         options: dict[str, Any],
         backend: Backend,
         tables: int,
@@ -168,7 +168,7 @@ class LadderRun:
         self.connect_timeout_s = connect_timeout_s
         self.say = say
         self.teams = settings.rules.teams
-        self.set_size = set_size(settings.rules, settings.all_seatings)
+        self.set_size = settings.set_size
         self.recorded = 0  # games recorded by this run
         self.on_game: Callable[[], None] | None = None  # after each game is committed (the live view)
         self.on_records: TableRecords | None = None  # the tables' games in play, as they happen (the live view)

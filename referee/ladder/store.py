@@ -33,8 +33,9 @@ from typing import Any
 from referee.errors import InputError
 from referee.games.results import GameRecord
 from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame, ranks, rate, set_result
+from referee.ladder.settings import LadderSettings
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place, write_json
-from referee.tournament.settings import SettingsError, TournamentSettings
+from referee.setting import SettingsError
 
 SCHEMA = 1  # the database's layout; a folder with a higher one was made by a newer arena
 BUSY_MS = 3000  # how long a write waits for another process's transaction before the database is "locked"
@@ -243,7 +244,7 @@ class Store:
         return store
 
     @classmethod
-    def create(cls, folder: RunFolder, settings: TournamentSettings, options: dict[str, Any]) -> Store:
+    def create(cls, folder: RunFolder, settings: LadderSettings, options: dict[str, Any]) -> Store:
         """A new ladder in ``folder`` (which must not exist, or be empty): its database, written whole (made
         beside, then renamed into place), and its ladder.json."""
         if folder.ladder_db.exists():
@@ -256,7 +257,7 @@ class Store:
         return store
 
     @classmethod
-    def build(cls, folder: RunFolder, settings: TournamentSettings, options: dict[str, Any]) -> Store:
+    def build(cls, folder: RunFolder, settings: LadderSettings, options: dict[str, Any]) -> Store:
         """An empty database in ``folder`` (which has none), written whole: made beside, renamed into place."""
         building = folder.ladder_db.with_name(LADDER_DB + ".new")
         building.unlink(missing_ok=True)
@@ -316,11 +317,11 @@ class Store:
             row = first_row(self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)))
         return None if row is None else str(row[0])
 
-    def settings(self) -> TournamentSettings:
+    def settings(self) -> LadderSettings:
         """The ladder's settings (without bots: the run adds the versions that play)."""
         text = self.meta("settings")
         try:
-            return TournamentSettings.from_record(json.loads(text or "null"), f"{self.folder.ladder_db} settings")
+            return LadderSettings.from_record(json.loads(text or "null"), f"{self.folder.ladder_db} settings")
         except (SettingsError, json.JSONDecodeError) as exc:
             raise LadderError(str(exc)) from None
 

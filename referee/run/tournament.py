@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from referee.games.backends import Backend
 from referee.games.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, crowding, unwarned
+from referee.games.settings import FolderChoices, GameSettings, TableChoices
 from referee.runfolder import RunFolder, choose
 from referee.setting import SettingsError
 from referee.tournament.runner import Tournament
@@ -46,7 +47,7 @@ def open_tournament(
     return tournament
 
 
-def folder_of(given: Given, *, resume: bool, kind: str, what: str) -> RunFolder:
+def folder_of(given: FolderChoices, *, resume: bool, kind: str, what: str) -> RunFolder:
     """The run's folder: ``out``, else logs/NAME, else a new logs/KIND-DATE-TIME (not for a resumed run)."""
     return choose(given.out, given.name, resume=resume, kind=kind, what=what)
 
@@ -61,7 +62,7 @@ def check_same(folder: RunFolder, changed: list[str]) -> None:
 
 
 def prepare(
-    settings: TournamentSettings, given: Given, folder: RunFolder, *, new: bool, place: Placement, warn: Warn
+    settings: GameSettings, given: TableChoices, folder: RunFolder, *, new: bool, place: Placement, warn: Warn
 ) -> tuple[Backend, int]:
     """Check the bots can run, pick the sandbox and the backend; for a ``new`` run, make its folder and save its
     settings (after every check, so that a run that cannot start leaves nothing behind). The backend and the

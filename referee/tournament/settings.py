@@ -53,10 +53,13 @@ from referee.games.settings import (
     FolderChoices,
     GameChoices,
     GameSettings,
+    SeatingChoices,
+    TableChoices,
     named_or_saved,
     own_settings,
     parse_bots,
     parse_rules,
+    require_bots,
     resolve_games,
 )
 from referee.runfolder import RunFolder
@@ -174,7 +177,7 @@ class _SeedingKind(Kind[Seeding]):
 
 
 @dataclass(frozen=True)
-class Given(GameChoices, FolderChoices):
+class Given(TableChoices, SeatingChoices, GameChoices, FolderChoices):
     """The settings of a tournament the user named: its name and folder, the games' settings and its format's;
     None where nothing was said. Each field declares one setting, in the order help and errors list them."""
 
@@ -194,16 +197,6 @@ class Given(GameChoices, FolderChoices):
         flag="--duplicate/--no-duplicate",
         saved="duplicate",
         decides_games=True,
-    )
-    all_seatings: bool | None = declare(
-        Flag(),
-        "Three teams: play all 6 orders round the table, not only the 3 rotations, so each bot also sits on "
-        "either side of each other (twice the games per duplicate set).",
-        default=False,
-        flag="--all-seatings",
-        saved="all_seatings",
-        decides_games=True,
-        since_v1=True,
     )
     gauntlet: str | None = declare(
         Text("the name of one of the bots", metavar="NAME"),
@@ -305,7 +298,7 @@ class TournamentSettings(GameSettings):
         return Fixed(round_robin(self.bot_names, self.rules, every_seating=self.all_seatings, **common))
 
     @classmethod
-    def completed(cls, plain: dict[str, Any]) -> dict[str, Any]:
+    def completed(cls, plain: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
         if plain["format_name"] is None:  # saved before formats: a gauntlet or a round-robin
             plain["format_name"] = FormatName.ROUND_ROBIN if plain["gauntlet"] is None else FormatName.GAUNTLET
         return plain
@@ -317,8 +310,7 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
     Raises SettingsError, RulesError or BotSpecError with a one-line message.
     """
     games = resolve_games(given, saved)
-    if not games.bots:
-        raise SettingsError("no bots: give --bot NAME=COMMAND for each bot, or a --config file with a [bots] table")
+    require_bots(games)
     rules, bots = games.rules, games.bot_names
     plain = named_or_saved(given, saved, own_settings(Given))
     if plain["games"] is None:  # one duplicate set: one game per seating

@@ -4,6 +4,7 @@ when its last game is in, in the same transaction."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,12 @@ import pytest
 from referee.faults import Penalty, ViolationKind
 from referee.games.backends.local import LocalBackend
 from referee.games.results import GameRecord, ViolationRecord
+from referee.games.settings import parse_bots
 from referee.ladder import setup
 from referee.ladder.run import LadderRun
+from referee.ladder.settings import LadderChoices
 from referee.ladder.store import LADDER, VALIDATION, LadderError, Store
 from referee.runfolder import RunFolder
-from referee.tournament.settings import Given, parse_bots
 
 
 def _record(number: int, teams: tuple[str, ...], scores: tuple[int, ...], faulty: str | None = None) -> GameRecord:
@@ -34,7 +36,7 @@ def _record(number: int, teams: tuple[str, ...], scores: tuple[int, ...], faulty
 def store(tmp_path: Path) -> Store:
     bots = parse_bots(["a=python -m example_bots.random_bot", "b=python -m example_bots.first_bot",
                        "c=python -m example_bots.rules_bot"])  # fmt: skip
-    made, _ = setup.init(RunFolder(tmp_path / "l"), Given(preset="double-deck", bots=bots))
+    made, _ = setup.init(RunFolder(tmp_path / "l"), LadderChoices(preset="double-deck", bots=bots))
     for v in made.versions():  # their validation games, passed
         (s,) = [made.make_set(VALIDATION, [v.id], 1, 1)]
         labels = (v.label, v.copy_label(1))
@@ -85,3 +87,22 @@ def test_retiring(store: Store) -> None:
     # a retired bot may come back: its next version
     added = setup.add(store, parse_bots(["b=python -m example_bots.first_bot"])[0])
     assert added.version.version == 2 and added.previous is not None and added.previous.status == "retired"
+
+
+def test_the_settings_of_a_ladder_made_by_an_older_arena_still_load(store: Store) -> None:
+    """Older arenas kept a ladder's settings in the tournament's form (games per pairing, duplicate deals, a
+    gauntlet, a format): the ladder reads the same settings from them."""
+    settings = store.settings()
+    older = {
+        **settings.record(),
+        "games": settings.set_size,
+        "duplicate": True,
+        "gauntlet": None,
+        "format_name": "round-robin",
+        "rounds": None,
+        "tie_sets": 2,
+        "seeding": None,
+    }
+    with store.write():
+        store.db.execute("UPDATE meta SET value = ? WHERE key = 'settings'", (json.dumps(older),))
+    assert store.settings() == settings and settings.set_size == 2 and settings.name == "l"

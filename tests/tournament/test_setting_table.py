@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from referee.cli import options
 from referee.cli.app import app
 from referee.setting import Choice, Flag, Named, SettingsError, TomlFile, Whole, declare
-from referee.sprt.config import SprtGiven
+from referee.sprt.config import SprtChoices
 from referee.stats.sprt import Model
 from referee.tournament.settings import SETTINGS, Given, TournamentSettings, parse_bots, resolve
 
@@ -37,9 +37,9 @@ def test_the_defaults_come_from_the_declarations() -> None:
         if s.saved and s.default is not None:
             assert getattr(settings, s.saved) == s.default, s.name
     assert settings.name == SETTINGS["name"].default and settings.move_time_ms == 1000
-    plan = SprtGiven().plan()
+    plan = SprtChoices().plan()
     assert (plan.test.elo0, plan.test.elo1, plan.test.alpha, plan.max_pairs) == (0, 10, 0.05, 10_000)
-    assert [SprtGiven.table()[k].default for k in ("elo0", "elo1", "alpha", "beta", "model", "max_pairs")] == [
+    assert [SprtChoices.table()[k].default for k in ("elo0", "elo1", "alpha", "beta", "model", "max_pairs")] == [
         plan.test.elo0,
         plan.test.elo1,
         plan.test.alpha,
@@ -52,15 +52,15 @@ def test_the_defaults_come_from_the_declarations() -> None:
 def test_only_what_decides_the_games_must_match_on_resume() -> None:
     saved = resolve(Given(bots=BOTS, seed=4))
     deciding = [s.name for s in SETTINGS.values() if s.decides_games]
-    # the games' settings first (referee.games.settings), then the format's
+    # the games' settings first (referee.games.settings), then the seatings and the format's
     assert deciding[:4] == ["preset", "seed", "move_time", "time_bank"]
     assert deciding[4:] == [
         "on_fault",
         "rules",
         "bots",
+        "all_seatings",
         "games",
         "duplicate",
-        "all_seatings",
         "gauntlet",
         "format",
         "rounds",
@@ -91,7 +91,7 @@ def test_each_option_alias_parses_what_its_setting_takes() -> None:
     for name, alias in aliases.items():
         hint, info = typing.get_args(alias)[:2]
         flags = (info.default, *info.param_decls)  # typer keeps an Annotated option's first flag as its default
-        declared = [s for t in (Given, SprtGiven) for s in t.table().values() if s.flag in flags]
+        declared = [s for t in (Given, SprtChoices) for s in t.table().values() if s.flag in flags]
         setting = next((s for s in declared if info.help.startswith(s.help.rstrip("."))), None)
         if setting is None:
             continue  # an option that is no setting (--config, --resume, --games of a match), or a command's words
@@ -108,8 +108,8 @@ def test_each_option_alias_parses_what_its_setting_takes() -> None:
         ("match", "--move-time", SETTINGS["move_time"].default),
         ("check-bot", "--move-time", SETTINGS["move_time"].default),
         ("play", "--on-fault", SETTINGS["on_fault"].default.value),
-        ("sprt", "--max-pairs", SprtGiven.table()["max_pairs"].default),
-        ("sprt", "--alpha", SprtGiven.table()["alpha"].default),
+        ("sprt", "--max-pairs", SprtChoices.table()["max_pairs"].default),
+        ("sprt", "--alpha", SprtChoices.table()["alpha"].default),
         ("tournament", "--sandbox", "auto; saved for --resume"),
     ],
 )
