@@ -101,6 +101,7 @@ class Whole(Kind[int]):
     low: int | None = None
     high: int | None = None
     unit: str = ""
+    metavar: str | None = None
 
     @property
     def expects(self) -> str:
@@ -126,16 +127,46 @@ class Whole(Kind[int]):
         return int(value)
 
     def typer_options(self) -> dict[str, Any]:
-        return {k: v for k, v in (("min", self.low), ("max", self.high)) if v is not None}
+        bounds = {k: v for k, v in (("min", self.low), ("max", self.high)) if v is not None}
+        return {**bounds, "metavar": self.metavar} if self.metavar else bounds
+
+
+@dataclass(frozen=True)
+class Numeral(Kind[int]):
+    """A whole number whose range is known only once what it counts in is read (a game of a log, a seat of its
+    rules): the command line gives it as text, a bad one is a one-line error naming the option, and the range
+    is checked where it is known."""
+
+    metavar: str
+
+    @property
+    def expects(self) -> str:
+        return "a whole number"
+
+    def read(self, value: Any) -> int:
+        if not is_whole(value):
+            raise Wrong()
+        return int(value)
+
+    def from_cli(self, value: Any) -> int:
+        try:
+            return int(value)
+        except ValueError:
+            raise Wrong(f"needs a whole number, got {value!r}") from None
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": self.metavar}
 
 
 @dataclass(frozen=True)
 class Number(Kind[float]):
-    """A number; strictly between ``above`` and ``below`` where given. ``expects_text``: how errors name it."""
+    """A number; strictly between ``above`` and ``below``, and at least ``low``, where given. ``expects_text``: how
+    errors name it."""
 
     expects_text: str = "a number"
     above: float | None = None
     below: float | None = None
+    low: float | None = None
 
     @property
     def expects(self) -> str:
@@ -150,6 +181,8 @@ class Number(Kind[float]):
             raise Wrong()
         if (self.above is not None and not value > self.above) or (self.below is not None and not value < self.below):
             raise Wrong()
+        if self.low is not None and value < self.low:
+            raise Wrong()
         return float(value)
 
     def from_record(self, value: Any) -> float:
@@ -157,6 +190,9 @@ class Number(Kind[float]):
 
     def shown(self, value: float) -> str:
         return f"{value:g}"
+
+    def typer_options(self) -> dict[str, Any]:
+        return {} if self.low is None else {"min": self.low}
 
 
 class Flag(Kind[bool]):
@@ -274,6 +310,20 @@ class Folder(Kind[Path]):
 
 
 @dataclass(frozen=True)
+class OutputPath(Folder):
+    """A path to write to (a file, or a folder of files where the command says so); ``metavar`` names it."""
+
+    metavar: str = "FILE"
+
+    @property
+    def expects(self) -> str:
+        return "a file path"
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": self.metavar}
+
+
+@dataclass(frozen=True)
 class Names(Kind[tuple[str, ...]]):
     """A list of names; on the command line, an option given once per name."""
 
@@ -329,6 +379,8 @@ class Setting:
     def default_words(self) -> str | None:
         """How the help says the default; None when it says nothing."""
         if self.default_text is not None:
+            if "{}" not in self.default_text:
+                return self.default_text
             return self.default_text.replace("{}", self.kind.shown(self.default))
         if self.default is None:
             return None
@@ -380,7 +432,11 @@ class Named:
             value = options.get(name)
             if value is None or (isinstance(value, list | tuple) and not value):
                 continue  # not given (a repeatable option: not once)
-            values[name] = setting.kind.from_cli(value)
+            try:
+                values[name] = setting.kind.from_cli(value)
+            except Wrong as exc:  # a value the option's kind does not take: said with the option's name
+                flag = (setting.flag or name).split("/")[0]
+                raise SettingsError(f"{flag} {exc.problem or f'expects {setting.kind.expects}'}") from None
         return cls(**values)
 
     @classmethod

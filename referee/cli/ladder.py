@@ -26,7 +26,7 @@ from referee.ladder.check import check
 from referee.ladder.page import LadderView, serve_ladder
 from referee.ladder.recover import recover
 from referee.ladder.run import LadderRun, Stop, run_lock
-from referee.ladder.settings import LadderChoices, read_ladder_toml
+from referee.ladder.settings import BoardChoices, LadderChoices, LadderRunChoices, read_ladder_toml
 from referee.ladder.store import Store
 from referee.run.ladder import open_ladder
 from referee.runfolder import RunFolder
@@ -128,17 +128,20 @@ def list_command(folder: FolderArg) -> None:
     console.print(table)
 
 
+RunGames = Annotated[int | None, opt.option(LadderRunChoices, "games")]
+Hours = Annotated[float | None, opt.option(LadderRunChoices, "hours")]
+RunConcurrency = Annotated[int | None, opt.option(LadderRunChoices, "concurrency")]
+RunWorkers = Annotated[int | None, opt.option(LadderRunChoices, "workers")]
+
+
 @ladder_app.command("run")
 def run_command(
+    ctx: typer.Context,
     folder: FolderArg,
-    games: Annotated[
-        int | None, typer.Option("--games", "-n", min=1, help="Stop after this many games (default: play on).")
-    ] = None,
-    hours: Annotated[
-        float | None, typer.Option("--hours", min=0.0, help="Stop after this many hours (default: play on).")
-    ] = None,
-    concurrency: opt.Concurrency = None,
-    workers: opt.Workers = None,
+    games: RunGames = None,
+    hours: Hours = None,
+    concurrency: RunConcurrency = None,
+    workers: RunWorkers = None,
     ray: RayOpt = None,
     ray_working_dir: RayWorkingDirOpt = None,
     live: LiveOpt = None,
@@ -147,15 +150,9 @@ def run_command(
     """Play the ladder until Ctrl-C, --games or --hours; a stopped run goes on where it was."""
     run_folder = RunFolder(folder)
     with user_errors(OSError), run_lock(run_folder):
-        ladder = open_ladder(
-            run_folder,
-            concurrency=concurrency,
-            workers=workers,
-            place=Placement(ray, ray_working_dir, verbose),
-            warn=warn,
-            say=_say,
-        )
-        stop = Stop(games, None if hours is None else time.monotonic() + hours * 3600)
+        chosen = LadderRunChoices.from_options(ctx.params)
+        place = Placement(ray, ray_working_dir, verbose)
+        ladder, stop = open_ladder(run_folder, chosen, place=place, warn=warn, say=_say)
         where = ladder.backend.describe(ladder.tables)
         console.print(
             f"ladder {folder}: {ladder.settings.preset}, {ladder.tables} table(s)" + (f" {where}" if where else ""),
@@ -194,7 +191,7 @@ def _say(line: str) -> None:
 @ladder_app.command("standings")
 def standings_command(
     folder: FolderArg,
-    as_json: Annotated[bool, typer.Option("--json", help="As JSON, on stdout.")] = False,
+    as_json: Annotated[bool | None, opt.option(BoardChoices, "as_json")] = None,
 ) -> None:
     """The leaderboard: versions that play ranked by mu - 3 sigma, then the others with their status."""
     if as_json:

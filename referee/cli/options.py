@@ -19,8 +19,9 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from referee.games.matches import MatchChoices
+from referee.games.settings import FolderChoices, GameChoices, SeatingChoices, TableChoices
 from referee.match import FaultPolicy
-from referee.runfolder import LOGS
 from referee.sandbox import SandboxMode
 from referee.setting import Named
 from referee.sprt.config import SprtChoices, read_sprt_toml
@@ -46,30 +47,30 @@ def option(
 
 
 # what the bots play: every command that plays games
-Preset = Annotated[str | None, option(Given, "preset")]
-Rules = Annotated[list[str] | None, option(Given, "rules")]
-Seed = Annotated[int | None, option(Given, "seed")]
-MoveTime = Annotated[int | None, option(Given, "move_time")]
-TimeBank = Annotated[int | None, option(Given, "time_bank")]
-OnFault = Annotated[FaultPolicy | None, option(Given, "on_fault")]
-Sandbox = Annotated[SandboxMode | None, option(Given, "sandbox")]
-Tcp = Annotated[list[str] | None, option(Given, "tcp")]
+Preset = Annotated[str | None, option(GameChoices, "preset")]
+Rules = Annotated[list[str] | None, option(GameChoices, "rules")]
+Seed = Annotated[int | None, option(GameChoices, "seed")]
+MoveTime = Annotated[int | None, option(GameChoices, "move_time")]
+TimeBank = Annotated[int | None, option(GameChoices, "time_bank")]
+OnFault = Annotated[FaultPolicy | None, option(GameChoices, "on_fault")]
+Sandbox = Annotated[SandboxMode | None, option(GameChoices, "sandbox")]
+Tcp = Annotated[list[str] | None, option(GameChoices, "tcp")]
 
 # a run: tournament, sprt (and what is saved, the folder's settings.json keeps for --resume)
-Bots = Annotated[list[str] | None, option(Given, "bots")]
-Name = Annotated[str | None, option(Given, "name")]
-Out = Annotated[Path | None, option(Given, "out")]
+Bots = Annotated[list[str] | None, option(GameChoices, "bots")]
+Name = Annotated[str | None, option(FolderChoices, "name")]
+Out = Annotated[Path | None, option(FolderChoices, "out")]
 Games = Annotated[int | None, option(Given, "games")]
 Duplicate = Annotated[bool | None, option(Given, "duplicate")]
-AllSeatings = Annotated[bool | None, option(Given, "all_seatings")]
+AllSeatings = Annotated[bool | None, option(SeatingChoices, "all_seatings")]
 Gauntlet = Annotated[str | None, option(Given, "gauntlet")]
 Format = Annotated[FormatName | None, option(Given, "format")]
 Rounds = Annotated[int | None, option(Given, "rounds")]
 TieSets = Annotated[int | None, option(Given, "tie_sets")]
 Seeding = Annotated[tuple[str, str] | None, option(Given, "seeding")]
-Concurrency = Annotated[int | None, option(Given, "concurrency")]
-Workers = Annotated[int | None, option(Given, "workers")]
-RunSandbox = Annotated[SandboxMode | None, option(Given, "sandbox", saved=True)]
+Concurrency = Annotated[int | None, option(TableChoices, "concurrency")]
+Workers = Annotated[int | None, option(TableChoices, "workers")]
+RunSandbox = Annotated[SandboxMode | None, option(GameChoices, "sandbox", saved=True)]
 Config = Annotated[
     Path | None,
     typer.Option(
@@ -91,20 +92,8 @@ EloModel = Annotated[Model | None, option(SprtChoices, "model")]
 MaxPairs = Annotated[int | None, option(SprtChoices, "max_pairs")]
 
 # one match at a time (match, play, serve)
-MATCH_GAMES = 1
-MatchGames = Annotated[
-    int, typer.Option("--games", "-n", min=1, show_default=False, help=f"Games to play (default: {MATCH_GAMES}).")
-]
-LogDir = Annotated[
-    Path,
-    typer.Option(
-        "--log-dir",
-        file_okay=False,
-        show_default=False,
-        help=f"Where the match's folder goes: DIR/match-DATE-TIME/ holds its log and the bots' output "
-        f"(default: {LOGS}).",
-    ),
-]
+MatchGames = Annotated[int | None, option(MatchChoices, "games")]
+LogDir = Annotated[Path | None, option(MatchChoices, "log_dir")]
 
 
 def named(ctx: typer.Context, config: Path | None) -> Given:

@@ -126,7 +126,7 @@ class _Bots(Kind[tuple[BotCommand, ...]]):
         return tuple(bots)
 
     def from_cli(self, value: Any) -> tuple[BotCommand, ...]:
-        return parse_bots(value)
+        return tuple(BotCommand.parse(spec) for spec in value)  # a match may seat one bot at several teams
 
     def typer_options(self) -> dict[str, Any]:
         return {"metavar": "NAME=COMMAND"}
@@ -478,7 +478,6 @@ def resolve_games(chosen: GameChoices, saved: GameSettings | None = None) -> Gam
     else:
         rules, overrides = saved.rules, saved.overrides
     bots = chosen.bots if chosen.bots is not None else (saved.bots if saved is not None else ())
-    _no_twice(bots)
     if chosen.tcp is not None:
         bots = with_tcp(bots, chosen.tcp)
     elif saved is not None:  # resumed: the bots that had a TCP address keep it
@@ -494,6 +493,7 @@ def own_settings(choices: type[Named]) -> list[Setting]:
 
 
 def require_bots(settings: GameSettings) -> None:
-    """SettingsError when the settings name no bot."""
+    """SettingsError unless the settings name bots, each by a name of its own (a run's standings are by name)."""
     if not settings.bots:
         raise SettingsError("no bots: give --bot NAME=COMMAND for each bot, or a --config file with a [bots] table")
+    _no_twice(settings.bots)

@@ -20,11 +20,12 @@ from referee.games.settings import (
     GameChoices,
     GameSettings,
     SeatingChoices,
+    TableChoices,
     named_or_saved,
     own_settings,
     resolve_games,
 )
-from referee.setting import Flag, Named, TomlFile, declare
+from referee.setting import Flag, Named, Number, TomlFile, Whole, declare
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,22 @@ def read_ladder_toml(path: Path) -> LadderChoices:
     if "tcp" in toml.data:
         raise toml.bad(None, "tcp", "a ladder's bots connect over Unix sockets; tcp is for a tournament's or an SPRT's")
     return LadderChoices.from_toml(toml)
+
+
+@dataclass(frozen=True)
+class LadderRunChoices(TableChoices):
+    """What ``arena ladder run``'s options named: where its tables play, and when it stops by itself."""
+
+    games: int | None = declare(
+        Whole(low=1), "Stop after this many games", default_text="play on", flag="--games", short="-n"
+    )
+    hours: float | None = declare(
+        Number("a number of hours", low=0.0), "Stop after this many hours", default_text="play on", flag="--hours"
+    )
+
+
+@dataclass(frozen=True)
+class BoardChoices(Named):
+    """What ``arena ladder standings``'s options named."""
+
+    as_json: bool | None = declare(Flag(), "As JSON, on stdout.", default=False, flag="--json")

@@ -3,6 +3,8 @@ and their help, the saved record, the resume check, the defaults), and that they
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import typing
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -11,8 +13,15 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from referee import cli
+from referee.analyze.settings import AnalyzeChoices
+from referee.checkbot.settings import CheckChoices
 from referee.cli import options
 from referee.cli.app import app
+from referee.games.matches import MatchChoices, ServeChoices
+from referee.ladder.settings import BoardChoices, LadderChoices, LadderRunChoices
+from referee.play.settings import PlayChoices
+from referee.replay.settings import ReplayChoices
 from referee.setting import Choice, Flag, Named, SettingsError, TomlFile, Whole, declare
 from referee.sprt.config import SprtChoices
 from referee.stats.sprt import Model
@@ -85,19 +94,25 @@ def test_a_file_lists_the_known_settings_in_the_order_they_are_declared(tmp_path
 
 
 def test_each_option_alias_parses_what_its_setting_takes() -> None:
-    """An alias's type is written beside it (typer and mypy read it); it must be the declared kind's."""
-    aliases = {k: v for k, v in vars(options).items() if typing.get_origin(v) is typing.Annotated}
+    """An alias's type is written beside it (typer and mypy read it); it must be the declared kind's, in every
+    command's module."""
+    tables = (Given, SprtChoices, MatchChoices, ServeChoices, PlayChoices, CheckChoices, AnalyzeChoices)
+    tables += (ReplayChoices, LadderChoices, LadderRunChoices, BoardChoices)
+    modules = [importlib.import_module(f"referee.cli.{m.name}") for m in pkgutil.iter_modules(cli.__path__)]
+    aliases = {
+        (m.__name__, k): v for m in modules for k, v in vars(m).items() if typing.get_origin(v) is typing.Annotated
+    }
     checked = 0
     for name, alias in aliases.items():
         hint, info = typing.get_args(alias)[:2]
-        flags = (info.default, *info.param_decls)  # typer keeps an Annotated option's first flag as its default
-        declared = [s for t in (Given, SprtChoices) for s in t.table().values() if s.flag in flags]
+        flags = (info.default, *(info.param_decls or ()))  # typer keeps an Annotated option's first flag as its default
+        declared = [s for t in tables for s in t.table().values() if s.flag in flags]
         setting = next((s for s in declared if info.help.startswith(s.help.rstrip("."))), None)
         if setting is None:
-            continue  # an option that is no setting (--config, --resume, --games of a match), or a command's words
+            continue  # an option that is no setting (--config, --resume, --verbose), or a command's words
         assert hint == setting.kind.cli | None, name
         checked += 1
-    assert checked >= 20
+    assert checked >= 60
 
 
 @pytest.mark.parametrize(
