@@ -124,6 +124,13 @@ class RunFolder:
     def replay(self, game_id: str) -> Path:
         return self.replays / replay_name(game_id)
 
+    def last_output(self, player: str) -> Path | None:
+        """What the last process to play ``player`` printed (``bots/TABLE.PLAYER.N.stderr``, at any table and
+        seat), or None when none did."""
+        found = self.bots.glob(f"table*.{player}.[0-9]*.stderr")  # PLAYER.N: not another player named PLAYER.X
+        files = sorted(found, key=lambda p: p.stat().st_mtime_ns)
+        return files[-1] if files else None
+
     def holds_run(self) -> bool:
         """Whether a run was started here (its settings are saved)."""
         return self.settings.exists()

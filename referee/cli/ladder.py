@@ -23,11 +23,11 @@ from referee.games.placement import Placement
 from referee.ladder import setup
 from referee.ladder.board import board
 from referee.ladder.check import check
+from referee.ladder.database import LadderDatabase
 from referee.ladder.page import LadderView, serve_ladder
 from referee.ladder.recover import recover
 from referee.ladder.run import LadderRun, Stop, run_lock
 from referee.ladder.settings import BoardChoices, LadderChoices, LadderRunChoices, read_ladder_toml
-from referee.ladder.store import Store
 from referee.run.ladder import open_ladder
 from referee.runfolder import RunFolder
 
@@ -44,8 +44,8 @@ app.add_typer(ladder_app, name="ladder")
 FolderArg = Annotated[Path, typer.Argument(metavar="FOLDER", file_okay=False, help="The ladder's folder.")]
 
 
-def _store(folder: Path) -> Store:
-    return Store.open(RunFolder(folder))
+def _database(folder: Path) -> LadderDatabase:
+    return LadderDatabase.open(RunFolder(folder))
 
 
 @ladder_app.command("init")
@@ -68,9 +68,9 @@ def init_command(
         chosen = LadderChoices.from_options(ctx.params)
         if config is not None:
             chosen = chosen.over(read_ladder_toml(config))
-        store, added = setup.init(RunFolder(folder), chosen)
-    settings = store.settings()
-    store.close()
+        db, added = setup.init(RunFolder(folder), chosen)
+    settings = db.settings()
+    db.close()
     console.print(
         f"ladder {folder}: {settings.preset} ({settings.rules.teams} teams), sets of {settings.set_size} games, "
         f"{settings.move_time_ms} ms a move, seed {settings.seed}",
@@ -89,11 +89,11 @@ def add_command(
     """Add a bot, or a new version of a bot in the ladder: it plays once it passes its validation game."""
     with user_errors(OSError):
         command = BotCommand.parse(bot)
-        store = _store(folder)
+        db = _database(folder)
         try:
-            added = setup.add(store, command)
+            added = setup.add(db, command)
         finally:
-            store.close()
+            db.close()
     console.print(added.line(), highlight=False, soft_wrap=True)
 
 
@@ -101,11 +101,11 @@ def add_command(
 def retire_command(folder: FolderArg, name: Annotated[str, typer.Argument(metavar="NAME")]) -> None:
     """Take a bot out of play; its versions keep their ratings."""
     with user_errors(OSError):
-        store = _store(folder)
+        db = _database(folder)
         try:
-            retired = setup.retire(store, name)
+            retired = setup.retire(db, name)
         finally:
-            store.close()
+            db.close()
     console.print(f"retired {', '.join(v.label for v in retired)}", highlight=False)
 
 
@@ -113,11 +113,11 @@ def retire_command(folder: FolderArg, name: Annotated[str, typer.Argument(metava
 def list_command(folder: FolderArg) -> None:
     """Every bot and version: status (and why), when added, command."""
     with user_errors(OSError):
-        store = _store(folder)
+        db = _database(folder)
         try:
-            versions = store.versions()
+            versions = db.versions()
         finally:
-            store.close()
+            db.close()
     table = Table(title=f"{folder}: {len(versions)} version(s)")
     for col in ("bot", "version", "status", "added", "command", "why"):
         table.add_column(col, overflow="fold")
@@ -203,11 +203,11 @@ def standings_command(
 
 
 def _board(folder: Path) -> dict[str, Any]:
-    store = _store(folder)
+    db = _database(folder)
     try:
-        return board(store)
+        return board(db)
     finally:
-        store.close()
+        db.close()
 
 
 def _print_standings(folder: Path) -> None:
@@ -253,7 +253,7 @@ def serve_command(
 ) -> None:
     """Serve the ladder's page on 127.0.0.1 (refreshed as games end) until Ctrl-C."""
     with user_errors(OSError):
-        _store(folder).close()  # one line for a folder that is no ladder, before anything listens
+        _database(folder).close()  # one line for a folder that is no ladder, before anything listens
         run_async(
             serve_ladder(RunFolder(folder), port, _say),
             verbose=False,
@@ -265,11 +265,11 @@ def serve_command(
 def check_command(folder: FolderArg) -> None:
     """Recompute every rating from the games table, in order, and compare with the stored ones."""
     with user_errors(OSError):
-        store = _store(folder)
+        db = _database(folder)
         try:
-            problems, summary = check(store)
+            problems, summary = check(db)
         finally:
-            store.close()
+            db.close()
     if problems:
         for line in problems[:20]:
             console.print(line, highlight=False, markup=False, soft_wrap=True)

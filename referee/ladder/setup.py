@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from referee.bots import BotCommand
-from referee.ladder.settings import LadderChoices, ladder_settings
-from referee.ladder.store import LadderError, Store, Version
+from referee.ladder import policy
+from referee.ladder.backup import write_backup
+from referee.ladder.database import LadderDatabase, LadderError, Version
+from referee.ladder.settings import LadderChoices, LadderSettings, ladder_settings
 from referee.runfolder import RunFolder
 
 NAME_LENGTH = 22  # a bot's name, so that "NAME.vN" (and a validation copy's "NAME.vN.c3") fit a bot name
@@ -40,23 +43,36 @@ def check_bot(command: BotCommand) -> None:
     command.check_runnable()
 
 
-def init(folder: RunFolder, chosen: LadderChoices) -> tuple[Store, list[Added]]:
+def create(folder: RunFolder, settings: LadderSettings, options: dict[str, Any]) -> LadderDatabase:
+    """A new ladder in ``folder`` (which must not exist, or be empty): its database, written whole (made beside,
+    then renamed into place), and its ladder.json."""
+    if folder.ladder_db.exists():
+        raise LadderError(f"{folder.path} is a ladder already: add bots with `arena ladder add`")
+    if folder.path.exists() and (not folder.path.is_dir() or any(folder.path.iterdir())):
+        raise LadderError(f"{folder.path} is not empty: choose a new folder for the ladder")
+    folder.path.mkdir(parents=True, exist_ok=True)
+    db = LadderDatabase.build(folder, settings, options)
+    write_backup(db)
+    return db
+
+
+def init(folder: RunFolder, chosen: LadderChoices) -> tuple[LadderDatabase, list[Added]]:
     """Make the ladder (its settings fixed now) and add the bots ``chosen`` names as their first versions.
     Nothing is written when something is wrong."""
     settings = ladder_settings(chosen, folder.path.name)
     bots = chosen.bots or ()
     for command in bots:
         check_bot(command)
-    store = Store.create(folder, settings, {"all_versions": bool(chosen.value("all_versions"))})
-    return store, [add(store, command) for command in bots]
+    db = create(folder, settings, {"all_versions": bool(chosen.value("all_versions"))})
+    return db, [add(db, command) for command in bots]
 
 
-def add(store: Store, command: BotCommand) -> Added:
+def add(db: LadderDatabase, command: BotCommand) -> Added:
     """A new version of ``command.name`` (its first, or the next)."""
     check_bot(command)
-    version, previous = store.add_version(command.name, command.argv)
+    version, previous = policy.add_version(db, command.name, command.argv)
     return Added(version, previous)
 
 
-def retire(store: Store, name: str) -> Sequence[Version]:
-    return store.retire(name)
+def retire(db: LadderDatabase, name: str) -> Sequence[Version]:
+    return policy.retire(db, name)

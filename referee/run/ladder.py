@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 
 from referee.games.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, unwarned
+from referee.ladder.database import LadderDatabase
 from referee.ladder.run import LadderRun, Stop
 from referee.ladder.settings import LadderRunChoices
-from referee.ladder.store import Store
 from referee.runfolder import RunFolder
 
 
@@ -29,11 +29,11 @@ def open_ladder(
     """The ladder in ``folder``, ready to play, and when the run stops by itself (after ``--games`` or
     ``--hours``, counted from now). LadderError (one line) for a folder that is no usable ladder; SettingsError
     for a bad combination of options; SandboxUnavailable for ``--sandbox required`` where none can be made."""
-    store = Store.open(folder)
+    db = LadderDatabase.open(folder)
     try:
-        settings, options = store.settings(), store.options()
+        settings, options = db.settings(), db.options()
     finally:
-        store.close()
+        db.close()
     box = bot_sandbox(settings.sandbox, warn)
     backend, tables = choose_backend(place, workers=chosen.workers, concurrency=chosen.concurrency, sandbox=box)
     hours = chosen.hours

@@ -96,8 +96,8 @@ def test_a_file_lists_the_known_settings_in_the_order_they_are_declared(tmp_path
 def test_each_option_alias_parses_what_its_setting_takes() -> None:
     """An alias's type is written beside it (typer and mypy read it); it must be the declared kind's, in every
     command's module."""
-    tables = (Given, SprtChoices, MatchChoices, ServeChoices, PlayChoices, CheckChoices, AnalyzeChoices)
-    tables += (ReplayChoices, LadderChoices, LadderRunChoices, BoardChoices)
+    tables: list[type[Named]] = [Given, SprtChoices, MatchChoices, ServeChoices, PlayChoices, CheckChoices]
+    tables += [AnalyzeChoices, ReplayChoices, LadderChoices, LadderRunChoices, BoardChoices]
     modules = [importlib.import_module(f"referee.cli.{m.name}") for m in pkgutil.iter_modules(cli.__path__)]
     aliases = {
         (m.__name__, k): v for m in modules for k, v in vars(m).items() if typing.get_origin(v) is typing.Annotated
