@@ -39,8 +39,8 @@ from referee.games.placement import HERE, choose_backend
 from referee.games.standings import standings
 from referee.ladder import setup
 from referee.ladder.database import LADDER, LadderDatabase
+from referee.ladder.playing import LadderRun, Stop
 from referee.ladder.ratings import NEW, Rating
-from referee.ladder.run import LadderRun, Stop
 from referee.ladder.settings import LadderChoices
 from referee.logging import configure
 from referee.runfolder import RunFolder

@@ -1,7 +1,7 @@
 """A run's folder: the names of its files, the choice of where it is, and the one way to write a file into it.
 
 Every run of the arena that keeps a folder (a tournament, an SPRT, a
-ladder) keeps this layout, and whatever reads or writes one (the runner, the
+ladder) keeps this layout, and whatever reads or writes one (the series of games, the
 SPRT, the report, the live view, the analysis) takes the names from here::
 
     settings.json        the settings, written when the run starts (its presence says "a run is here")

@@ -1,6 +1,6 @@
-"""Settings declared once: what a setting is, the kinds of value it can take, and a table of settings.
+"""Settings declared once: what a setting is, the kinds of value it can take, and the settings a user chose.
 
-A table of settings is a frozen dataclass (a ``Named``) whose fields are
+The settings a command takes are a frozen dataclass (a ``Choices``) whose fields are
 declared with ``declare``: the field's name is the setting's name and its TOML
 key; the declaration gives the kind of value (which says what it expects and
 checks the range), the default, the help text, the command-line flag, the key
@@ -39,7 +39,7 @@ class SettingsError(InputError):
     """Settings that cannot be used; the message is one line naming the bad part."""
 
 
-class Wrong(Exception):
+class BadValue(Exception):
     """A value its setting does not take. ``problem``: what is wrong (None: "expected ..., got ..."); ``inside``:
     the key within a table (``[bots]``'s NAME) the problem is with."""
 
@@ -66,7 +66,7 @@ class Kind(Generic[T]):
         return str
 
     def read(self, value: Any) -> T:
-        """A value from a TOML file; Wrong when it is not one."""
+        """A value from a TOML file; BadValue when it is not one."""
         raise NotImplementedError
 
     def from_cli(self, value: Any) -> T:
@@ -95,7 +95,7 @@ def is_whole(value: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class Whole(Kind[int]):
+class WholeNumber(Kind[int]):
     """A whole number, at least ``low`` and at most ``high`` where given; ``unit`` names what it counts."""
 
     low: int | None = None
@@ -116,9 +116,9 @@ class Whole(Kind[int]):
 
     def read(self, value: Any) -> int:
         if not is_whole(value):
-            raise Wrong()
+            raise BadValue()
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise Wrong()
+            raise BadValue()
         return int(value)
 
     def from_record(self, value: Any) -> int:
@@ -145,14 +145,14 @@ class Numeral(Kind[int]):
 
     def read(self, value: Any) -> int:
         if not is_whole(value):
-            raise Wrong()
+            raise BadValue()
         return int(value)
 
     def from_cli(self, value: Any) -> int:
         try:
             return int(value)
         except ValueError:
-            raise Wrong(f"needs a whole number, got {value!r}") from None
+            raise BadValue(f"needs a whole number, got {value!r}") from None
 
     def typer_options(self) -> dict[str, Any]:
         return {"metavar": self.metavar}
@@ -178,11 +178,11 @@ class Number(Kind[float]):
 
     def read(self, value: Any) -> float:
         if not isinstance(value, int | float) or isinstance(value, bool):
-            raise Wrong()
+            raise BadValue()
         if (self.above is not None and not value > self.above) or (self.below is not None and not value < self.below):
-            raise Wrong()
+            raise BadValue()
         if self.low is not None and value < self.low:
-            raise Wrong()
+            raise BadValue()
         return float(value)
 
     def from_record(self, value: Any) -> float:
@@ -208,7 +208,7 @@ class Flag(Kind[bool]):
 
     def read(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise Wrong()
+            raise BadValue()
         return value
 
     def from_record(self, value: Any) -> bool:
@@ -232,7 +232,7 @@ class Choice(Kind[E]):
 
     def read(self, value: Any) -> E:
         if value not in {m.value for m in self.of}:
-            raise Wrong()
+            raise BadValue()
         return self.of(value)
 
     def from_cli(self, value: Any) -> E:
@@ -265,11 +265,11 @@ class Text(Kind[str]):
 
     def read(self, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise Wrong()
+            raise BadValue()
         try:
             return self.from_cli(value)
         except ArenaError as exc:
-            raise Wrong(str(exc)) from None
+            raise BadValue(str(exc)) from None
 
     def from_cli(self, value: Any) -> str:
         if self.check is not None:
@@ -296,7 +296,7 @@ class Folder(Kind[Path]):
 
     def read(self, value: Any) -> Path:
         if not isinstance(value, str) or not value.strip():
-            raise Wrong()
+            raise BadValue()
         return Path(value)
 
     def from_cli(self, value: Any) -> Path:
@@ -340,7 +340,7 @@ class Names(Kind[tuple[str, ...]]):
 
     def read(self, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-            raise Wrong()
+            raise BadValue()
         return tuple(value)
 
     def from_cli(self, value: Any) -> tuple[str, ...]:
@@ -358,7 +358,7 @@ class Names(Kind[tuple[str, ...]]):
 
 @dataclass(frozen=True)
 class Setting:
-    """One setting, declared once (a field of a ``Named`` table, by ``declare``)."""
+    """One setting, declared once (a field of a ``Choices``, by ``declare``)."""
 
     kind: Kind[Any]
     help: str  # for the command line's help, without the default (which is added from ``default``)
@@ -369,7 +369,7 @@ class Setting:
     saved: str | None = None  # its key in settings.json, and its attribute in the resolved settings; None: not saved
     decides_games: bool = False  # a resumed run must have the same value (else its results are not one run's)
     since_v1: bool = False  # added after settings format 1: a settings.json without it has the default
-    name: str = ""  # the field's name (the TOML key), filled in by ``table``
+    name: str = ""  # the field's name (the TOML key), filled in by ``declared``
 
     @property
     def can_be_off(self) -> bool:
@@ -402,24 +402,24 @@ def declare(
     saved: str | None = None,
     decides_games: bool = False,
     since_v1: bool = False,
-    table: bool = False,
+    mapping: bool = False,
 ) -> Any:
-    """A field of a ``Named`` table that declares a setting (see ``Setting``); ``table``: its value is a
-    mapping (a TOML table), empty when nothing was named, and merges when laid over another."""
+    """A field of a ``Choices`` that declares a setting (see ``Setting``); ``mapping``: its value is a mapping
+    (a TOML table), empty when nothing was named, and merges when laid over another."""
     setting = Setting(kind, help, default, default_text, flag, short, saved, decides_games, since_v1)
-    if table:
+    if mapping:
         return dataclasses.field(default_factory=dict, metadata={_SETTING: setting})
     return dataclasses.field(default=None, metadata={_SETTING: setting})
 
 
 @dataclass(frozen=True)
-class Named:
-    """A table of settings (a frozen dataclass whose fields are ``declare``d): what the user named, None (or
+class Choices:
+    """The settings a user chose (a frozen dataclass whose fields are ``declare``d): what the user named, None (or
     an empty mapping) where nothing was said."""
 
     @classmethod
     @functools.cache
-    def table(cls) -> dict[str, Setting]:
+    def declared(cls) -> dict[str, Setting]:
         """The settings, by name, in the order they are declared."""
         return {f.name: replace(f.metadata[_SETTING], name=f.name) for f in fields(cls) if _SETTING in f.metadata}
 
@@ -428,22 +428,22 @@ class Named:
         """The settings among the command line's ``options`` (by name; None where not given), each converted
         from what the command line parsed. A value that cannot be used raises its one-line domain error."""
         values = {}
-        for name, setting in cls.table().items():
+        for name, setting in cls.declared().items():
             value = options.get(name)
             if value is None or (isinstance(value, list | tuple) and not value):
                 continue  # not given (a repeatable option: not once)
             try:
                 values[name] = setting.kind.from_cli(value)
-            except Wrong as exc:  # a value the option's kind does not take: said with the option's name
+            except BadValue as exc:  # a value the option's kind does not take: said with the option's name
                 flag = (setting.flag or name).split("/")[0]
                 raise SettingsError(f"{flag} {exc.problem or f'expects {setting.kind.expects}'}") from None
         return cls(**values)
 
     @classmethod
     def from_toml(cls, toml: TomlFile) -> Self:
-        """The settings of this table that the file sets, checked (keys of other names are left alone)."""
+        """The settings of these choices that the file sets, checked (keys of other names are left alone)."""
         values = {}
-        for name, setting in cls.table().items():
+        for name, setting in cls.declared().items():
             if name in toml.data:
                 values[name] = toml.value(name, setting.kind)
         return cls(**values)
@@ -451,7 +451,7 @@ class Named:
     def over(self, base: Self) -> Self:
         """These settings laid over ``base``: what is named here replaces, tables (mappings) merge."""
         changes: dict[str, Any] = {}
-        for name in self.table():
+        for name in self.declared():
             mine = getattr(self, name)
             if isinstance(mine, Mapping):
                 changes[name] = {**getattr(base, name), **mine}
@@ -462,7 +462,7 @@ class Named:
     def value(self, name: str) -> Any:
         """The setting as named, else its default."""
         mine = getattr(self, name)
-        return self.table()[name].default if mine is None else mine
+        return self.declared()[name].default if mine is None else mine
 
 
 # ------------------------------------------------------------------ TOML files
@@ -511,7 +511,7 @@ class TomlFile:
         not one."""
         try:
             return kind.read(self.data[key])
-        except Wrong as exc:
+        except BadValue as exc:
             if exc.inside is not None:
                 raise self.bad(key, exc.inside, exc.problem or "") from None
             raise self.bad(None, key, exc.problem or f"expected {kind.expects}, got {shown(self.data[key])}") from None

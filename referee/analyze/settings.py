@@ -14,40 +14,40 @@ from pathlib import Path
 from referee.analyze.driver import AnalyzeError, Planned, SeatChoice, choose_seats, find_logs, plan_logs
 from referee.analyze.evaluate import Budget
 from referee.analyze.plan import HandPlan
-from referee.analyze.run import HandResult, Runner, run_here, run_on_ray, run_on_workers
+from referee.analyze.spread import HandResult, Runner, run_here, run_on_ray, run_on_workers
 from referee.games.placement import Placement, Processes, choose_processes
 from referee.replay.logfile import MatchLog
-from referee.setting import Flag, Named, OutputPath, Text, Whole, declare
+from referee.setting import Choices, Flag, OutputPath, Text, WholeNumber, declare
 
 _BUDGET = Budget()  # the analysis's defaults
 
 
 @dataclass(frozen=True)
-class AnalyzeChoices(Named):
+class AnalyzeChoices(Choices):
     """What ``arena analyze``'s options named (None: not named)."""
 
     seat: int | None = declare(
-        Whole(metavar="S"), "Analyse only seat S.", default_text="every seat", flag="--seat", short="-s"
+        WholeNumber(metavar="S"), "Analyse only seat S.", default_text="every seat", flag="--seat", short="-s"
     )
     bot: str | None = declare(
         Text("a bot's name", metavar="NAME"), "Analyse only the seats bot NAME played.", flag="--bot", short="-b"
     )
     game: int | None = declare(
-        Whole(low=1, metavar="G"), "Only game G of each log (1-based).", flag="--game", short="-g"
+        WholeNumber(low=1, metavar="G"), "Only game G of each log (1-based).", flag="--game", short="-g"
     )
     samples: int | None = declare(
-        Whole(8, 10_000),
+        WholeNumber(8, 10_000),
         "Worlds each finalist choice is played out in (a quarter as many screen every choice first).",
         default=_BUDGET.samples,
         flag="--samples",
         short="-n",
     )
     seed: int | None = declare(
-        Whole(), "Seed of the worlds: the same seed, the same analysis.", default=1, flag="--seed"
+        WholeNumber(), "Seed of the worlds: the same seed, the same analysis.", default=1, flag="--seed"
     )
-    worst: int | None = declare(Whole(0, 1000), "Worst decisions listed per bot.", default=5, flag="--worst")
+    worst: int | None = declare(WholeNumber(0, 1000), "Worst decisions listed per bot.", default=5, flag="--worst")
     workers: int | None = declare(
-        Whole(low=1),
+        WholeNumber(low=1),
         "Processes on this machine to spread the hands over",
         default_text="one per CPU; 1: this process",
         flag="--workers",

@@ -19,11 +19,11 @@ from referee.games.placement import Warn, bot_sandbox
 from referee.games.settings import GameChoices, GameSettings, resolve_games
 from referee.runfolder import LOGS
 from referee.sandbox import Sandbox
-from referee.setting import Flag, Folder, Named, Names, declare
+from referee.setting import Choices, Flag, Folder, Names, declare
 
 
 @dataclass(frozen=True)
-class CheckChoices(Named):
+class CheckChoices(Choices):
     """What ``arena check-bot``'s own options named (None: not named)."""
 
     presets: tuple[str, ...] | None = declare(

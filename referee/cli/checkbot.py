@@ -21,7 +21,7 @@ from referee.checkbot.session import Check, Report, check_bot
 from referee.checkbot.settings import CheckChoices, CheckOpened, open_check
 from referee.cli import options as opt
 from referee.cli.app import Status, app, console, user_errors
-from referee.cli.running import run_async, warn
+from referee.cli.common import run_async, warn
 from referee.games.settings import GameChoices
 
 Presets = Annotated[list[str] | None, opt.option(CheckChoices, "presets")]

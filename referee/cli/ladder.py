@@ -16,8 +16,8 @@ from rich.table import Table
 from referee.bots import BotCommand
 from referee.cli import options as opt
 from referee.cli.app import ArenaGroup, Status, app, console, fail, user_errors
+from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.live import LiveOpt
-from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.games.placement import Placement
 from referee.ladder import setup
@@ -25,10 +25,10 @@ from referee.ladder.board import board
 from referee.ladder.check import check
 from referee.ladder.database import LadderDatabase
 from referee.ladder.page import LadderView, serve_ladder
+from referee.ladder.playing import LadderRun, Stop, run_lock
 from referee.ladder.recover import recover
-from referee.ladder.run import LadderRun, Stop, run_lock
 from referee.ladder.settings import BoardChoices, LadderChoices, LadderRunChoices, read_ladder_toml
-from referee.run.ladder import open_ladder
+from referee.opening.ladder import open_ladder
 from referee.runfolder import RunFolder
 
 ladder_app = typer.Typer(

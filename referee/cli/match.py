@@ -9,7 +9,7 @@ import typer
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import VerboseOpt, game_line, long_game_line, print_result, run_async, warn
+from referee.cli.common import VerboseOpt, game_line, long_game_line, print_result, run_async, warn
 from referee.games.matches import DEFAULT_BOTS, MatchChoices, open_match
 from referee.match import GameResult, Match, MatchConfig, MatchResult
 from referee.names import shown_name

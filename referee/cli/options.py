@@ -1,14 +1,18 @@
 """The command line's options for the declared settings (``referee.setting``): one typed alias per setting.
 
-Each alias is ``Annotated[T | None, option(Table, "name")]``: the flag, the
+Each alias is ``Annotated[T | None, option(Choices, "name")]``: the flag, the
 short flag, the range or choices and the help text, whose default is the
 declaration's. Every option is None when not given, so that a ``--config``
 file, a resumed run's saved settings or the declared default decide. A
 command names its parameters as the settings are named, and reads them from
-``ctx.params`` (``Given.from_options``): options -> ``Given`` -> open a run.
+``ctx.params`` (``Choices.from_options``): options -> choices -> open -> run
+-> print. The options every command that plays games shares are here; a
+command's own are beside it, from its own declarations (``MatchChoices``,
+``AnalyzeChoices`` ...).
 
-Options that are no run's settings (``--resume``, ``--live``, ``--ray``, a
-command's own) are declared with their commands.
+The command line's own switches, which are no settings (``--config``,
+``--resume``, ``--live``, ``--ray``, ``--verbose``), are declared with the
+commands.
 """
 
 from __future__ import annotations
@@ -23,19 +27,19 @@ from referee.games.matches import MatchChoices
 from referee.games.settings import FolderChoices, GameChoices, SeatingChoices, TableChoices
 from referee.match import FaultPolicy
 from referee.sandbox import SandboxMode
-from referee.setting import Named
+from referee.setting import Choices
 from referee.sprt.config import SprtChoices, read_sprt_toml
 from referee.stats.sprt import Model
 from referee.tournament.schedule import FormatName
-from referee.tournament.settings import Given, read_toml
+from referee.tournament.settings import TournamentChoices, read_toml
 
 
 def option(
-    table: type[Named], name: str, *, help: str | None = None, default: str | None = None, saved: bool = False
+    choices: type[Choices], name: str, *, help: str | None = None, default: str | None = None, saved: bool = False
 ) -> Any:
-    """The typer option of setting ``name`` of ``table``; ``help``/``default``: a command's own words for it;
+    """The typer option of setting ``name`` of ``choices``; ``help``/``default``: a command's own words for it;
     ``saved``: the help says a run's folder keeps it for --resume."""
-    setting = table.table()[name]
+    setting = choices.declared()[name]
     assert setting.flag is not None, f"{name} is not a command-line setting"
     words = default if default is not None else setting.default_words()
     if saved:
@@ -60,14 +64,14 @@ Tcp = Annotated[list[str] | None, option(GameChoices, "tcp")]
 Bots = Annotated[list[str] | None, option(GameChoices, "bots")]
 Name = Annotated[str | None, option(FolderChoices, "name")]
 Out = Annotated[Path | None, option(FolderChoices, "out")]
-Games = Annotated[int | None, option(Given, "games")]
-Duplicate = Annotated[bool | None, option(Given, "duplicate")]
+Games = Annotated[int | None, option(TournamentChoices, "games")]
+Duplicate = Annotated[bool | None, option(TournamentChoices, "duplicate")]
 AllSeatings = Annotated[bool | None, option(SeatingChoices, "all_seatings")]
-Gauntlet = Annotated[str | None, option(Given, "gauntlet")]
-Format = Annotated[FormatName | None, option(Given, "format")]
-Rounds = Annotated[int | None, option(Given, "rounds")]
-TieSets = Annotated[int | None, option(Given, "tie_sets")]
-Seeding = Annotated[tuple[str, str] | None, option(Given, "seeding")]
+Gauntlet = Annotated[str | None, option(TournamentChoices, "gauntlet")]
+Format = Annotated[FormatName | None, option(TournamentChoices, "format")]
+Rounds = Annotated[int | None, option(TournamentChoices, "rounds")]
+TieSets = Annotated[int | None, option(TournamentChoices, "tie_sets")]
+Seeding = Annotated[tuple[str, str] | None, option(TournamentChoices, "seeding")]
 Concurrency = Annotated[int | None, option(TableChoices, "concurrency")]
 Workers = Annotated[int | None, option(TableChoices, "workers")]
 RunSandbox = Annotated[SandboxMode | None, option(GameChoices, "sandbox", saved=True)]
@@ -96,13 +100,13 @@ MatchGames = Annotated[int | None, option(MatchChoices, "games")]
 LogDir = Annotated[Path | None, option(MatchChoices, "log_dir")]
 
 
-def named(ctx: typer.Context, config: Path | None) -> Given:
+def tournament_choices(ctx: typer.Context, config: Path | None) -> TournamentChoices:
     """The settings the command's options name (its parameters, by setting name), over the ``--config`` file's."""
-    given = Given.from_options(ctx.params)
-    return given if config is None else given.over(read_toml(config))
+    chosen = TournamentChoices.from_options(ctx.params)
+    return chosen if config is None else chosen.over(read_toml(config))
 
 
-def named_sprt(ctx: typer.Context, config: Path | None) -> SprtChoices:
+def sprt_choices(ctx: typer.Context, config: Path | None) -> SprtChoices:
     """An SPRT's settings (the games', the test's) its options name, over the ``--config`` file's."""
     chosen = SprtChoices.from_options(ctx.params)
     return chosen if config is None else chosen.over(read_sprt_toml(config))

@@ -10,10 +10,10 @@ from rich.table import Table
 
 from referee.cli import options as opt
 from referee.cli.app import Status, app, console, fail, user_errors
-from referee.cli.running import VerboseOpt, run_async, warn
+from referee.cli.common import VerboseOpt, run_async, warn
 from referee.match import Match, MatchResult
+from referee.play.person import PersonLeft, browser_client, play_with_person
 from referee.play.settings import DEFAULT_BOT, HintMode, PlayChoices, PlayOpened, open_play
-from referee.play.table import PersonLeft, browser_client, play_with_person
 
 PlayBots = Annotated[
     list[str] | None,

@@ -8,7 +8,7 @@ import typer
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import VerboseOpt, game_line, print_result, run_async, warn
+from referee.cli.common import VerboseOpt, game_line, print_result, run_async, warn
 from referee.games.matches import ServeChoices, open_match, started_by_hand
 from referee.match import Match, MatchConfig, MatchResult
 

@@ -11,14 +11,14 @@ from rich.text import Text
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
+from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
-from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.games.placement import Placement
+from referee.opening.sprt import open_sprt
 from referee.report.data import Report
-from referee.run.sprt import open_sprt
-from referee.sprt.runner import SprtRun, Status
+from referee.sprt.playing import SprtRun, Status
 from referee.stats.sprt import Verdict
 
 
@@ -53,7 +53,7 @@ def sprt_command(
 ) -> None:
     """Play duplicate pairs between two bots until a sequential probability ratio test says which hypothesis holds."""
     with user_errors(OSError):
-        chosen = opt.named_sprt(ctx, config)
+        chosen = opt.sprt_choices(ctx, config)
         run = open_sprt(chosen, resume=resume, place=Placement(ray, ray_working_dir, verbose), warn=warn)
     plan, settings, folder = run.plan, run.settings, run.folder
     new, base = settings.bot_names

@@ -20,7 +20,7 @@ from referee.games.settings import GameChoices, resolve_games
 from referee.match import MatchConfig, SeatBot, seat_bots
 from referee.runfolder import LOGS
 from referee.server import DEFAULT_HOST
-from referee.setting import Folder, Text, Whole, declare
+from referee.setting import Folder, Text, WholeNumber, declare
 
 # The example bots `arena match` plays when no --bot is given (team 0 first); presets with more teams give the
 # last one to each further team.
@@ -45,7 +45,7 @@ def default_bots(teams: int) -> tuple[BotCommand, ...]:
 class MatchChoices(GameChoices):
     """A match's settings the user named: the games', how many games and where its folder goes."""
 
-    games: int | None = declare(Whole(low=1), "Games to play.", default=1, flag="--games", short="-n")
+    games: int | None = declare(WholeNumber(low=1), "Games to play.", default=1, flag="--games", short="-n")
     log_dir: Path | None = declare(
         Folder(),
         "Where the match's folder goes: DIR/match-DATE-TIME/ holds its log and the bots' output.",
@@ -60,7 +60,7 @@ class ServeChoices(MatchChoices):
 
     host: str | None = declare(Text("an address"), "Address to listen on.", default=DEFAULT_HOST, flag="--host")
     port: int | None = declare(
-        Whole(0, 65535), "Port to listen on.", default=0, default_text="{}: any free port", flag="--port"
+        WholeNumber(0, 65535), "Port to listen on.", default=0, default_text="{}: any free port", flag="--port"
     )
 
 

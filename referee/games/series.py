@@ -1,7 +1,7 @@
 """A series of games played into a run's folder: parallel tables, resumable game by game.
 
-A tournament is a series (``referee.tournament.runner``), and an SPRT plays
-one (``referee.sprt.runner``): the games come from a schedule, a pure function of
+A tournament is a series (``referee.tournament.playing``), and an SPRT plays
+one (``referee.sprt.playing``): the games come from a schedule, a pure function of
 the outcomes of the games finished so far (a format played in rounds fixes
 the next round once the last one's results are in), asked again whenever no
 game is left to start. The loop over the tables is ``referee.games.driver.

@@ -41,17 +41,17 @@ from referee.runfolder import LOGS, RunFolder
 from referee.sandbox import Sandbox, SandboxMode
 from referee.server import DEFAULT_HOST
 from referee.setting import (
+    BadValue,
     Choice,
+    Choices,
     Flag,
     Folder,
     Kind,
-    Named,
     Names,
     Setting,
     SettingsError,
     Text,
-    Whole,
-    Wrong,
+    WholeNumber,
     declare,
     shown,
 )
@@ -110,19 +110,19 @@ class _Bots(Kind[tuple[BotCommand, ...]]):
 
     def read(self, value: Any) -> tuple[BotCommand, ...]:
         if not isinstance(value, dict):
-            raise Wrong()
+            raise BadValue()
         bots = []
         for name, command in value.items():
             if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
                 command = shlex.join(command)
             if not isinstance(command, str):
-                raise Wrong(f"expected a command (a string, or a list of strings), got {shown(command)}", name)
+                raise BadValue(f"expected a command (a string, or a list of strings), got {shown(command)}", name)
             try:
                 bots.append(BotCommand.parse(f"{name}={command}"))
             except BotSpecError as exc:
-                raise Wrong(str(exc), name) from None
+                raise BadValue(str(exc), name) from None
         if not bots:
-            raise Wrong("the table lists no bots")
+            raise BadValue("the table lists no bots")
         return tuple(bots)
 
     def from_cli(self, value: Any) -> tuple[BotCommand, ...]:
@@ -145,15 +145,15 @@ class _RuleOverrides(Kind[Mapping[str, str]]):
 
     def read(self, value: Any) -> Mapping[str, str]:
         if not isinstance(value, dict):
-            raise Wrong()
+            raise BadValue()
         rules = {}
         for option, text in value.items():
             if isinstance(text, dict):
-                raise Wrong("expected a value, got a table", option)
+                raise BadValue("expected a value, got a table", option)
             try:
                 rules[option] = format_value(option, parse_value(option, text))
             except RulesError as exc:
-                raise Wrong(str(exc), option) from None
+                raise BadValue(str(exc), option) from None
         return rules
 
     def from_cli(self, value: Any) -> Mapping[str, str]:
@@ -164,7 +164,7 @@ class _RuleOverrides(Kind[Mapping[str, str]]):
 
 
 @dataclass(frozen=True)
-class FolderChoices(Named):
+class FolderChoices(Choices):
     """A run in a folder of its own (a tournament, an SPRT): its name and its folder, as the user named them."""
 
     name: str | None = declare(
@@ -185,7 +185,7 @@ class FolderChoices(Named):
 
 
 @dataclass(frozen=True)
-class GameChoices(Named):
+class GameChoices(Choices):
     """The games' settings the user named (a file, the command line); None where nothing was said. Each field
     declares one setting, in the order help and errors list them."""
 
@@ -199,7 +199,7 @@ class GameChoices(Named):
         decides_games=True,
     )
     seed: int | None = declare(
-        Whole(),
+        WholeNumber(),
         "Seed of the deals: the same seed and bots play the same games.",
         default=1,
         flag="--seed",
@@ -207,7 +207,7 @@ class GameChoices(Named):
         decides_games=True,
     )
     move_time: int | None = declare(
-        Whole(1, _MS, unit="ms"),
+        WholeNumber(1, _MS, unit="ms"),
         "Time per decision in ms, plus a small grace.",
         default=_CLOCK.move_time_ms,
         flag="--move-time",
@@ -215,7 +215,7 @@ class GameChoices(Named):
         decides_games=True,
     )
     time_bank: int | None = declare(
-        Whole(0, _MS, unit="ms"),
+        WholeNumber(0, _MS, unit="ms"),
         "Time bank per bot per game in ms: an answer over --move-time draws on it before it is a timeout.",
         default=_CLOCK.time_bank_ms,
         default_text="{}, none",
@@ -247,7 +247,7 @@ class GameChoices(Named):
         flag="--rule",
         short="-r",
         decides_games=True,
-        table=True,
+        mapping=True,
     )
     bots: tuple[BotCommand, ...] | None = declare(
         _Bots(),
@@ -271,19 +271,19 @@ class GameChoices(Named):
 
 
 @dataclass(frozen=True)
-class TableChoices(Named):
+class TableChoices(Choices):
     """Where a run's tables play, as the user named it: how many at once, and the referee processes they are
     spread over. How, not which, games are played: not saved, a resumed run chooses again."""
 
     concurrency: int | None = declare(
-        Whole(low=1),
+        WholeNumber(low=1),
         "Tables playing at once.",
         default_text="the CPUs",
         flag="--concurrency",
         short="-j",
     )
     workers: int | None = declare(
-        Whole(low=1),
+        WholeNumber(low=1),
         "Referee processes on this machine to spread the tables over.",
         default_text="one per two CPUs, at most one per table",
         flag="--workers",
@@ -292,7 +292,7 @@ class TableChoices(Named):
 
 
 @dataclass(frozen=True)
-class SeatingChoices(Named):
+class SeatingChoices(Choices):
     """Which orders round the table a group of three teams plays (a tournament's, a ladder's sets)."""
 
     all_seatings: bool | None = declare(
@@ -317,7 +317,7 @@ def saved_plainly(settings: Iterable[Setting]) -> list[Setting]:
     return [s for s in settings if s.saved is not None and s.name not in _BY_HAND]
 
 
-def named_or_saved(chosen: Named, saved: object | None, settings: Iterable[Setting]) -> dict[str, Any]:
+def named_or_saved(chosen: Choices, saved: object | None, settings: Iterable[Setting]) -> dict[str, Any]:
     """Each plainly saved setting among ``settings``, by its saved name: as ``chosen`` names it, else as the
     ``saved`` run had it (resuming), else its default."""
     out = {}
@@ -341,7 +341,7 @@ class GameSettings:
     bots, and the rules the preset and overrides make. A run's settings extend it (``extended``): their own
     declarations add their own attributes, saved and read back the same way."""
 
-    CHOICES: ClassVar[type[Named]] = GameChoices  # the declarations of these settings
+    CHOICES: ClassVar[type[Choices]] = GameChoices  # the declarations of these settings
 
     bots: tuple[BotCommand, ...]
     preset: str
@@ -396,7 +396,7 @@ class GameSettings:
 
     def record(self) -> dict[str, Any]:
         """The JSON saved as settings.json in a run's folder."""
-        plain = saved_plainly(type(self).CHOICES.table().values())
+        plain = saved_plainly(type(self).CHOICES.declared().values())
         return {
             "settings_format": SETTINGS_FORMAT,
             "bots": {b.name: list(b.argv) for b in self.bots},
@@ -416,7 +416,7 @@ class GameSettings:
                 raise SettingsError(f"not tournament settings of format {SETTINGS_FORMAT}")
             bots = tuple(BotCommand(str(name), tuple(map(str, argv))) for name, argv in data["bots"].items())
             plain = {}
-            for s in saved_plainly(cls.CHOICES.table().values()):
+            for s in saved_plainly(cls.CHOICES.declared().values()):
                 assert s.saved is not None
                 if s.since_v1 and s.saved not in data:
                     plain[s.saved] = s.default
@@ -451,7 +451,7 @@ class GameSettings:
         """What differs from ``other`` (as 'what: this / other'), among the settings that decide the games (less
         the settings named in ``but``)."""
         mine, theirs = self.record(), other.record()
-        declared = type(self).CHOICES.table().values()
+        declared = type(self).CHOICES.declared().values()
         keys = [s.saved for s in declared if s.decides_games and s.saved and s.name not in but]
         out = [f"{key} {mine[key]!r} / {theirs[key]!r}" for key in keys if mine[key] != theirs[key]]
         if mine["bots"] != theirs["bots"]:
@@ -472,7 +472,7 @@ def resolve_games(chosen: GameChoices, saved: GameSettings | None = None) -> Gam
 
     Raises SettingsError, RulesError or BotSpecError with a one-line message.
     """
-    preset = chosen.preset or (saved.preset if saved is not None else GameChoices.table()["preset"].default)
+    preset = chosen.preset or (saved.preset if saved is not None else GameChoices.declared()["preset"].default)
     if saved is None or chosen.names_rules:
         rules, overrides = rules_for(preset, dict(chosen.rules)), tuple(chosen.rules.items())
     else:
@@ -482,14 +482,14 @@ def resolve_games(chosen: GameChoices, saved: GameSettings | None = None) -> Gam
         bots = with_tcp(bots, chosen.tcp)
     elif saved is not None:  # resumed: the bots that had a TCP address keep it
         bots = with_tcp(bots, {b.name for b in saved.bots if b.tcp} & {b.name for b in bots})
-    plain = named_or_saved(chosen, saved, GameChoices.table().values())
+    plain = named_or_saved(chosen, saved, GameChoices.declared().values())
     return GameSettings(bots=bots, preset=preset, rules=rules, overrides=overrides, **plain)
 
 
-def own_settings(choices: type[Named]) -> list[Setting]:
+def own_settings(choices: type[Choices]) -> list[Setting]:
     """The settings a run's declarations add to the games' (``GameChoices``)."""
-    games = GameChoices.table()
-    return [s for name, s in choices.table().items() if name not in games]
+    games = GameChoices.declared()
+    return [s for name, s in choices.declared().items() if name not in games]
 
 
 def require_bots(settings: GameSettings) -> None:

@@ -9,7 +9,8 @@
   ``rate``: the rating step, a complete set's update;
 - ``matchmaking``: the next set's versions, a pure function of the ladder's state and seed;
 - ``setup``: making a ladder, adding and retiring versions;
-- ``run``: playing on tables (the games' driver and backends, ``referee.games``), recording each game as it ends;
+- ``playing``: playing on tables (the games' driver and backends, ``referee.games``), recording each game as
+  it ends;
 - ``board``: what the standings and the page show; ``page``: the page, and its server;
 - ``recover``: a database rebuilt from the games' logs.
 

@@ -210,7 +210,7 @@ def _cut_short(folder: RunFolder, size: int, expected: int) -> LadderError:
 
 class LadderDatabase:
     """One connection to a ladder's database. Not shared between threads: the run keeps it in a thread of its
-    own (``referee.ladder.run``); the commands open one each. ``sql``: the connection, for the statements a
+    own (``referee.ladder.playing``); the commands open one each. ``sql``: the connection, for the statements a
     caller makes itself inside ``write()``."""
 
     def __init__(self, folder: RunFolder, sql: sqlite3.Connection) -> None:

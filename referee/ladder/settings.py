@@ -25,7 +25,7 @@ from referee.games.settings import (
     own_settings,
     resolve_games,
 )
-from referee.setting import Flag, Named, Number, TomlFile, Whole, declare
+from referee.setting import Choices, Flag, Number, TomlFile, WholeNumber, declare
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class LadderSettings(GameSettings):
     """What decides a ladder's games: the games' settings (without bots: a run adds the versions that play),
     the seatings, and its name (its folder's)."""
 
-    CHOICES: ClassVar[type[Named]] = LadderChoices
+    CHOICES: ClassVar[type[Choices]] = LadderChoices
 
     name: str
     all_seatings: bool  # three teams: every order round the table, not only the rotations
@@ -76,7 +76,7 @@ def read_ladder_toml(path: Path) -> LadderChoices:
     """A ladder's TOML file; SettingsError names the file and line of the first key that is no ladder's
     setting."""
     toml = TomlFile.read(path)
-    toml.check_keys(LadderChoices.table())
+    toml.check_keys(LadderChoices.declared())
     if "tcp" in toml.data:
         raise toml.bad(None, "tcp", "a ladder's bots connect over Unix sockets; tcp is for a tournament's or an SPRT's")
     return LadderChoices.from_toml(toml)
@@ -87,7 +87,7 @@ class LadderRunChoices(TableChoices):
     """What ``arena ladder run``'s options named: where its tables play, and when it stops by itself."""
 
     games: int | None = declare(
-        Whole(low=1), "Stop after this many games", default_text="play on", flag="--games", short="-n"
+        WholeNumber(low=1), "Stop after this many games", default_text="play on", flag="--games", short="-n"
     )
     hours: float | None = declare(
         Number("a number of hours", low=0.0), "Stop after this many hours", default_text="play on", flag="--hours"
@@ -95,7 +95,7 @@ class LadderRunChoices(TableChoices):
 
 
 @dataclass(frozen=True)
-class BoardChoices(Named):
+class BoardChoices(Choices):
     """What ``arena ladder standings``'s options named."""
 
     as_json: bool | None = declare(Flag(), "As JSON, on stdout.", default=False, flag="--json")

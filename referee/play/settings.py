@@ -21,8 +21,8 @@ from referee.games.matches import MatchChoices, example_bot, open_match
 from referee.games.placement import Warn
 from referee.match import MatchConfig, SeatBot
 from referee.play.levels import LEVELS, level_bot
-from referee.play.table import person_seat, seats_around
-from referee.setting import Choice, Flag, SettingsError, Whole, declare
+from referee.play.person import person_seat, seats_around
+from referee.setting import Choice, Flag, SettingsError, WholeNumber, declare
 
 # The bot at the other seats when no --bot is given: the strongest example bot.
 DEFAULT_BOT = "montecarlo"
@@ -43,16 +43,16 @@ class PlayChoices(MatchChoices):
     table and its features."""
 
     seat: int | None = declare(
-        Whole(low=0), "Your seat (seat s plays for team s % teams).", default=0, flag="--seat", short="-s"
+        WholeNumber(low=0), "Your seat (seat s plays for team s % teams).", default=0, flag="--seat", short="-s"
     )
     browser: int | None = declare(
-        Whole(0, 65535),
+        WholeNumber(0, 65535),
         "Play in the browser: the table is served on 127.0.0.1:PORT (--browser alone, or 0: a free port) at "
         "the address printed",
         flag="--browser",
     )
     level: int | None = declare(
-        Whole(1, max(LEVELS)),
+        WholeNumber(1, max(LEVELS)),
         "How strong the computer players are, 1 (random) to 6 (Monte Carlo); instead of --bot",
         default_text="6, or the --bot given",
         flag="--level",
@@ -152,7 +152,7 @@ def other_bots(chosen: PlayChoices) -> tuple[BotCommand, ...]:
     if chosen.browser is None:
         named = [name for name in BROWSER_ONLY if getattr(chosen, name) is not None]
         if named:
-            flags = ", ".join((PlayChoices.table()[n].flag or n).split("/")[0] for n in named)
+            flags = ", ".join((PlayChoices.declared()[n].flag or n).split("/")[0] for n in named)
             raise SettingsError(f"{flags}: for the browser table only; add --browser")
     if chosen.level is not None:
         return (level_bot(chosen.level),)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from referee.errors import InputError
 from referee.replay.logfile import LoggedGame, MatchLog
 from referee.replay.text import Selection
-from referee.setting import Flag, Named, Numeral, OutputPath, Text, declare
+from referee.setting import Choices, Flag, Numeral, OutputPath, Text, declare
 
 if TYPE_CHECKING:  # the steps of a game replayed: only --at needs them
     from referee.replay.steps import DecisionPoint
@@ -28,7 +28,7 @@ class ReplayUsage(InputError):
 
 
 @dataclass(frozen=True)
-class ReplayChoices(Named):
+class ReplayChoices(Choices):
     """What ``arena replay``'s options named (None: not named)."""
 
     game: int | None = declare(

@@ -9,7 +9,7 @@ too: its game keeps its result, without think times or a replay link) and ``anal
 The numbers come from the arena's own code, so they are those of the terminal and the files: standings and
 Elo from ``referee.games.standings``, each pair's Elo difference as a gauntlet's head-to-head
 (``referee.tournament.gauntlet``), the SPRT's LLR and Elo from ``referee.stats.sprt`` counting pairs as the
-run does (``referee.sprt.runner.PairTally``); an SPRT's games are its pairs (``referee.sprt.runner.pairs``).
+run does (``referee.sprt.playing.PairTally``); an SPRT's games are its pairs (``referee.sprt.playing.pairs``).
 
 ``document()`` is what the page draws: JSON made of lists and numbers, games as compact rows (30 bots and
 10,000 games stay under a couple of megabytes).
@@ -36,10 +36,10 @@ from referee.games.standings import RANKING, Outcome, standings
 from referee.report.gamestats import KINDS, GameStats, read_game
 from referee.runfolder import SETTINGS, FolderError, RunFolder
 from referee.sprt.config import SprtPlan, SprtSettings
-from referee.sprt.runner import PairTally, pairs
+from referee.sprt.playing import PairTally, pairs
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
-from referee.tournament.schedule import Fixed, Format, Plan
+from referee.tournament.schedule import FixedSchedule, Format, Plan
 from referee.tournament.settings import SettingsError, TournamentSettings
 
 # Think-time histogram bins (ms): each bin holds the times from its edge up to the next one.
@@ -101,7 +101,7 @@ class Report:
             self.format = settings.format()
         else:
             assert plan is not None, "an SPRT's report needs its test"
-            self.format = Fixed(pairs(settings, plan))
+            self.format = FixedSchedule(pairs(settings, plan))
         self._plan: Plan | None = None  # of the games added so far (made again when one is added)
         self.games: dict[int, _Game] = {}
         self.order: list[int] = []  # game numbers in the order they were added (the live page appends)
@@ -232,7 +232,7 @@ class Report:
             "problems": self.all_problems(),
             "standings": [{"rank": k, **r.as_dict()} for k, r in enumerate(rows, start=1)],
             "pairs": self._pairs(outcomes),
-            "groups": self._groups() if settings.rules.teams > 2 and not plan.matches else None,
+            "groups": self._groups() if settings.rules.teams > 2 and not plan.meetings else None,
             "rounds": self._rounds(plan),
             "perBot": self._per_bot(),
             "thinkEdges": list(THINK_EDGES),
@@ -285,7 +285,7 @@ class Report:
     def _rounds(self, plan: Plan) -> list[dict[str, Any]]:
         """A format played in rounds: its meetings, round by round; a meeting's games as [number, id, played]."""
         rounds: list[dict[str, Any]] = []
-        for m in plan.matches:
+        for m in plan.meetings:
             if not rounds or rounds[-1]["round"] != m.round:
                 rounds.append({"round": m.round, "matches": []})
             rounds[-1]["matches"].append(

@@ -44,7 +44,7 @@ from referee.games.settings import (
     resolve_games,
 )
 from referee.runfolder import SPRT, RunFolder
-from referee.setting import Choice, Named, Number, SettingsError, TomlFile, Whole, declare
+from referee.setting import Choice, Choices, Number, SettingsError, TomlFile, WholeNumber, declare
 from referee.stats.sprt import Model, Sprt, SprtError
 
 SPRT_FORMAT = 1  # of sprt.json
@@ -122,7 +122,7 @@ class SprtChoices(TableChoices, GameChoices, FolderChoices):
         Choice(Model), "Elo model of elo0/elo1: logistic or normalized.", default=_TEST.model, flag="--model"
     )
     max_pairs: int | None = declare(
-        Whole(low=1), "Stop undecided after this many pairs.", default=10_000, flag="--max-pairs"
+        WholeNumber(low=1), "Stop undecided after this many pairs.", default=10_000, flag="--max-pairs"
     )
 
     def plan(self, saved: SprtPlan | None = None) -> SprtPlan:
@@ -147,7 +147,7 @@ class SprtSettings(GameSettings):
     """What decides an SPRT's games: the games' settings and its name (the test is its ``SprtPlan``, saved in
     sprt.json)."""
 
-    CHOICES: ClassVar[type[Named]] = SprtChoices
+    CHOICES: ClassVar[type[Choices]] = SprtChoices
 
     name: str  # a label; not part of what must match on resume
 
@@ -186,5 +186,5 @@ def read_sprt_toml(path: Path) -> SprtChoices:
     """The settings of an SPRT's TOML file; SettingsError names the file and line of the first problem, such
     as a key that is no SPRT's setting (a tournament's format: an SPRT has none)."""
     toml = TomlFile.read(path)
-    toml.check_keys(SprtChoices.table())
+    toml.check_keys(SprtChoices.declared())
     return SprtChoices.from_toml(toml)

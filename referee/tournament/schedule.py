@@ -15,10 +15,10 @@ tournament can be resumed game by game.
 
 A format is a ``Format``: ``plan(outcomes)`` gives the games fixed so far, as a
 pure function of the settings and the results so far. Round-robin and gauntlet
-fix every game at once (``Fixed``); a format played in rounds (Swiss and
+fix every game at once (``FixedSchedule``); a format played in rounds (Swiss and
 knockout, ``referee.tournament.formats``) fixes the next round once the
 results of the last are in, and its plan also holds its meetings
-(``Match``), its ranking and its own columns for the standings. The runner asks again whenever it
+(``Meeting``), its ranking and its own columns for the standings. The runner asks again whenever it
 has no game left to start, so it never learns which format it runs, and a
 resumed run, handed the same results, plans the same rounds.
 """
@@ -61,7 +61,7 @@ class FormatName(StrEnum):
 
 
 @dataclass(frozen=True)
-class Match:
+class Meeting:
     """One meeting of a format played in rounds: a group's games in a round, how it came out so far.
 
     A bye (``bye``) is a bot that sits the round out: ``bots`` holds it alone and it has no games.
@@ -96,8 +96,8 @@ class Plan:
     final: bool  # no game will be added, whatever the results
     expected: int  # the games the run is expected to play in all (for progress; len(games) once final)
     rounds: int = 1  # the rounds the run is expected to play in all
-    matches: tuple[Match, ...] = ()  # the meetings of a format played in rounds, round by round (else none)
-    bracket: bool = False  # the matches are a knockout bracket: the winners of consecutive matches meet next
+    meetings: tuple[Meeting, ...] = ()  # the meetings of a format played in rounds, round by round (else none)
+    bracket: bool = False  # the meetings are a knockout bracket: the winners of consecutive meetings meet next
     order: tuple[str, ...] = ()  # the format's ranking of the bots, best first (empty: the standings' own)
     ranking: str = ""  # that ranking, in words (empty: the standings' own)
     columns: Mapping[str, Mapping[str, float]] = field(default_factory=dict)  # the format's figures, per bot
@@ -118,7 +118,7 @@ class Format(Protocol):
 
 
 @dataclass(frozen=True)
-class Fixed:
+class FixedSchedule:
     """A format whose games are all fixed from the start (round-robin, gauntlet)."""
 
     games: tuple[ScheduledGame, ...]

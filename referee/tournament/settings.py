@@ -1,8 +1,8 @@
 """A tournament's settings: the games' settings (``referee.games.settings``) and its format, declared once
-(``Given``), from a TOML file and the command line, saved in the run folder.
+(``TournamentChoices``), from a TOML file and the command line, saved in the run folder.
 
-``Given`` holds what the user named (``read_toml`` for a file; the command
-line is laid on top with ``Given.over``): the games' settings
+``TournamentChoices`` holds what the user named (``read_toml`` for a file; the command
+line is laid on top with ``TournamentChoices.over``): the games' settings
 (``GameChoices``), the run's name and folder (``FolderChoices``) and the
 format's own (games per pairing, duplicate deals, the format, its rounds,
 tie-break sets and seeding); each of its fields declares one setting
@@ -64,20 +64,20 @@ from referee.games.settings import (
 )
 from referee.runfolder import RunFolder
 from referee.setting import (
+    BadValue,
     Choice,
+    Choices,
     Flag,
     Kind,
-    Named,
     SettingsError,
     Text,
     TomlFile,
-    Whole,
-    Wrong,
+    WholeNumber,
     declare,
 )
 from referee.tournament.formats import Knockout, Swiss, swiss_default_rounds
 from referee.tournament.schedule import (
-    Fixed,
+    FixedSchedule,
     Format,
     FormatError,
     FormatName,
@@ -88,10 +88,10 @@ from referee.tournament.schedule import (
 )
 
 __all__ = [
-    "Given",
     "Seeding",
     "SettingsError",
     "TomlFile",
+    "TournamentChoices",
     "TournamentSettings",
     "UsageError",
     "parse_bots",
@@ -113,7 +113,7 @@ class Seeding:
     """The seeds of a Swiss or a knockout, from an earlier run's standings (by Elo): ``--seeding elo FOLDER``.
 
     ``order``: the bots, best seed first, once read (saved, so that a resumed run has the same seeds); the
-    bots the earlier run did not have come after its bots, in the order given."""
+    bots the earlier run did not have come after its bots, in the order chosen."""
 
     by: str  # "elo"
     folder: str
@@ -152,11 +152,11 @@ class _SeedingKind(Kind[Seeding]):
 
     def read(self, value: Any) -> Seeding:
         if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)):
-            raise Wrong()
+            raise BadValue()
         try:
             return self.from_cli(value)
         except UsageError as exc:
-            raise Wrong(str(exc)) from None
+            raise BadValue(str(exc)) from None
 
     def from_cli(self, value: Any) -> Seeding:
         by, folder = value
@@ -177,12 +177,12 @@ class _SeedingKind(Kind[Seeding]):
 
 
 @dataclass(frozen=True)
-class Given(TableChoices, SeatingChoices, GameChoices, FolderChoices):
+class TournamentChoices(TableChoices, SeatingChoices, GameChoices, FolderChoices):
     """The settings of a tournament the user named: its name and folder, the games' settings and its format's;
     None where nothing was said. Each field declares one setting, in the order help and errors list them."""
 
     games: int | None = declare(
-        Whole(low=1),
+        WholeNumber(low=1),
         "Games per pairing.",
         default_text="one per seating: 2, or 3 for three teams",
         flag="--games",
@@ -217,7 +217,7 @@ class Given(TableChoices, SeatingChoices, GameChoices, FolderChoices):
         since_v1=True,
     )
     rounds: int | None = declare(
-        Whole(low=1),
+        WholeNumber(low=1),
         "Swiss: the rounds. Default: ceil(log2 N) + 1 for N bots (log3 with three teams), at most as many as "
         "the field allows without a repeated pairing.",
         flag="--rounds",
@@ -226,7 +226,7 @@ class Given(TableChoices, SeatingChoices, GameChoices, FolderChoices):
         since_v1=True,
     )
     tie_sets: int | None = declare(
-        Whole(low=0),
+        WholeNumber(low=0),
         "Knockout: the most duplicate sets a tied match plays on; still tied, points per hand decide.",
         default=TIE_SETS,
         flag="--tie-sets",
@@ -237,7 +237,7 @@ class Given(TableChoices, SeatingChoices, GameChoices, FolderChoices):
     seeding: Seeding | None = declare(
         _SeedingKind(),
         "Swiss and knockout: seed the bots by Elo in an earlier run's standings (its folder). Default: in the "
-        "order they are given.",
+        "order they are chosen.",
         flag="--seeding",
         saved="seeding",
         decides_games=True,
@@ -245,7 +245,7 @@ class Given(TableChoices, SeatingChoices, GameChoices, FolderChoices):
     )
 
 
-SETTINGS = Given.table()
+SETTINGS = TournamentChoices.declared()
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ class TournamentSettings(GameSettings):
     """Everything that decides the games of a tournament (not how fast or where they run): the games' settings
     and an attribute per saved setting of its format (under its ``saved`` name)."""
 
-    CHOICES: ClassVar[type[Named]] = Given
+    CHOICES: ClassVar[type[Choices]] = TournamentChoices
 
     name: str  # a label; not part of what must match on resume
     games: int  # per pairing
@@ -263,7 +263,7 @@ class TournamentSettings(GameSettings):
     format_name: FormatName = FormatName.ROUND_ROBIN  # settings.json from before formats: or a gauntlet
     rounds: int | None = None  # a Swiss's rounds (None for the other formats)
     tie_sets: int = TIE_SETS  # a knockout's most tie-break sets per match
-    seeding: Seeding | None = None  # the seeds of a Swiss or knockout by an earlier run's Elo; None: as given
+    seeding: Seeding | None = None  # the seeds of a Swiss or knockout by an earlier run's Elo; None: as chosen
 
     @property
     def seeds(self) -> tuple[str, ...]:
@@ -274,11 +274,11 @@ class TournamentSettings(GameSettings):
         """What standings.json and the report say of the format: its name, its rounds and the last one fixed,
         and for a format played in rounds its seeds and its meetings round by round."""
         out: dict[str, Any] = {"format": str(self.format_name), "rounds": plan.rounds, "round": plan.round}
-        if plan.matches:
+        if plan.meetings:
             out["seeds"] = list(self.seeds)
             if plan.bracket:
                 out["tie_sets"] = self.tie_sets
-            out["matches"] = [m.as_dict() for m in plan.matches]
+            out["matches"] = [m.as_dict() for m in plan.meetings]
         return out
 
     def format(self) -> Format:
@@ -292,10 +292,10 @@ class TournamentSettings(GameSettings):
                 self.seeds, self.rules, tie_sets=self.tie_sets, every_seating=self.all_seatings, **common
             )
         if self.gauntlet is not None:
-            return Fixed(
+            return FixedSchedule(
                 gauntlet(self.bot_names, self.rules, candidate=self.gauntlet, every_seating=self.all_seatings, **common)
             )
-        return Fixed(round_robin(self.bot_names, self.rules, every_seating=self.all_seatings, **common))
+        return FixedSchedule(round_robin(self.bot_names, self.rules, every_seating=self.all_seatings, **common))
 
     @classmethod
     def completed(cls, plain: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -304,18 +304,18 @@ class TournamentSettings(GameSettings):
         return plain
 
 
-def resolve(given: Given, saved: TournamentSettings | None = None) -> TournamentSettings:
-    """The settings: what was given, the rest from ``saved`` (resuming) or the defaults.
+def resolve(chosen: TournamentChoices, saved: TournamentSettings | None = None) -> TournamentSettings:
+    """The settings: what was chosen, the rest from ``saved`` (resuming) or the defaults.
 
     Raises SettingsError, RulesError or BotSpecError with a one-line message.
     """
-    games = resolve_games(given, saved)
+    games = resolve_games(chosen, saved)
     require_bots(games)
     rules, bots = games.rules, games.bot_names
-    plain = named_or_saved(given, saved, own_settings(Given))
+    plain = named_or_saved(chosen, saved, own_settings(TournamentChoices))
     if plain["games"] is None:  # one duplicate set: one game per seating
         plain["games"] = set_size(rules, plain["all_seatings"])
-    plain.update(_format_settings(given, plain, bots, rules.teams))
+    plain.update(_format_settings(chosen, plain, bots, rules.teams))
     if not plain["format_name"].in_rounds and len(bots) < rules.teams:
         raise SettingsError(
             f"a {plain['format_name']} of {games.preset} ({rules.teams} teams) needs at least {rules.teams} bots, "
@@ -331,11 +331,13 @@ def resolve(given: Given, saved: TournamentSettings | None = None) -> Tournament
     return settings
 
 
-def _format_settings(given: Given, plain: dict[str, Any], bots: tuple[str, ...], teams: int) -> dict[str, Any]:
+def _format_settings(
+    chosen: TournamentChoices, plain: dict[str, Any], bots: tuple[str, ...], teams: int
+) -> dict[str, Any]:
     """The format, its rounds and its seeding, checked against each other (UsageError for what does not go
     together); the seeding's order read from the earlier run's folder when it is named now."""
     format = plain["format_name"]
-    if format is None or (given.format is None and given.gauntlet is not None):  # --gauntlet NAME: a gauntlet
+    if format is None or (chosen.format is None and chosen.gauntlet is not None):  # --gauntlet NAME: a gauntlet
         format = FormatName.GAUNTLET if plain["gauntlet"] is not None else FormatName.ROUND_ROBIN
     if format is FormatName.GAUNTLET and plain["gauntlet"] is None:
         raise UsageError("--format gauntlet needs its bot: add --gauntlet NAME")
@@ -344,7 +346,7 @@ def _format_settings(given: Given, plain: dict[str, Any], bots: tuple[str, ...],
             f"--gauntlet {plain['gauntlet']} plays a gauntlet, not a {format}: "
             f"drop one of --gauntlet and --format {format}"
         )
-    if format is not FormatName.SWISS and given.rounds is not None:
+    if format is not FormatName.SWISS and chosen.rounds is not None:
         raise UsageError(f"--rounds is for --format swiss, not {format}: drop --rounds")
     rounds = plain["rounds"] if format is FormatName.SWISS else None
     if format is FormatName.SWISS and rounds is None:
@@ -352,13 +354,13 @@ def _format_settings(given: Given, plain: dict[str, Any], bots: tuple[str, ...],
     seeding = plain["seeding"]
     if seeding is not None and not format.in_rounds:
         raise UsageError(f"--seeding is for --format swiss or knockout, not {format}: drop --seeding")
-    if given.seeding is not None:  # named now: read the earlier run's standings (a resumed run keeps its seeds)
-        seeding = given.seeding.read(bots)
+    if chosen.seeding is not None:  # named now: read the earlier run's standings (a resumed run keeps its seeds)
+        seeding = chosen.seeding.read(bots)
     return {"format_name": format, "rounds": rounds, "seeding": seeding}
 
 
-def read_toml(path: Path) -> Given:
+def read_toml(path: Path) -> TournamentChoices:
     """The settings of a tournament's TOML file; SettingsError names the file and line of the first problem."""
     toml = TomlFile.read(path)
     toml.check_keys(SETTINGS)
-    return Given.from_toml(toml)
+    return TournamentChoices.from_toml(toml)

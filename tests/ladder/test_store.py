@@ -15,8 +15,8 @@ from referee.games.results import GameRecord, ViolationRecord
 from referee.games.settings import parse_bots
 from referee.ladder import setup
 from referee.ladder.database import LADDER, VALIDATION, LadderDatabase, LadderError
+from referee.ladder.playing import LadderRun
 from referee.ladder.policy import record_game
-from referee.ladder.run import LadderRun
 from referee.ladder.settings import LadderChoices
 from referee.runfolder import RunFolder
 

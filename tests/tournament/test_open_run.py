@@ -1,4 +1,4 @@
-"""Opening a run below the command line (referee.run): the folder it chooses, the resume rules of a tournament and
+"""Opening a run below the command line (referee.opening): the folder it chooses, the resume rules of a tournament and
 of an SPRT, what it writes and when, the backend it picks. Real folders in tmp_path; no bot is started."""
 
 from __future__ import annotations
@@ -16,23 +16,23 @@ from referee.games.backends.local import LocalBackend, cpu_count
 from referee.games.backends.workers import WorkerBackend
 from referee.games.placement import Placement, choose_backend
 from referee.match import FaultPolicy
-from referee.run.sprt import open_sprt
-from referee.run.tournament import open_tournament
+from referee.opening.sprt import open_sprt
+from referee.opening.tournament import open_tournament
 from referee.runfolder import FolderError, RunFolder, choose
 from referee.sandbox import SandboxMode
 from referee.setting import SettingsError
 from referee.sprt.config import SprtChoices, SprtSettings
-from referee.sprt.runner import SprtRun
+from referee.sprt.playing import SprtRun
 from referee.stats.sprt import Model
-from referee.tournament.settings import Given, parse_bots, resolve
+from referee.tournament.settings import TournamentChoices, parse_bots, resolve
 
 BOTS = parse_bots([f"{n}={sys.executable} -m example_bots.random_bot" for n in ("a", "b", "c")])
 TWO = BOTS[:2]
 HERE = Placement()
 
 
-def given(folder: Path, **named: Any) -> Given:
-    return replace(Given(bots=BOTS, out=folder, workers=1, sandbox=SandboxMode.OFF), **named)
+def given(folder: Path, **named: Any) -> TournamentChoices:
+    return replace(TournamentChoices(bots=BOTS, out=folder, workers=1, sandbox=SandboxMode.OFF), **named)
 
 
 def test_the_folder_is_out_else_logs_name_else_a_new_one_by_kind_and_time(
@@ -91,7 +91,7 @@ def test_a_tournament_that_cannot_start_writes_nothing(tmp_path: Path) -> None:
 def test_a_resumed_tournament_takes_what_is_not_named_from_its_folder(tmp_path: Path) -> None:
     folder = tmp_path / "t"
     first = open_tournament(given(folder, seed=7, move_time=300, on_fault=FaultPolicy.DEFAULT), place=HERE)
-    again = open_tournament(Given(out=folder, workers=1), resume=True, place=HERE)
+    again = open_tournament(TournamentChoices(out=folder, workers=1), resume=True, place=HERE)
     assert again.settings == first.settings
     # how the games are played, and the name, may change; what decides them may not
     changed = open_tournament(
@@ -105,7 +105,9 @@ def test_a_resumed_tournament_must_describe_the_same_games(tmp_path: Path) -> No
     open_tournament(given(folder, seed=7), place=HERE)
     before = (folder / "settings.json").read_text()
     with pytest.raises(SettingsError) as caught:
-        open_tournament(Given(out=folder, seed=8, move_time=500, bots=TWO, workers=1), resume=True, place=HERE)
+        open_tournament(
+            TournamentChoices(out=folder, seed=8, move_time=500, bots=TWO, workers=1), resume=True, place=HERE
+        )
     assert str(caught.value) == (
         f"--resume: these settings differ from those {folder} was started with (here / there): seed 8 / 7; "
         "move_time_ms 500 / 1000; bots a, b / a, b, c. Give the same settings, or leave them out to use the saved ones"
@@ -115,12 +117,12 @@ def test_a_resumed_tournament_must_describe_the_same_games(tmp_path: Path) -> No
 
 def test_only_a_folder_with_saved_settings_resumes(tmp_path: Path) -> None:
     with pytest.raises(FolderError, match=r"holds no tournament to resume \(no settings.json\)"):
-        open_tournament(Given(out=tmp_path / "none"), resume=True, place=HERE)
+        open_tournament(TournamentChoices(out=tmp_path / "none"), resume=True, place=HERE)
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "settings.json").write_text("{not json")
     with pytest.raises(FolderError, match=r"settings.json: cannot read it \(Expecting property name"):
-        open_tournament(Given(out=broken), resume=True, place=HERE)
+        open_tournament(TournamentChoices(out=broken), resume=True, place=HERE)
 
 
 def test_a_folder_written_by_an_older_arena_resumes_with_the_settings_it_lacks_defaulted(tmp_path: Path) -> None:
@@ -131,7 +133,7 @@ def test_a_folder_written_by_an_older_arena_resumes_with_the_settings_it_lacks_d
     for key in ("time_bank_ms", "all_seatings", "gauntlet", "sandbox", "tcp"):
         del old[key]
     (folder / "settings.json").write_text(json.dumps(old))
-    resumed = open_tournament(Given(out=folder, workers=1), resume=True, place=HERE).settings
+    resumed = open_tournament(TournamentChoices(out=folder, workers=1), resume=True, place=HERE).settings
     assert resumed == replace(settings, sandbox=SandboxMode.AUTO)  # it was saved as off; absent, it is auto
     assert (resumed.time_bank_ms, resumed.all_seatings, resumed.gauntlet) == (0, False, None)
 
@@ -193,7 +195,7 @@ def test_an_sprt_folder_of_an_older_arena_resumes(tmp_path: Path) -> None:
     still resumes, as the same SPRT."""
     folder = tmp_path / "s"
     run = open_sprt(sprt_given(folder, elo1=20.0, max_pairs=30), place=HERE)
-    older = resolve(Given(bots=TWO, games=60, name="s", sandbox=SandboxMode.OFF)).record()
+    older = resolve(TournamentChoices(bots=TWO, games=60, name="s", sandbox=SandboxMode.OFF)).record()
     assert older["games"] == 60 and older["duplicate"] and older["format_name"] == "round-robin"
     (folder / "settings.json").write_text(json.dumps(older))
     again = open_sprt(SprtChoices(out=folder, workers=1), resume=True, place=HERE)

@@ -1,11 +1,11 @@
-"""Where a tournament's tables run: one interface, three backends.
+"""Where a run's tables run (a tournament's, an SPRT's, a ladder's): one interface, three backends.
 
-The runner (``referee.tournament.runner``) hands games to tables and writes
+The driver (``referee.games.driver``) hands games to tables and the run writes
 what comes back; it does not know where a table runs. A backend opens the
 tables, replaces one whose host was lost, and closes them; it says where
 they run (``describe``), and lets go of what it holds beyond its tables
 (``release``: a Ray cluster joined). Which backend a run gets is decided
-where runs are opened (``referee.run``):
+in one place (``referee.games.placement``), where runs are opened (``referee.opening``):
 
 - ``local.LocalBackend``: every table in the arena process (one referee);
 - ``workers.WorkerBackend``: tables spread over worker processes on this

@@ -8,9 +8,9 @@ import sdk.runner
 from example_bots.random_bot import RandomBot
 
 
-class Named(RandomBot):
+class Choices(RandomBot):
     name = os.environ["BOT_NAME"]
 
 
 if __name__ == "__main__":
-    sdk.runner.run(Named())
+    sdk.runner.run(Choices())

@@ -145,7 +145,7 @@ def games_of(ladder_set: LadderSet, labels: Sequence[str]) -> list[ScheduledGame
 
 
 class LadderRun:
-    """A ladder's run, opened (``referee.run.ladder.open_ladder``): ``await run(stop)`` plays until ``stop`` or
+    """A ladder's run, opened (``referee.opening.ladder.open_ladder``): ``await run(stop)`` plays until ``stop`` or
     cancelled."""
 
     def __init__(

@@ -5,7 +5,7 @@ itself (two bots, duplicate pairs, up to ``max_pairs`` deals) and keeps its test
 resume, what neither the command line nor a file names comes from the folder's sprt.json and
 settings.json; the test and the games must be the same, except that max_pairs may grow (deal n is the
 same whatever the schedule's length), never shrink. The steps a tournament's opening shares are
-``referee.run.tournament``'s.
+``referee.opening.tournament``'s.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.games.placement import HERE, Placement, Warn, unwarned
-from referee.run.tournament import check_same, folder_of, prepare, releasing
+from referee.opening.tournament import check_same, folder_of, prepare, releasing
 from referee.runfolder import write_json
 from referee.setting import SettingsError
 from referee.sprt.config import SprtChoices, SprtPlan, SprtSettings, resolve_sprt
-from referee.sprt.runner import SprtRun
+from referee.sprt.playing import SprtRun
 
 
 def open_sprt(chosen: SprtChoices, *, resume: bool = False, place: Placement = HERE, warn: Warn = unwarned) -> SprtRun:

@@ -1,6 +1,6 @@
 """Opening a ladder's run: its folder's database checked, its settings read, the sandbox and the backend picked.
 
-``open_ladder(folder, chosen)`` returns the ``referee.ladder.run.LadderRun`` and when it stops by itself,
+``open_ladder(folder, chosen)`` returns the ``referee.ladder.playing.LadderRun`` and when it stops by itself,
 ready to ``run(stop)``. A ladder's settings were fixed by ``arena ladder init`` (``referee.ladder.setup``);
 what a run chooses is where its tables run (``referee.games.placement``), as a tournament's does, and when
 it stops (``LadderRunChoices``).
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from referee.games.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, unwarned
 from referee.ladder.database import LadderDatabase
-from referee.ladder.run import LadderRun, Stop
+from referee.ladder.playing import LadderRun, Stop
 from referee.ladder.settings import LadderRunChoices
 from referee.runfolder import RunFolder
 
