@@ -112,5 +112,5 @@ def open_analysis(path: Path, chosen: AnalyzeChoices, place: Placement) -> Analy
         raise AnalyzeError(f"--html {chosen.html}: for a folder of logs, --html names a folder (a page per log)")
     choice = SeatChoice(seat=chosen.seat, bot=chosen.bot)
     planned = plan_logs(logs, choose_seats(logs, choice), chosen.game)
-    processes = choose_processes(place, workers=chosen.workers, jobs=len(planned.hands))
+    processes = choose_processes(place, workers=chosen.workers, jobs=len(planned.hands), unit="hand")
     return AnalysisOpened(path, logs, planned, choice, chosen, processes)

@@ -63,7 +63,7 @@ def choose_backend(
     Joins (or starts) Ray for ``--ray``: the backend's ``release`` leaves it. A bad combination is a one-line
     SettingsError; so is a Ray that cannot be reached.
     """
-    ray = _ray(place, workers)
+    ray = _ray(place, workers, "table")
     if ray is not None:
         return ray, concurrency or ray.default_tables()
     tables = concurrency or cpu_count()
@@ -73,11 +73,11 @@ def choose_backend(
     return LocalBackend(sandbox=sandbox), tables
 
 
-def _ray(place: Placement, workers: int | None) -> RayBackend | None:
+def _ray(place: Placement, workers: int | None, unit: str) -> RayBackend | None:
     """The Ray cluster joined (or started) for ``--ray``, else None; SettingsError for options that do not go
-    together, or a Ray that cannot be reached."""
+    together (each ``unit`` of work is a process of its own on Ray), or a Ray that cannot be reached."""
     if place.ray is not None and workers is not None:
-        raise SettingsError("--ray and --workers: choose one (on Ray, each job is a process of its own)")
+        raise SettingsError(f"--ray and --workers: choose one (on Ray, each {unit} is a process of its own)")
     if place.ray_working_dir is not None and place.ray is None:
         raise SettingsError("--ray-working-dir goes with --ray")
     if place.ray is None:
@@ -105,10 +105,10 @@ class Processes:
             self.ray.release()
 
 
-def choose_processes(place: Placement, *, workers: int | None, jobs: int) -> Processes:
-    """Where ``jobs`` independent jobs run: on Ray for ``--ray``, else over ``workers`` processes (default: one
-    per CPU, no more than there are jobs). SettingsError as ``choose_backend``'s."""
-    ray = _ray(place, workers)
+def choose_processes(place: Placement, *, workers: int | None, jobs: int, unit: str = "job") -> Processes:
+    """Where ``jobs`` independent jobs (each a ``unit``: "hand") run: on Ray for ``--ray``, else over ``workers``
+    processes (default: one per CPU, no more than there are jobs). SettingsError as ``choose_backend``'s."""
+    ray = _ray(place, workers, unit)
     if ray is not None:
         return Processes(ray.default_tables(), ray)
     return Processes(min(workers if workers is not None else cpu_count(), max(1, jobs)))
