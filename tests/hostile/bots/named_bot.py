@@ -8,9 +8,9 @@ import sdk.runner
 from example_bots.random_bot import RandomBot
 
 
-class Choices(RandomBot):
+class Named(RandomBot):
     name = os.environ["BOT_NAME"]
 
 
 if __name__ == "__main__":
-    sdk.runner.run(Choices())
+    sdk.runner.run(Named())
