@@ -30,7 +30,7 @@ from referee.analyze.html import page_analysis
 from referee.analyze.plan import HandPlan
 from referee.analyze.run import HandResult, Runner, run_here, run_on_ray, run_on_workers
 from referee.analyze.summary import PHASES, Analysis, DecisionRecord, Mean, Stats
-from referee.cli.app import Status, app, console, err_console, fail, status_of, wide_console
+from referee.cli.app import Status, app, console, err_console, fail, status_of
 from referee.cli.scale import RayOpt
 from referee.gamelog import LogError
 from referee.names import shown_name
@@ -150,7 +150,7 @@ def _analyze(
     if json_out:
         print(json.dumps(record, indent=1, ensure_ascii=False))
     else:
-        print_analysis(wide_console(), analysis, worst)
+        print_analysis(console, analysis, worst)
     if path.is_dir() and RunFolder(path).settings.is_file():
         saved = _save_for_report(RunFolder(path), record)
         (err_console if json_out else console).print(saved, highlight=False, soft_wrap=True)

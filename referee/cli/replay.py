@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from referee.bots import output_lines
-from referee.cli.app import Status, app, console, fail, user_errors, wide_console
+from referee.cli.app import Status, app, console, fail, user_errors
 from referee.engine.game import Decision, DecisionKind
 from referee.gamelog import LogError, NotAGameLog
 from referee.names import shown_name
@@ -141,8 +141,8 @@ def replay_command(
             html.write_text(page, encoding="utf-8")
             console.print(f"wrote {html}", highlight=False, soft_wrap=True)
             return
-        out = wide_console()
-        render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
+        fancy = console.is_terminal and console.encoding.lower().startswith("utf")
+        render_match(console, match, selection, fancy=fancy)
 
 
 def _open_at(match: MatchLog, selection: Selection, at: str, page: bool) -> Selection:
