@@ -16,9 +16,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from referee.bots import BotCommand
+from referee.bots import BotCommand, with_tcp
 from referee.checkbot.positions import check_overrides, check_rules, situations
-from referee.checkbot.session import Check, Report, check_bot
+from referee.checkbot.session import OTHER_CHECKS, Check, Report, check_bot
 from referee.cli import options as opt
 from referee.cli.app import Status, app, console, user_errors
 from referee.cli.running import bot_sandbox, run_async
@@ -45,12 +45,7 @@ def check_bot_command(
         Path, typer.Option("--log-dir", file_okay=False, help="Folder for the bot's output (stdout and stderr).")
     ] = LOGS,
     sandbox: opt.Sandbox = None,
-    tcp: Annotated[
-        bool,
-        typer.Option(
-            "--tcp", help="Give the bot a 127.0.0.1 host:port in ARENA_ADDRESS, not a unix: target (docs/protocol.md)."
-        ),
-    ] = False,
+    tcp: opt.Tcp = None,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -61,7 +56,7 @@ def check_bot_command(
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
     Shutdown; exit status 0 only when every check passes, 1 when one fails, 2 on bad options."""
     with user_errors():
-        command = BotCommand.parse(bot).with_tcp(tcp)
+        (command,) = with_tcp([BotCommand.parse(bot)], tcp or [])  # --tcp NAME, as in every other command
         command.check_runnable()
         presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
         # a malformed or unknown override: a one-line error naming it
@@ -71,7 +66,7 @@ def check_bot_command(
         # an unknown preset, or an override that does not fit one: a one-line error naming it
         played = {name: _preset_rules(name, overrides) for name in presets}
     box = bot_sandbox(given.value("sandbox"))
-    total = 3 + sum(len(situations(r)) for r in played.values()) + 1
+    total = OTHER_CHECKS + sum(len(situations(r)) for r in played.values())
     progress = Progress(
         TextColumn(f"[bold]checking {escape(command.name)}"),
         BarColumn(),
