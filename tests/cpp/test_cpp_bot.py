@@ -57,13 +57,16 @@ def test_cpp_bot_plays_a_game_against_random(cpp_bot: Path, tmp_path: Path, pres
     assert len(outputs) == players // 2
     for output in outputs:
         text = output.read_text()
-        assert "welcomed as" in text and "shutdown (match finished)" in text, text
+        assert "cpp: playing as seat" in text and "shutdown (match finished)" in text, text
 
 
 def test_cpp_bot_without_address_says_what_is_missing(cpp_bot: Path) -> None:
     run = subprocess.run([str(cpp_bot)], capture_output=True, text=True, timeout=30, env={"PATH": "/usr/bin:/bin"})
     assert run.returncode == 2
-    assert "ARENA_ADDRESS is not set" in run.stderr
+    assert run.stderr.strip() == (
+        "cpp: set ARENA_ADDRESS (the referee's gRPC target: unix:/PATH or host:port) and ARENA_TOKEN (the seat "
+        "token); `arena serve` prints both"
+    )  # named after its folder, example_bots/cpp, as the other kits' bots are
 
 
 def test_a_cpp_bot_built_under_tmp_runs_in_the_sandbox(cpp_bot: Path, tmp_path: Path) -> None:
