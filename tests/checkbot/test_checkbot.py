@@ -261,6 +261,17 @@ def test_a_bot_that_crashes_in_its_second_hand_fails_the_whole_game(tmp_path):
     assert "KeyError" in Path(report["bot_output"]).read_text()  # its traceback, in the file the verdict names
 
 
+def test_tcp_names_the_bot_as_in_every_other_command(tmp_path):
+    """``--tcp NAME``, as in match, tournament, sprt and play; a name that is not the bot's is one line, exit 2."""
+    bot = f"rules={sys.executable} -m example_bots.rules_bot"
+    code, out, err = invoke("check-bot", "--tcp", "rulez", bot, "--log-dir", str(tmp_path), columns=WIDE)
+    assert code == 2, out
+    assert err.strip() == "error: --tcp 'rulez': no bot has that name (did you mean 'rules'?) (the bots: rules)"
+    code, out, err = invoke("check-bot", "--tcp", "rules", bot, "-p", "pagat", "--log-dir", str(tmp_path), columns=WIDE)
+    assert code == 0, out + err
+    assert "every check passed" in out
+
+
 ECHO = HERE / "bots" / "rules_echo_bot.py"
 
 
