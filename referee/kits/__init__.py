@@ -97,14 +97,8 @@ class Kit:
     tcp: bool = False  # its gRPC library cannot dial a Unix socket: it runs with --tcp NAME
     edit: str = ""  # where a person starts changing the bot (for the README)
     build: str = ""  # what `make` does, for the README (else: the Debian packages it needs)
-    first_build: str = ""  # how long the first build takes, as measured (for the README)
+    first_build: str = ""  # how long the first build takes, as bench/kits.py measured it (for the README)
 
-
-# the C++ kit's first build, as bench/kits.py measured it (docs/protocol.md)
-CPP_FIRST_BUILD = (
-    "the first build compiles the protocol's generated code, about 15 s of CPU time, a file per core at once "
-    "(under 10 s on two idle cores; longer on a busy machine); later builds recompile only what changed"
-)
 
 # the jars the Java bot is built and run with (its Makefile's list), in /usr/share/java
 _JAVA_JARS = (
@@ -142,7 +136,9 @@ KITS = {
         kit="cpp",
         copied=("bot.cc", "strategy.h", "strategy.cc", "Makefile", "check_bot_test.sh"),
         edit="strategy.cc: one function per decision kind; bot.cc speaks the protocol",
-        first_build=CPP_FIRST_BUILD,
+        first_build="the first build compiles the protocol's generated code, about 15 s of CPU time, a file per "
+        "core at once (under 10 s on two idle cores; longer on a busy machine); later builds recompile only what "
+        "changed",
     ),
     Language.GO: Kit(
         Language.GO,
