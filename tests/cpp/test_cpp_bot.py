@@ -9,6 +9,7 @@ show no violation, every decision of the C++ seats must be there, and
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -85,3 +86,15 @@ def test_a_cpp_bot_built_under_tmp_runs_in_the_sandbox(cpp_bot: Path, tmp_path: 
     assert not [r for r in recs if r["event"] == "violation"]
     assert any(r["event"] == "play" and r["seat"] in (0, 2) for r in recs)
     assert all(p.read_text().splitlines()[0].endswith("sandbox)") for p in logs.glob("match-*/*cpp.stderr"))
+
+
+def test_the_cpp_makefile_compiles_a_file_per_core_at_once() -> None:
+    """Its first build is mostly the protocol's generated code: make runs a compile per core (make's database,
+    as it reads the Makefile, has -jN in MAKEFLAGS for N cores), unless told -j1."""
+    cores = subprocess.run(["nproc"], capture_output=True, text=True, check=True).stdout.strip()
+    db = subprocess.run(
+        ["make", "-pn", "-C", str(CPP_BIN.parent.parent), "build/bot"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert re.search(rf"^MAKEFLAGS = \S* -j{cores}\b", db, re.MULTILINE), [
+        line for line in db.splitlines() if line.startswith("MAKEFLAGS")
+    ]

@@ -113,6 +113,7 @@ def test_a_starter_builds_passes_check_bot_and_plays_a_match(language: Language,
     assert f"{build}\n{check}\n{match}\n" in readme and "$" not in readme.replace("$(", "")  # every field filled in
     if language is Language.PYTHON:
         assert "Debian packages" not in readme  # what a Python bot needs is the arena's Python
+    assert KITS[language].first_build in readme  # how long a compiled kit's first build takes (bench/kits.py)
 
     reuse_the_kits_build(language, folder)
     built = run(shlex.split(build), tmp_path)
