@@ -147,6 +147,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/sandbox.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/analyze.py
+	$(BIN)/python bench/kits.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
 # pyproject.toml; tests/protocol fails when the committed code is stale). The

@@ -35,11 +35,17 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+class NoStarter(Exception):
+    """arena new could not write the starter (its toolchain is missing): its one line says why."""
+
+
 def first_build(language: str, jobs: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of ``make`` in a new starter of ``language``."""
     with tempfile.TemporaryDirectory(prefix=f"bench-{language}-") as tmp:
         folder = Path(tmp) / "mybot"
-        subprocess.run([str(ARENA), "new", str(folder), "--lang", language], check=True, capture_output=True)
+        new = subprocess.run([str(ARENA), "new", str(folder), "--lang", language], capture_output=True, text=True)
+        if new.returncode != 0:
+            raise NoStarter(new.stderr.strip())
         env = {**os.environ, "GOCACHE": str(Path(tmp) / "gocache")}
         cpu = children_cpu()
         start = time.perf_counter()
@@ -59,8 +65,12 @@ def main() -> None:
     print(describe())
     print(f"{'kit':<6} {'make -j1 (s)':>13} {'CPU (s)':>8} {'make (s)':>9} {'CPU (s)':>8}")
     for kit in kits:
-        serial, serial_cpu = first_build(kit, ["-j1"])
-        default, default_cpu = first_build(kit, [])
+        try:
+            serial, serial_cpu = first_build(kit, ["-j1"])
+            default, default_cpu = first_build(kit, [])
+        except NoStarter as exc:
+            print(f"{kit:<6} not measured: {exc}")
+            continue
         print(f"{kit:<6} {serial:>13.1f} {serial_cpu:>8.1f} {default:>9.1f} {default_cpu:>8.1f}")
     print(describe())  # the load again: it may have changed while the builds ran
 
