@@ -33,10 +33,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from referee.engine.cards import EFFECTIVE_SUIT, TRICK_KEY, Card, deck_copies
-from referee.solver import Solver
+from referee.engine.cards import EFFECTIVE_SUIT, TRICK_KEY, TRUMP_TEXT, Card, cards_str, deck_copies
+from referee.solver import Question, Solver
 
 if TYPE_CHECKING:
     from referee.engine.game import Game
@@ -76,6 +76,15 @@ class Position:
             trick=tuple(game.trick_cards),
         )
 
+    def __str__(self) -> str:
+        """The position in a line, cards as text: enough to build it again."""
+        hands = " | ".join(" ".join(cards_str(hand)) or "-" for hand in self.hands)
+        trick = " ".join(cards_str(self.trick)) or "-"
+        return (
+            f"trump {TRUMP_TEXT[self.trump]}, {self.teams} teams, {self.copies} deck(s); hands {hands}; "
+            f"active {list(self.active)}; to act {self.to_act}; trick {trick}"
+        )
+
     def side(self, team: int) -> tuple[int, ...]:
         """The seats that play for ``team`` (in play or not)."""
         if not 0 <= team < self.teams:
@@ -99,22 +108,36 @@ def solver_for(trump: int, copies: int) -> Solver:
     return Solver(EFFECTIVE_SUIT[trump], TRICK_KEY[trump], copies)
 
 
-def _solver(position: Position) -> Solver:
-    return solver_for(position.trump, position.copies)
+def _ask(question: Question, positions: Sequence[Position], team: int | None, node_limit: int) -> list[Any]:
+    """``question`` for each position, ``team``'s tricks counted (None: the team to act), in one call of the solver:
+    the positions must differ in their hands only."""
+    if not positions:
+        return []
+    first = positions[0]
+    shared = (first.trump, first.teams, first.copies, first.active, first.to_act, first.trick)
+    if any((p.trump, p.teams, p.copies, p.active, p.to_act, p.trick) != shared for p in positions[1:]):
+        raise ValueError("the positions of one call must differ only in their hands")
+    return solver_for(first.trump, first.copies).solve(
+        question,
+        [p.hands for p in positions],
+        active=first.active,
+        to_act=first.to_act,
+        trick=first.trick,
+        side=first.side(first.team_to_act if team is None else team),
+        node_limit=node_limit,
+    )
 
 
 def tricks(position: Position, team: int | None = None, *, node_limit: int = 0) -> int:
     """The tricks ``team`` (by default the team to act) takes from here with best play of every seat in play."""
-    side = position.side(position.team_to_act if team is None else team)
-    [answer] = _solver(position).tricks(
-        [position.hands],
-        active=position.active,
-        to_act=position.to_act,
-        trick=position.trick,
-        side=side,
-        node_limit=node_limit,
-    )
+    [answer] = tricks_many([position], team, node_limit=node_limit)
     return answer
+
+
+def tricks_many(positions: Sequence[Position], team: int | None = None, *, node_limit: int = 0) -> list[int]:
+    """``tricks`` of each position, in one call: sampled worlds, which share everything but the hands of the seats
+    (trump, decks, seats in play, the seat to act and the trick)."""
+    return _ask(Question.TRICKS, positions, team, node_limit)
 
 
 def team_tricks(position: Position, *, node_limit: int = 0) -> tuple[int, ...]:
@@ -135,50 +158,16 @@ def card_values(position: Position, *, node_limit: int = 0) -> dict[Card, int]:
 def card_values_many(positions: Sequence[Position], *, node_limit: int = 0) -> list[dict[Card, int]]:
     """``card_values`` of each position, in one call: the sampled worlds of one decision, which share everything
     but the hands of the seats (trump, decks, seats in play, the seat to act and the trick)."""
-    if not positions:
-        return []
-    first = positions[0]
-    for p in positions[1:]:
-        if (p.trump, p.teams, p.copies, p.active, p.to_act, p.trick) != (
-            first.trump,
-            first.teams,
-            first.copies,
-            first.active,
-            first.to_act,
-            first.trick,
-        ):
-            raise ValueError("the positions of one call must differ only in their hands")
-    return _solver(first).card_values(
-        [p.hands for p in positions],
-        active=first.active,
-        to_act=first.to_act,
-        trick=first.trick,
-        side=first.side(first.team_to_act),
-        node_limit=node_limit,
-    )
+    return _ask(Question.CARD_VALUES, positions, None, node_limit)
 
 
 def claim_holds(position: Position, team: int, *, node_limit: int = 0) -> bool:
     """Whether ``team`` takes every trick left, the one in progress included, whatever the others play."""
-    [answer] = _solver(position).claim_holds(
-        [position.hands],
-        active=position.active,
-        to_act=position.to_act,
-        trick=position.trick,
-        side=position.side(team),
-        node_limit=node_limit,
-    )
-    return answer
+    [answer] = _ask(Question.CLAIM_HOLDS, [position], team, node_limit)
+    return bool(answer)
 
 
 def claim_card(position: Position, *, node_limit: int = 0) -> Card | None:
     """A legal card of the seat to act after which its team takes every trick left, or None."""
-    [answer] = _solver(position).claim_card(
-        [position.hands],
-        active=position.active,
-        to_act=position.to_act,
-        trick=position.trick,
-        side=position.side(position.team_to_act),
-        node_limit=node_limit,
-    )
-    return answer
+    [answer] = _ask(Question.CLAIM_CARD, [position], None, node_limit)
+    return None if answer is None else int(answer)

@@ -30,6 +30,7 @@ compiled module is not built (a slim install without a compiler),
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
 from types import ModuleType
 from typing import Any
 
@@ -45,6 +46,7 @@ else:
     _MISSING = ""
 
 __all__ = [
+    "Question",
     "SearchLimitError",
     "Solver",
     "SolverInputError",
@@ -56,7 +58,18 @@ __all__ = [
 Hands = Sequence[Sequence[int]]
 """Every seat's cards: a list of card codes (0..31) per seat; identical cards of several decks share a code."""
 
-_VALUE, _CARD_VALUES, _CLAIM_HOLDS, _CLAIM_CARD = range(4)
+
+class Question(IntEnum):
+    """What ``Solver.solve`` answers for each world."""
+
+    TRICKS = 0
+    """The tricks the side takes with best play (an int)."""
+    CARD_VALUES = 1
+    """Every legal card of the seat to act -> the tricks the side takes after it (a dict)."""
+    CLAIM_HOLDS = 2
+    """Whether the side takes every trick left, whatever the others play (a bool)."""
+    CLAIM_CARD = 3
+    """A legal card of the seat to act (one of the side) after which the side takes every trick left, or None."""
 
 
 def available() -> bool:
@@ -90,76 +103,26 @@ class Solver:
         self.nodes = 0
         """Nodes searched by the last call (every world of it)."""
 
-    def _solve(
+    def solve(
         self,
-        mode: int,
+        question: Question,
         worlds: Sequence[Hands],
+        *,
         active: Sequence[int],
         to_act: int,
-        trick: Sequence[int],
+        trick: Sequence[int] = (),
         side: Sequence[int],
-        node_limit: int,
+        node_limit: int = 0,
     ) -> list[Any]:
+        """The answer to ``question`` (see ``Question``) for each world, counting the tricks of ``side`` from the
+        trick in progress on; ``nodes`` says how many nodes it took (all worlds)."""
         seats = len(worlds[0]) if worlds else 0
         try:
-            answers, self.nodes = self._native.solve(mode, worlds, seats, active, to_act, trick, side, node_limit)
+            answers, self.nodes = self._native.solve(
+                int(question), worlds, seats, active, to_act, trick, side, node_limit
+            )
         except SearchLimitError as exc:
             self.nodes = exc.nodes
             raise
         result: list[Any] = answers
         return result
-
-    def tricks(
-        self,
-        worlds: Sequence[Hands],
-        *,
-        active: Sequence[int],
-        to_act: int,
-        trick: Sequence[int] = (),
-        side: Sequence[int],
-        node_limit: int = 0,
-    ) -> list[int]:
-        """For each world: the tricks ``side`` takes with best play, from the trick in progress on."""
-        return self._solve(_VALUE, worlds, active, to_act, trick, side, node_limit)
-
-    def card_values(
-        self,
-        worlds: Sequence[Hands],
-        *,
-        active: Sequence[int],
-        to_act: int,
-        trick: Sequence[int] = (),
-        side: Sequence[int],
-        node_limit: int = 0,
-    ) -> list[dict[int, int]]:
-        """For each world: every legal card of the seat to act -> the tricks ``side`` takes after it (best play
-        on), from the trick in progress on."""
-        return self._solve(_CARD_VALUES, worlds, active, to_act, trick, side, node_limit)
-
-    def claim_holds(
-        self,
-        worlds: Sequence[Hands],
-        *,
-        active: Sequence[int],
-        to_act: int,
-        trick: Sequence[int] = (),
-        side: Sequence[int],
-        node_limit: int = 0,
-    ) -> list[bool]:
-        """For each world: whether ``side`` takes every trick left (the one in progress too) whatever the others
-        play."""
-        return self._solve(_CLAIM_HOLDS, worlds, active, to_act, trick, side, node_limit)
-
-    def claim_card(
-        self,
-        worlds: Sequence[Hands],
-        *,
-        active: Sequence[int],
-        to_act: int,
-        trick: Sequence[int] = (),
-        side: Sequence[int],
-        node_limit: int = 0,
-    ) -> list[int | None]:
-        """For each world: a legal card of the seat to act (one of ``side``) after which its side takes every
-        trick left, or None."""
-        return self._solve(_CLAIM_CARD, worlds, active, to_act, trick, side, node_limit)

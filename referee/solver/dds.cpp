@@ -231,12 +231,17 @@ int Search::top_key(int seat, int led) const {
     return -1;
 }
 
-int Search::legal(int seat, int* out) const {
+uint32_t Search::legal_mask(int seat) const {
     uint32_t m = held_[seat];
     if (trick_len_) {
         uint32_t follow = m & t_.suit_mask[led_];
         if (follow) m = follow;
     }
+    return m;
+}
+
+int Search::legal(int seat, int* out) const {
+    uint32_t m = legal_mask(seat);
     int n = 0;
     while (m) {
         out[n++] = __builtin_ctz(m);
@@ -248,11 +253,7 @@ int Search::legal(int seat, int* out) const {
 // The cards of ``seat`` worth trying, best first: one of each run of equivalent cards (no card between them in
 // another hand, nor the trick's best card), then ordered so that a cut-off comes early.
 int Search::moves(int seat, int* out) {
-    uint32_t m = held_[seat];
-    if (trick_len_) {
-        uint32_t follow = m & t_.suit_mask[led_];
-        if (follow) m = follow;
-    }
+    const uint32_t m = legal_mask(seat);
     int n = 0;
     int score[CODES];
     const bool me = side_[seat];

@@ -122,6 +122,7 @@ class Search {
     bool child(int seat, int card, int target);
     int value_after(int seat, int card, int guess);
     int moves(int seat, int* out);
+    uint32_t legal_mask(int seat) const;
     int legal(int seat, int* out) const;
     int top_key(int seat, int led) const;
     int quick_tricks(int leader) const;

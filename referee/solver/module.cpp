@@ -40,6 +40,8 @@ std::string card_text(int code) {
     return std::to_string(code) + " (" + ranks[code & 7] + suits[code >> 3] + ")";
 }
 
+std::string cards_text(int n) { return std::to_string(n) + (n == 1 ? " card" : " cards"); }
+
 // ``obj`` as an int within [low, high], or false with ``what`` named in the error.
 bool int_in(PyObject* obj, long low, long high, const std::string& what, int& out, std::string& error) {
     if (!PyLong_Check(obj) || PyBool_Check(obj)) {
@@ -136,9 +138,9 @@ bool make_position(const Shared& sh, const std::vector<std::vector<int>>& hands,
         bool played = j >= p.k - p.trick_len;
         int expected = played ? left - 1 : left;
         if (size(i) != expected) {
-            error = "seat " + std::to_string(sh.active[static_cast<size_t>(i)]) + " holds " + std::to_string(size(i)) +
-                    " cards where " + std::to_string(expected) + " are expected (seat " + std::to_string(sh.to_act) +
-                    ", to act, holds " + std::to_string(left) + (played ? ", and this seat has played to the trick)" : ")");
+            error = "seat " + std::to_string(sh.active[static_cast<size_t>(i)]) + " holds " + cards_text(size(i)) +
+                    ", not " + std::to_string(expected) + " (seat " + std::to_string(sh.to_act) + ", to act, holds " +
+                    std::to_string(left) + (played ? ", and this seat has played to the trick)" : ")");
             return false;
         }
     }
