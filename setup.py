@@ -18,6 +18,7 @@ setup(
             depends=[f"{SOLVER}/dds.hpp"],
             language="c++",
             extra_compile_args=["-std=c++17", "-O2", "-fvisibility=hidden"],
+            extra_link_args=["-s"],
         )
     ]
 )
