@@ -105,9 +105,7 @@ def whole_hands(names: list[str], count: int, seed: int) -> None:
             games = [dd.Position.of_game(g) for g in positions(name, each, count, f"{seed}:whole:{question}")]
             results = [timed(ask, p) for p in games]
             times = sorted(t for t, _ in results)
-            cells.append(
-                f"{ms(statistics.median(times)):>20} {ms(times[-1]):>8} {max(n for _, n in results):>11,}"
-            )
+            cells.append(f"{ms(statistics.median(times)):>20} {ms(times[-1]):>8} {max(n for _, n in results):>11,}")
         print(f"{name:<19} {each:>6} " + " ".join(cells))
     print()
 

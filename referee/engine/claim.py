@@ -92,9 +92,11 @@ _NEVER = 1 << 30  # above every trick key
 _LAYOUT_ORDER = [[c for suit in suits for c in (*suit, NUM_CODES)] for suits in _SUIT_ORDER]
 
 
-# The nodes one claim may take in the compiled solver: far above what any claim of bench/claim.py needs (its
-# slowest, a triple-deck refusal at the first lead, takes a few thousand), so it is a guard, not a rule.
-SOLVER_NODE_LIMIT = 2_000_000
+# The nodes one claim may take in the compiled solver (about two seconds at the ten million nodes a second of
+# bench/solver.py's machine, the time the Python search's limit allows): a guard, far above what any claim of
+# bench/claim.py needs (its slowest, triple-deck refusals at the first lead with a trick in progress, take a few
+# million).
+SOLVER_NODE_LIMIT = 20_000_000
 
 
 class ClaimCheck(Protocol):

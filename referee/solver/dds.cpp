@@ -154,11 +154,15 @@ void TranspositionTable::store(const uint64_t* key, uint64_t hash, int depth, in
 Search::Search(const Tables& tables, TranspositionTable& table, const Position& p, uint64_t node_limit)
     : t_(tables), tt_(table), limit_(node_limit), k_(p.k) {
     side_mask_ = 0;
+    side_seats_ = 0;
     std::memset(holders_, 0, sizeof holders_);
     std::memset(in_hands_, 0, sizeof in_hands_);
     for (int s = 0; s < k_; ++s) {
         side_[s] = p.side[s];
-        if (p.side[s]) side_mask_ |= static_cast<uint8_t>(1u << s);
+        if (p.side[s]) {
+            side_mask_ |= static_cast<uint8_t>(1u << s);
+            ++side_seats_;
+        }
         held_[s] = 0;
         hand_[s] = 0;
         for (int u = 0; u < SUITS; ++u) {
@@ -363,25 +367,68 @@ int Search::quick_tricks(int leader) const {
     return total;
 }
 
-// For each side (0: the others, 1: the side counted): the most trumps one of its hands holds above every trump of
-// the other side. Each of them takes the trick it is played to, so that side takes at least that many tricks.
+// For each side (0: the others, 1: the side counted): a number of tricks its trumps take whatever is played. Each
+// trump of one hand falls in a trick of its own, and takes it unless the other side plays a trump as high or higher
+// to it; each trump of the other side can do that to one of them at most. So of a hand's trumps, those left when
+// the other side's trumps are matched, highest first, each to a trump of the hand no higher, take a trick each.
 void Search::sure_trumps(int* sure) const {
     const int trump = t_.trump;
-    uint32_t top[2] = {0, 0};
-    for (int s = 0; s < k_; ++s) top[side_[s]] |= ranks_[s][trump];
-    int above[2] = {top[1] ? high_bit(top[1]) : -1, top[0] ? high_bit(top[0]) : -1};
+    // every trump of each side, copies included, as places in the suit, highest first
+    int held[2][MAX_COPIES * CODES], count[2] = {0, 0};
+    for (int p = t_.order_len[trump] - 1; p >= 0; --p) {
+        int c = t_.order[trump][p];
+        for (int s = 0; s < k_; ++s)
+            for (int n = count_[s][c]; n > 0; --n) held[side_[s]][count[side_[s]]++] = p;
+    }
     sure[0] = sure[1] = 0;
     for (int s = 0; s < k_; ++s) {
-        int side = side_[s], won = 0;
-        uint32_t mine = ranks_[s][trump];
-        while (mine) {
-            int p = high_bit(mine);
-            if (p <= above[side]) break;
-            won += count_[s][t_.order[trump][p]];
-            mine &= ~(1u << p);
+        int side = side_[s], other = !side, next_other = 0, unmatched = 0;
+        for (int p = t_.order_len[trump] - 1; p >= 0; --p) {
+            for (int n = count_[s][t_.order[trump][p]]; n > 0; --n) {
+                if (next_other < count[other] && held[other][next_other] >= p) ++next_other;
+                else ++unmatched;
+            }
         }
-        sure[side] = std::max(sure[side], won);
+        sure[side] = std::max(sure[side], unmatched);
     }
+}
+
+// The side on lead takes every trick left when every card it holds is a sure winner: as high as every card of its
+// suit the others hold (the side plays it first: it leads, and whoever of it wins leads again), and a plain card
+// only while the others hold no trump.
+bool Search::all_sure() const {
+    const int trump = t_.trump;
+    int top[SUITS];
+    bool ruff = false;
+    for (int u = 0; u < SUITS; ++u) {
+        uint32_t theirs = 0;
+        for (int s = 0; s < k_; ++s)
+            if (!side_[s]) theirs |= ranks_[s][u];
+        top[u] = theirs ? high_bit(theirs) : -1;
+        if (u == trump && theirs) ruff = true;
+    }
+    for (int s = 0; s < k_; ++s) {
+        if (!side_[s]) continue;
+        for (int u = 0; u < SUITS; ++u) {
+            uint32_t mine = ranks_[s][u];
+            if (!mine) continue;
+            if (ruff && u != trump) return false;
+            if (__builtin_ctz(mine) < top[u]) return false;  // its lowest card of the suit is beaten
+        }
+    }
+    return true;
+}
+
+// A side of one seat in play that must take every trick, on lead: it leads every trick, so it leads each of its
+// suits in the end, and a seat of the other side keeping a card above all of its own in that suit takes a trick.
+bool Search::lone_leader_loses(int leader) const {
+    for (int u = 0; u < SUITS; ++u) {
+        uint32_t mine = ranks_[leader][u];
+        if (!mine) continue;
+        for (int s = 0; s < k_; ++s)
+            if (!side_[s] && ranks_[s][u] && high_bit(ranks_[s][u]) > high_bit(mine)) return true;
+    }
+    return false;
 }
 
 bool Search::last_trick(int target) const {
@@ -452,6 +499,14 @@ bool Search::node(int target) {
                 tt_.store(key, hash, n, lower, upper);
                 return lower >= target;
             }
+        }
+        if (target == n && side_[to_act_] && all_sure()) {
+            tt_.store(key, hash, n, n, upper);
+            return true;
+        }
+        if (target == n && side_[to_act_] && side_seats_ == 1 && lone_leader_loses(to_act_)) {
+            tt_.store(key, hash, n, lower, std::min(upper, n - 1));
+            return false;
         }
         int quick = quick_tricks(to_act_);
         if (side_[to_act_]) {

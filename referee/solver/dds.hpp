@@ -102,6 +102,7 @@ class Search {
     int k_;
     bool side_[MAX_SEATS];
     uint8_t side_mask_;
+    int side_seats_;
     uint8_t count_[MAX_SEATS][CODES];
     uint32_t held_[MAX_SEATS];               // codes held
     uint32_t ranks_[MAX_SEATS][SUITS];       // places (Tables::pos) of the codes held, per suit
@@ -127,6 +128,8 @@ class Search {
     int top_key(int seat, int led) const;
     int quick_tricks(int leader) const;
     void sure_trumps(int* sure) const;
+    bool lone_leader_loses(int leader) const;
+    bool all_sure() const;
     bool last_trick(int target) const;
     uint64_t layout_key(int leader, uint64_t* key) const;
 };
