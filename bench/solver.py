@@ -43,7 +43,7 @@ from referee.engine import doubledummy as dd
 from referee.engine.claim import SOLVER_NODE_LIMIT
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
-from referee.solver import available, unavailable_reason
+from referee.solver import SearchLimitError, available, unavailable_reason
 from tests.support.claims import random_ending
 
 
@@ -60,14 +60,22 @@ def positions(name: str, left: int, count: int, seed: str) -> list[Game]:
     return games
 
 
-def timed(ask: Callable[[dd.Position], object], position: dd.Position) -> tuple[float, int]:
-    """(CPU seconds, nodes searched) of one question."""
+# Each question may take this many nodes (seconds on the largest presets); one that reaches it is counted apart.
+NODE_LIMIT = 20_000_000
+
+
+def timed(ask: Callable[..., object], position: dd.Position) -> tuple[float, int, bool]:
+    """(CPU seconds, nodes searched, whether it was answered within ``NODE_LIMIT`` nodes) of one question."""
     start = time.process_time()
-    ask(position)
-    return time.process_time() - start, dd.solver_for(position.trump, position.copies).nodes
+    try:
+        ask(position, node_limit=NODE_LIMIT)
+        answered = True
+    except SearchLimitError:
+        answered = False
+    return time.process_time() - start, dd.solver_for(position.trump, position.copies).nodes, answered
 
 
-QUESTIONS: dict[str, Callable[[dd.Position], object]] = {"tricks": dd.tricks, "card values": dd.card_values}
+QUESTIONS: dict[str, Callable[..., object]] = {"tricks": dd.tricks, "card values": dd.card_values}
 
 
 def ms(seconds: float) -> str:
@@ -75,7 +83,8 @@ def ms(seconds: float) -> str:
 
 
 def by_tricks_left(names: list[str], count: int, seed: int) -> None:
-    print("Solves per CPU second (one core), by tricks left at a trick's start")
+    print("Solves per CPU second (one core), by tricks left at a trick's start (a question that reaches")
+    print(f"{NODE_LIMIT:,} nodes counts with its time)")
     head = f"{'preset':<19} {'left':>5} " + " ".join(f"{q + ' /s':>16}" for q in QUESTIONS)
     print(head)
     print("-" * len(head))
@@ -92,9 +101,10 @@ def by_tricks_left(names: list[str], count: int, seed: int) -> None:
 
 
 def whole_hands(names: list[str], count: int, seed: int) -> None:
-    print(f"A whole hand from its first lead: ms per question ({count} hands per preset)")
+    print(f"A whole hand from its first lead: ms per question ({count} hands per preset; limit: questions that")
+    print(f"reached {NODE_LIMIT:,} nodes, their time counted)")
     head = f"{'preset':<19} {'tricks':>6} " + " ".join(
-        f"{q + ': median':>20} {'slowest':>8} {'most nodes':>11}" for q in QUESTIONS
+        f"{q + ': median':>20} {'slowest':>8} {'most nodes':>11} {'limit':>5}" for q in QUESTIONS
     )
     print(head)
     print("-" * len(head))
@@ -104,8 +114,10 @@ def whole_hands(names: list[str], count: int, seed: int) -> None:
         for question, ask in QUESTIONS.items():
             games = [dd.Position.of_game(g) for g in positions(name, each, count, f"{seed}:whole:{question}")]
             results = [timed(ask, p) for p in games]
-            times = sorted(t for t, _ in results)
-            cells.append(f"{ms(statistics.median(times)):>20} {ms(times[-1]):>8} {max(n for _, n in results):>11,}")
+            times = sorted(t for t, _, _ in results)
+            most = max(n for _, n, _ in results)
+            limited = sum(not answered for _, _, answered in results)
+            cells.append(f"{ms(statistics.median(times)):>20} {ms(times[-1]):>8} {most:>11,} {limited:>5}")
         print(f"{name:<19} {each:>6} " + " ".join(cells))
     print()
 

@@ -343,28 +343,53 @@ int Search::moves(int seat, int* out) {
 // The tricks ``leader`` can cash one after another whatever the others hold: its cards at least as high as
 // every card of their suit in any other hand (the leader plays first, so an equal copy loses to it), trumps
 // last, and a plain suit only as many times as every other hand holding a trump can follow it.
-int Search::quick_tricks(int leader) const {
+int Search::cashable(int hand) const {
     const int trump = t_.trump;
     int total = 0;
     for (int u = 0; u < SUITS; ++u) {
         uint32_t others = 0;
         for (int s = 0; s < k_; ++s)
-            if (s != leader) others |= ranks_[s][u];
+            if (s != hand) others |= ranks_[s][u];
         int top = others ? high_bit(others) : -1;
-        uint32_t mine = ranks_[leader][u];
+        uint32_t mine = ranks_[hand][u];
         int won = 0;
         while (mine) {
             int p = high_bit(mine);
             if (p < top) break;
-            won += count_[leader][t_.order[u][p]];
+            won += count_[hand][t_.order[u][p]];
             mine &= ~(1u << p);
         }
         if (trump >= 0 && u != trump)
             for (int s = 0; s < k_; ++s)
-                if (s != leader && ranks_[s][trump]) won = std::min<int>(won, length_[s][u]);
+                if (s != hand && ranks_[s][trump]) won = std::min<int>(won, length_[s][u]);
         total += won;
     }
     return total;
+}
+
+// The tricks the side on lead cashes one after another: the leader's own winners, or a partner's, reached by
+// leading a suit in which the partner holds a card higher than any other (not a copy: it plays after the leader)
+// and nobody can ruff (that trick is the first of the partner's winners).
+int Search::quick_tricks(int leader) const {
+    int best = cashable(leader);
+    const int trump = t_.trump;
+    for (int p = 0; p < k_; ++p) {
+        if (p == leader || side_[p] != side_[leader] || !hand_[p]) continue;
+        bool entry = false;
+        for (int u = 0; u < SUITS && !entry; ++u) {
+            if (!ranks_[leader][u] || !ranks_[p][u]) continue;
+            uint32_t others = 0;
+            for (int s = 0; s < k_; ++s)
+                if (s != p) others |= ranks_[s][u];
+            if (high_bit(ranks_[p][u]) <= high_bit(others)) continue;  // a copy played before it would win
+            entry = true;
+            if (trump >= 0 && u != trump)
+                for (int s = 0; s < k_; ++s)
+                    if (s != p && ranks_[s][trump] && !length_[s][u]) entry = false;
+        }
+        if (entry) best = std::max(best, cashable(p));
+    }
+    return best;
 }
 
 // For each side (0: the others, 1: the side counted): a number of tricks its trumps take whatever is played. Each

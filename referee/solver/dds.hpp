@@ -127,6 +127,7 @@ class Search {
     int legal(int seat, int* out) const;
     int top_key(int seat, int led) const;
     int quick_tricks(int leader) const;
+    int cashable(int hand) const;
     void sure_trumps(int* sure) const;
     bool lone_leader_loses(int leader) const;
     bool all_sure() const;
