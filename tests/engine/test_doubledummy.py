@@ -163,3 +163,31 @@ def test_a_position_is_a_hand_in_play() -> None:
     game = Game(preset("neuralplay"))
     with pytest.raises(ValueError, match="a double-dummy position is a hand in play, not the deal phase"):
         dd.Position.of_game(game)
+
+
+def test_anything_handed_in_gets_an_answer_or_a_one_line_refusal() -> None:
+    """Random hands, seats, tricks and sides, most of them not positions at all: each call answers or raises
+    ``SolverInputError`` in a line; nothing brings the process down."""
+    rng = random.Random("fuzz")
+    answered = refused = 0
+    for _ in range(3000):
+        trump = rng.randrange(6)
+        seats = rng.randint(2, 6)
+        size = rng.randint(0, 4)
+        hands = [[rng.randrange(32) for _ in range(size + rng.choice([0, 0, 0, -1, 1]))] for _ in range(seats)]
+        active = rng.sample(range(seats), rng.randint(1, seats))
+        to_act = rng.choice([*active, rng.randrange(seats)])
+        trick = [rng.randrange(32) for _ in range(rng.randint(0, 2))]
+        side = rng.sample(range(seats), rng.randint(0, seats))
+        question = rng.choice(list(Question))
+        try:
+            solver(trump, copies=rng.randint(1, 3)).solve(
+                question, [hands], active=active, to_act=to_act, trick=trick, side=side, node_limit=100_000
+            )
+            answered += 1
+        except SolverInputError as refusal:
+            assert "\n" not in str(refusal) and str(refusal)
+            refused += 1
+        except SearchLimitError:
+            answered += 1
+    assert answered > 50 and refused > 1000, (answered, refused)
