@@ -16,8 +16,8 @@ Three tables, every preset (or those named):
 
 Times are CPU seconds of this process (``time.process_time``): the search is
 single-threaded, so solves per CPU second are solves per second on one core.
-The solvers are the engine's, one per trump, whose transposition tables are
-kept between questions, as in a bot or the referee.
+The solvers are the engine's, one per trump and number of decks, as in a bot
+or the referee (each question starts with an empty transposition table).
 
     python bench/solver.py                    # every preset
     python bench/solver.py indiana --positions 50

@@ -103,8 +103,8 @@ class Position:
 
 @lru_cache(maxsize=32)
 def solver_for(trump: int, copies: int) -> Solver:
-    """The solver of ``trump``'s trick rules for ``copies`` decks, made once per process (its transposition table
-    is kept between questions: a position solved once is known after)."""
+    """The solver of ``trump``'s trick rules for ``copies`` decks, made once per process (with its transposition
+    table, whose memory is kept; what it holds serves one call only)."""
     return Solver(EFFECTIVE_SUIT[trump], TRICK_KEY[trump], copies)
 
 

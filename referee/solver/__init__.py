@@ -91,8 +91,9 @@ class Solver:
     first wins (the engine's ``EFFECTIVE_SUIT[trump]`` and ``TRICK_KEY[trump]``).
     ``copies`` is the number of decks (1 to 3). ``table_bits``: the
     transposition table holds 4 * 2**table_bits positions of 64 bytes (8 MB
-    at 15). A solver answers one call at a time (a second thread waits);
-    the search itself runs without the GIL.
+    at 15), shared by the worlds of one call and by no two calls (an answer
+    never depends on what was asked before). A solver answers one call at a
+    time (a second thread waits); the search itself runs without the GIL.
     """
 
     def __init__(self, suits: Sequence[int], keys: Sequence[Sequence[int]], copies: int, *, table_bits: int = 15):

@@ -116,8 +116,11 @@ TranspositionTable::TranspositionTable(int bits)
 
 TranspositionTable::Entry* TranspositionTable::find(const uint64_t* key, uint64_t hash) {
     Entry* bucket = entries_.get() + (hash & bucket_mask_) * 4;
+    // only what this call found: an answer never depends on what was asked before
     for (int i = 0; i < 4; ++i)
-        if (bucket[i].used && std::memcmp(bucket[i].key, key, sizeof bucket[i].key) == 0) return &bucket[i];
+        if (bucket[i].used && bucket[i].generation == generation_ &&
+            std::memcmp(bucket[i].key, key, sizeof bucket[i].key) == 0)
+            return &bucket[i];
     return nullptr;
 }
 
@@ -127,15 +130,15 @@ void TranspositionTable::store(const uint64_t* key, uint64_t hash, int depth, in
     int worst = 1 << 30;
     for (int i = 0; i < 4; ++i) {
         Entry& e = bucket[i];
-        if (e.used && std::memcmp(e.key, key, sizeof e.key) == 0) {
+        if (e.used && e.generation == generation_ && std::memcmp(e.key, key, sizeof e.key) == 0) {
             // both are true bounds of the same position
             e.lower = static_cast<uint8_t>(std::max<int>(e.lower, lower));
             e.upper = static_cast<uint8_t>(std::min<int>(e.upper, upper));
             e.generation = generation_;
             return;
         }
-        // replace an empty entry, else one of an earlier search, else the one with the fewest tricks left
-        int worth = !e.used ? -1 : (e.generation == generation_ ? 64 : 0) + e.depth;
+        // replace an entry of an earlier call (or none), else the one with the fewest tricks left
+        int worth = !e.used || e.generation != generation_ ? -1 : e.depth;
         if (worth < worst) {
             worst = worth;
             victim = &e;
@@ -199,7 +202,6 @@ Search::Search(const Tables& tables, TranspositionTable& table, const Position& 
             best_seat_ = seat;
         }
     }
-    tt_.next_generation();
 }
 
 void Search::play(int seat, int card) {

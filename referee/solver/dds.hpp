@@ -9,7 +9,8 @@
 // number of tricks is found with a few such zero-window searches (``Search::value``). What keeps it fast:
 //   - a transposition table at the start of each trick, keyed on who holds which card, each card reduced to
 //     its place among the cards left in its suit (a card gone changes nothing but that order), holding the
-//     bounds found so far on the side's tricks from there;
+//     bounds found so far on the side's tricks from there (in one call: what an earlier call found is not
+//     used, so that an answer, and the nodes it takes, never depend on what was asked before);
 //   - quick tricks: at a trick's start, the winners the leader can cash one after another (a lower bound for
 //     its side), and a trick whose winner nothing still to play can change;
 //   - equivalent cards: of cards of one suit in one hand with no other card left between them (in anybody's

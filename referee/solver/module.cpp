@@ -372,6 +372,7 @@ PyObject* Solver_solve(SolverObject* self, PyObject* args, PyObject* kwargs) {
         std::lock_guard<std::mutex> guard(core->lock);
         try {
             if (!core->table) core->table = std::make_unique<dds::TranspositionTable>(core->table_bits);
+            core->table->next_generation();  // the worlds of one call share what they find, and no more
             for (size_t w = 0; w < positions.size(); ++w) {
                 dds::Search search(core->tables, *core->table, positions[w], node_limit ? node_limit : ~0ULL);
                 Answer& a = answers[w];
