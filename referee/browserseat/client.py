@@ -47,7 +47,7 @@ from aiohttp import web
 from referee.analyze.driver import SeatChoice, analyse, plan_logs
 from referee.analyze.evaluate import Budget
 from referee.analyze.html import page_analysis
-from referee.analyze.run import run_here
+from referee.analyze.spread import run_here
 from referee.browserseat import advice
 from referee.browserseat.deal import DealTable, Others, duplicate_hand, practice_table
 from referee.browserseat.state import (
