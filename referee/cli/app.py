@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 import typer.main
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
@@ -104,7 +104,7 @@ COMMANDS = {
     "new": Declared(
         "referee.cli.new",
         "Start a bot in a new folder: a working starter in Python, JavaScript, C++, Go or Java, its build file, a "
-        "README and a first test (arena check-bot); prints the commands to build it and to play a first match.",
+        "README and a first test (arena check-bot); prints the commands to build it, check it and play a first match.",
     ),
     "play": Declared(
         "referee.cli.play",
@@ -211,15 +211,30 @@ def _registered(name: str) -> click.Command:
     raise LookupError(f"{COMMANDS[name].module} defines no command {name!r}")
 
 
+# Columns of output that goes to a pipe or a file: as wide as what is printed (a cut table loses its cells).
+PIPED_WIDTH = 10_000
+
+
+class ArenaConsole(Console):
+    """The commands' console: as wide as the terminal; on a pipe or a file (``arena ... | less``, a script
+    reading it), as wide as each line printed, so that no table is cut to fit 80 columns. COLUMNS, when set,
+    is the width everywhere (the tests set it)."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        if self._width is None and "COLUMNS" not in self._environ and not self.is_terminal:
+            return ConsoleDimensions(PIPED_WIDTH, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
 # emoji=False: rich would turn ":100:" in "file.jsonl:100: ..." (or in a bot's name) into an emoji
-console = Console(emoji=False)
-err_console = Console(stderr=True, emoji=False)
-
-
-def wide_console() -> Console:
-    """The console for output a command lays out wide: the terminal's, or on a pipe one 200 columns wide so that
-    lines are not wrapped."""
-    return console if console.is_terminal else Console(width=200, highlight=False, emoji=False)
+console = ArenaConsole(emoji=False)
+err_console = ArenaConsole(stderr=True, emoji=False)
 
 
 class Status(IntEnum):

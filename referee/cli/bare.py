@@ -33,7 +33,7 @@ def bare_ray(args: Sequence[str]) -> list[str]:
         if arg == "--":
             break
         if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
-            from referee.tournament.backends.cluster import LOCAL
+            from referee.games.backends.cluster import LOCAL
 
             out.insert(i + 1 + (len(out) - len(args)), LOCAL)
     return out

@@ -1,6 +1,6 @@
 """Where ``arena tournament`` and ``arena sprt`` run their tables: the ``--ray`` options.
 
-The backend they choose is picked where a run is opened (``referee.run.placement``); ``--workers`` is a
+The backend they choose is picked where a run is opened (``referee.games.placement``); ``--workers`` is a
 setting (``referee.cli.options``); ``--ray`` alone is read in ``referee.cli.bare``.
 """
 
@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
+from referee.games.backends.cluster import INSTALL as RAY_INSTALL
 
 RayOpt = Annotated[
     str | None,
