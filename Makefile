@@ -83,10 +83,11 @@ check: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m "not processes"
 
 # Everything, before a commit and in CI: the checks, then the whole suite on two workers (pytest-xdist, a test
-# file per worker at a time), then the tests marked serial (they measure time or CPU) one at a time.
+# file per worker at a time, in the order tests/conftest.py gives: the slowest files first), then the tests marked
+# serial (they measure time or CPU) one at a time.
 test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
 	$(CHECKS)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not serial"
 	$(BIN)/python -m pytest -q -m serial
 
 $(CHROMIUM):

@@ -152,12 +152,39 @@ def listed(nodeid: str, entries: set[str]) -> bool:
     )
 
 
+# The files that take longest, longest first (`pytest --durations`): `make test` hands the files to its workers in
+# the order of the run (--no-loadscope-reorder), and a long file begun last would leave one worker running it alone.
+SLOWEST = (
+    "tests/tournament/test_sprt_tables.py",
+    "tests/js/test_js_bot.py",
+    "tests/kits/test_kits.py",
+    "tests/analyze/test_analyze_cli.py",
+    "tests/kits/test_arena_new.py",
+    "tests/tournament/test_format_runs.py",
+    "tests/report/test_live.py",
+    "tests/tournament/test_tournament_cli.py",
+    "tests/tournament/test_sprt_run.py",
+    "tests/ladder/test_ladder_runs.py",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.split("::", 1)[0] in SERIAL:
             item.add_marker(pytest.mark.serial)
         if listed(item.nodeid, PROCESSES):
             item.add_marker(pytest.mark.processes)
+    # the run's order, file by file (a file's tests stay together, in their order): the slowest files, the other
+    # files with tests of the process tier, then the files of the in-process tier, whose short tests fill the end
+    by_file: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def rank(path: str) -> tuple[int, bool]:
+        in_process = all(item.get_closest_marker("processes") is None for item in by_file[path])
+        return (SLOWEST.index(path) if path in SLOWEST else len(SLOWEST), in_process)
+
+    items[:] = [item for path in sorted(by_file, key=rank) for item in by_file[path]]
 
 
 def pytest_configure(config: pytest.Config) -> None:

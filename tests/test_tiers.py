@@ -17,7 +17,7 @@ from pathlib import Path
 import grpc.aio
 import pytest
 
-from tests.conftest import PROCESSES, SERIAL, listed
+from tests.conftest import PROCESSES, SERIAL, SLOWEST, listed
 from tests.support import inprocess
 
 TESTS = Path(__file__).parent
@@ -91,7 +91,7 @@ def test_an_entry_names_a_folder_a_file_or_a_test() -> None:
 def test_every_entry_names_what_is_there() -> None:
     """An entry left behind by a move or a rename would leave its tests in the fast tier, where the guard fails
     them: this says which entry first."""
-    for entry in PROCESSES | SERIAL:
+    for entry in PROCESSES | SERIAL | set(SLOWEST):
         path, _, name = entry.partition("::")
         assert (TESTS.parent / path).exists(), entry
         if name:
