@@ -96,3 +96,22 @@ def test_every_entry_names_what_is_there() -> None:
         assert (TESTS.parent / path).exists(), entry
         if name:
             assert f"def {name}(" in (TESTS.parent / path).read_text(), entry
+
+
+def test_the_run_goes_file_by_file_the_slowest_files_first(request: pytest.FixtureRequest) -> None:
+    """The order tests/conftest.py gives the run (make test's workers take the files in it): a file's tests
+    together, the files of SLOWEST first and longest first, the in-process files last."""
+    paths = [item.nodeid.split("::", 1)[0] for item in request.session.items]
+    files = list(dict.fromkeys(paths))
+    assert paths == sorted(paths, key=files.index)  # each file's tests are one stretch of the run
+    slowest = [path for path in files if path in SLOWEST]
+    assert files[: len(slowest)] == sorted(slowest, key=SLOWEST.index)
+    in_process = [
+        all(
+            item.get_closest_marker("processes") is None
+            for item in request.session.items
+            if item.nodeid.startswith(f"{path}::")
+        )
+        for path in files[len(slowest) :]
+    ]
+    assert in_process == sorted(in_process)  # the files with tests of the process tier, then the others
