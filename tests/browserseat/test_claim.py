@@ -51,7 +51,7 @@ def test_claims_that_hold_end_the_hand_and_others_are_refused(browser: Browser, 
             now = wait_for_turn(page, last)
             assert not now.closed
             if now.phase == "trick":
-                page.click("#felt", force=True)
+                page.dispatch_event("#felt", "click")
                 page.wait_for_function("document.body.dataset.phase !== 'trick'")
                 continue
             if now.phase == "hand-over":

@@ -242,7 +242,7 @@ def test_the_table_fits_the_fullest_hand(browser: Browser, tmp_path: Path) -> No
         while seen != {"bid", "play"}:
             now = wait_for_turn(page, last)
             if now.phase == "trick":
-                page.click("#felt", force=True)
+                page.dispatch_event("#felt", "click")
                 page.wait_for_function("document.body.dataset.phase !== 'trick'")
                 continue
             decision = decision_of(traffic)

@@ -347,8 +347,9 @@ def play_table(
             number = page.evaluate("document.body.dataset.trickDone || ''")
             if keyboard:
                 page.keyboard.press("Enter")
-            else:  # forced: with a short pause, the hand's result may be over the table already
-                page.click("#felt", force=True)
+            else:  # a click event on the table itself: with a short pause, the hand's result may be over the table
+                # already, and at the smallest size the table's centre may be scrolled out of the viewport
+                page.dispatch_event("#felt", "click")
             page.wait_for_function("(n) => (document.body.dataset.trickDone || '') !== n", arg=number)
             continue
         if now.phase == "hand-over":
