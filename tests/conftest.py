@@ -155,16 +155,21 @@ def listed(nodeid: str, entries: set[str]) -> bool:
 # The files that take longest, longest first (`pytest --durations`): `make test` hands the files to its workers in
 # the order of the run (--no-loadscope-reorder), and a long file begun last would leave one worker running it alone.
 SLOWEST = (
-    "tests/tournament/test_sprt_tables.py",
+    "tests/tournament/test_format_runs.py",
     "tests/js/test_js_bot.py",
-    "tests/kits/test_kits.py",
     "tests/analyze/test_analyze_cli.py",
     "tests/kits/test_arena_new.py",
-    "tests/tournament/test_format_runs.py",
-    "tests/report/test_live.py",
+    "tests/tournament/test_sprt_tables.py",
+    "tests/kits/test_kits.py",
+    "tests/kits/test_kits_beside_claims.py",
+    "tests/hostile/test_protocol_faults.py",
     "tests/tournament/test_tournament_cli.py",
-    "tests/tournament/test_sprt_run.py",
     "tests/ladder/test_ladder_runs.py",
+    "tests/report/test_live.py",
+    "tests/browserseat/test_bad_input.py",
+    "tests/ladder/test_ladder_page.py",
+    "tests/browserseat/test_claim.py",
+    "tests/browserseat/test_table.py",
 )
 
 
