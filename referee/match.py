@@ -693,6 +693,7 @@ async def play_games(
             games=config.games,
             move_time_ms=config.clock.move_time_ms,
             time_bank_ms=config.clock.time_bank_ms,
+            startup_allowance_ms=config.clock.startup_allowance_ms,
             on_fault=config.policy.value,
         )
     )

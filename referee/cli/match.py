@@ -35,6 +35,7 @@ def match_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     log_dir: opt.LogDir = None,
     sandbox: opt.Sandbox = None,

@@ -141,6 +141,7 @@ def _ask(match: MatchLog, selection: Selection, command: str, at: str, prime: st
         earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
         console.print(
             f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
+            f"{f', start-up allowance {request.startup_allowance_ms} ms' if request.startup_allowance_ms else ''}"
             f"{f', time bank {request.time_bank_ms} ms' if request.time_bank_ms else ''}{earlier}",
             highlight=False,
             soft_wrap=True,

@@ -38,6 +38,7 @@ def tournament_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     duplicate: opt.Duplicate = None,
     all_seatings: opt.AllSeatings = None,
