@@ -107,6 +107,7 @@ PROCESSES = {
     "tests/play/test_play_pty.py",
     "tests/protocol/test_encoder.py",
     "tests/referee/test_bot_file.py",
+    "tests/referee/test_startup_allowance.py",
     "tests/referee/test_interrupt.py",
     "tests/referee/test_match_folder.py",
     "tests/referee/test_referee_claims.py",
