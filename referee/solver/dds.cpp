@@ -357,7 +357,7 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
     int their_top[SUITS];
     bool ruffable[SUITS] = {false, false, false, false};
     int ours_top[SUITS];
-    for (int u = 0; u < SUITS; ++u) {
+    for (int u = 0; u < SUITS && !trick_len_; ++u) {  // on lead only
         uint32_t theirs = 0, ours = 0;
         for (int s = 0; s < k_; ++s) {
             if (s == seat) continue;
@@ -801,16 +801,28 @@ int Search::value() {
     return lo;
 }
 
+// A card's value is found by stepping one trick at a time from ``guess`` (the value of the card tried before: the
+// values of a seat's cards lie close together, and a zero-window search near the value is what costs), or by
+// halving the range without one (``guess`` < 0).
 int Search::value_after(int seat, int card, int guess) {
     int lo = 0, hi = hand_[seat];
-    if (guess > lo && guess <= hi) {
-        if (child(seat, card, guess)) lo = guess;
-        else hi = guess - 1;
+    if (guess < 0) {
+        while (lo < hi && !aborted) {
+            int mid = (lo + hi + 1) / 2;
+            if (child(seat, card, mid)) lo = mid;
+            else hi = mid - 1;
+        }
+        return lo;
     }
-    while (lo < hi && !aborted) {
-        int mid = (lo + hi + 1) / 2;
-        if (child(seat, card, mid)) lo = mid;
-        else hi = mid - 1;
+    guess = std::min(std::max(guess, 1), hi);
+    if (hi == 0) return 0;
+    if (child(seat, card, guess)) {
+        lo = guess;
+        while (lo < hi && !aborted && child(seat, card, lo + 1)) ++lo;
+    } else {
+        hi = guess - 1;
+        while (lo < hi && !aborted && !child(seat, card, hi)) --hi;
+        lo = hi;
     }
     return lo;
 }
@@ -821,7 +833,7 @@ void Search::card_values(std::vector<int>& cards, std::vector<int>& values) {
     const int n_all = legal(seat, all);
     const int n_tried = moves(seat, tried, run_top, -1);
     int value_of[CODES];
-    int guess = hand_[seat];
+    int guess = -1;
     for (int i = 0; i < n_tried && !aborted; ++i) {
         value_of[tried[i]] = value_after(seat, tried[i], guess);
         guess = value_of[tried[i]];
