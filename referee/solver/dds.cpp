@@ -132,18 +132,25 @@ const LayoutNumbers layout_numbers;
 TranspositionTable::TranspositionTable(int bits)
     : groups_(static_cast<Group*>(std::calloc(static_cast<size_t>(4) << bits, sizeof(Group))), &std::free),
       blocks_(static_cast<Block*>(std::calloc(static_cast<size_t>(2) << bits, sizeof(Block))), &std::free),
+      index_(static_cast<Slot*>(std::calloc(static_cast<size_t>(32) << bits, sizeof(Slot))), &std::free),
+      shapes_(static_cast<Shapes*>(std::calloc(static_cast<size_t>(1) << bits, sizeof(Shapes))), &std::free),
       bucket_mask_((uint64_t{1} << bits) - 1),
-      capacity_(2u << bits) {
+      index_mask_((uint64_t{32} << bits) - 1),
+      capacity_(2u << bits),
+      shape_capacity_(1u << bits) {
     // calloc: the pages are zeroed by the system as they are first touched, not all at once here
-    if (!groups_ || !blocks_) throw std::bad_alloc();
+    if (!groups_ || !blocks_ || !index_ || !shapes_) throw std::bad_alloc();
 }
 
 void TranspositionTable::clear() {
     used_ = 0;
+    shapes_used_ = 0;
     if (++generation_ == 0) {
         std::memset(static_cast<void*>(groups_.get()), 0, (bucket_mask_ + 1) * 4 * sizeof(Group));
         generation_ = 1;
     }
+    if ((generation_ & 0xffffu) == 0) ++generation_;  // the index's generation is never 0, an empty slot's
+    if ((generation_ & 0xffffu) == 1) std::memset(static_cast<void*>(index_.get()), 0, (index_mask_ + 1) * sizeof(Slot));
 }
 
 void TranspositionTable::next_generation() { clear(); }
@@ -155,7 +162,7 @@ TranspositionTable::Group* TranspositionTable::group(const uint64_t* key, uint64
         if (bucket[i].generation == generation_ && bucket[i].key[0] == key[0] && bucket[i].key[1] == key[1])
             return &bucket[i];
     if (!make) return nullptr;
-    // a group of an earlier call (or none), else the one with the fewest entries (they are lost)
+    // a group of an earlier call (or none), else the one with the fewest entries (they are lost: a new serial)
     Group* victim = &bucket[0];
     for (int i = 0; i < 4; ++i) {
         Group& g = bucket[i];
@@ -168,13 +175,99 @@ TranspositionTable::Group* TranspositionTable::group(const uint64_t* key, uint64
     victim->key[0] = key[0];
     victim->key[1] = key[1];
     victim->generation = generation_;
+    victim->serial = ++serial_;
     victim->head = 0;
+    victim->shapes = 0;
     victim->size = 0;
     return victim;
 }
 
+namespace {
+
+inline uint32_t pack_top(const uint8_t* top) {
+    return uint32_t{top[0]} | uint32_t{top[1]} << 8 | uint32_t{top[2]} << 16 | uint32_t{top[3]} << 24;
+}
+
+inline uint64_t entry_hash(uint32_t serial, uint32_t shape, const Pattern* cut) {
+    uint64_t h = mix((uint64_t{serial} << 32 | shape) + 0x9e3779b97f4a7c15ULL);
+    for (int u = 0; u < SUITS; ++u) h = mix(h ^ cut[u]);
+    return h;
+}
+
+}  // namespace
+
+TranspositionTable::Entry* TranspositionTable::lookup(uint32_t serial, uint32_t shape, const Pattern* cut,
+                                                      uint64_t hash, uint64_t& slot) const {
+    const Slot* index = index_.get();
+    const uint16_t generation = static_cast<uint16_t>(generation_), check = static_cast<uint16_t>(hash >> 48);
+    for (slot = hash & index_mask_; index[slot].generation == generation; slot = (slot + 1) & index_mask_) {
+        if (index[slot].check != check) continue;
+        Entry& e = entry(index[slot].entry - 1);
+        if (e.group == serial && pack_top(e.top) == shape && e.pattern[0] == cut[0] && e.pattern[1] == cut[1] &&
+            e.pattern[2] == cut[2] && e.pattern[3] == cut[3])
+            return &e;
+    }
+    return nullptr;
+}
+
+bool TranspositionTable::index(Group& g, uint32_t number) {
+    const Entry& e = entry(number);
+    const uint32_t shape = pack_top(e.top);
+    Shapes* shapes = shapes_.get();
+    bool known = false;
+    for (uint32_t b = g.shapes; b && !known; b = shapes[b - 1].next)
+        for (uint32_t i = 0; i < shapes[b - 1].used; ++i)
+            if (shapes[b - 1].top[i] == shape) known = true;
+    if (!known) {
+        if (!g.shapes || shapes[g.shapes - 1].used == SHAPES) {
+            if (shapes_used_ == shape_capacity_) return false;
+            Shapes& block = shapes[shapes_used_++];
+            block.used = 0;
+            block.next = g.shapes;
+            g.shapes = shapes_used_;
+        }
+        Shapes& block = shapes[g.shapes - 1];
+        block.top[block.used++] = shape;
+    }
+    const uint64_t hash = entry_hash(g.serial, shape, e.pattern);
+    uint64_t slot;
+    lookup(g.serial, shape, e.pattern, hash, slot);  // not there: entries of a group are never twice alike
+    index_.get()[slot] = Slot{number + 1, static_cast<uint16_t>(generation_), static_cast<uint16_t>(hash >> 48)};
+    return true;
+}
+
+bool TranspositionTable::make_indexed(Group& g) {
+    const Block* blocks = blocks_.get();
+    for (uint32_t b = g.head; b; b = blocks[b - 1].next)
+        for (uint32_t i = 0; i < blocks[b - 1].used; ++i)
+            if (!index(g, (b - 1) * BLOCK + i)) return false;
+    return true;
+}
+
 const TranspositionTable::Entry* TranspositionTable::find(const Group& g, const Pattern* patterns, int target,
                                                           int& hint) const {
+    const Shapes* shapes = shapes_.get();
+    for (uint32_t b = g.shapes; b; b = shapes[b - 1].next) {
+        const Shapes& block = shapes[b - 1];
+        // every shape's slot asked for at once, then read: the index is far bigger than the caches
+        Pattern cut[SHAPES][SUITS];
+        uint64_t hash[SHAPES];
+        for (uint32_t i = 0; i < block.used; ++i) {
+            const uint32_t shape = block.top[i];
+            for (int u = 0; u < SUITS; ++u)
+                cut[i][u] = patterns[u] & top_mask(static_cast<int>(shape >> (8 * u) & 0xff));
+            hash[i] = entry_hash(g.serial, shape, cut[i]);
+            __builtin_prefetch(index_.get() + (hash[i] & index_mask_));
+        }
+        for (uint32_t i = 0; i < block.used; ++i) {
+            uint64_t slot;
+            const Entry* e = lookup(g.serial, block.top[i], cut[i], hash[i], slot);
+            if (!e) continue;
+            if (e->lower >= target || e->upper < target) return e;
+            if (hint < 0 && e->best >= 0) hint = e->best;
+        }
+    }
+    if (g.shapes) return nullptr;
     const Block* blocks = blocks_.get();
     for (uint32_t b = g.head; b; b = blocks[b - 1].next) {
         const Block& block = blocks[b - 1];
@@ -197,19 +290,26 @@ void TranspositionTable::store(const uint64_t* key, uint64_t hash, const Pattern
     Pattern cut[SUITS];
     for (int u = 0; u < SUITS; ++u) cut[u] = patterns[u] & top_mask(top[u]);
     Group* g = group(key, hash, true);
-    Block* blocks = blocks_.get();
-    for (uint32_t b = g->head; b; b = blocks[b - 1].next) {
-        Block& block = blocks[b - 1];
-        for (uint32_t i = 0; i < block.used; ++i) {
-            Entry& e = block.entry[i];
-            if (std::memcmp(e.top, top, SUITS) != 0 || std::memcmp(e.pattern, cut, sizeof cut) != 0) continue;
-            // both are true bounds of every position that agrees with the entry
-            e.lower = static_cast<uint8_t>(std::max<int>(e.lower, lower));
-            e.upper = static_cast<uint8_t>(std::min<int>(e.upper, upper));
-            if (best >= 0) e.best = static_cast<int8_t>(best);
-            return;
-        }
+    Entry* same = nullptr;
+    if (g->shapes) {
+        uint64_t slot;
+        same = lookup(g->serial, pack_top(top), cut, entry_hash(g->serial, pack_top(top), cut), slot);
+    } else {
+        Block* blocks = blocks_.get();
+        for (uint32_t b = g->head; b && !same; b = blocks[b - 1].next)
+            for (uint32_t i = 0; i < blocks[b - 1].used && !same; ++i) {
+                Entry& e = blocks[b - 1].entry[i];
+                if (std::memcmp(e.top, top, SUITS) == 0 && std::memcmp(e.pattern, cut, sizeof cut) == 0) same = &e;
+            }
     }
+    if (same) {
+        // both are true bounds of every position that agrees with the entry
+        same->lower = static_cast<uint8_t>(std::max<int>(same->lower, lower));
+        same->upper = static_cast<uint8_t>(std::min<int>(same->upper, upper));
+        if (best >= 0) same->best = static_cast<int8_t>(best);
+        return;
+    }
+    Block* blocks = blocks_.get();
     if (!g->head || blocks[g->head - 1].used == BLOCK) {
         if (used_ == capacity_) {
             // full: forget everything of this call and go on (what is found next depends on this call only)
@@ -222,13 +322,20 @@ void TranspositionTable::store(const uint64_t* key, uint64_t hash, const Pattern
         g->head = used_;
     }
     Block& block = blocks[g->head - 1];
+    const uint32_t number = (g->head - 1) * BLOCK + block.used;
     Entry& e = block.entry[block.used++];
     std::memcpy(e.pattern, cut, sizeof cut);
     std::memcpy(e.top, top, SUITS);
+    e.group = g->serial;
     e.lower = static_cast<uint8_t>(lower);
     e.upper = static_cast<uint8_t>(upper);
     e.best = static_cast<int8_t>(best);
     ++g->size;
+    const bool indexed = g->shapes ? index(*g, number) : g->size < INDEXED || make_indexed(*g);
+    if (!indexed) {
+        // no room for its shapes: forget everything of this call and go on
+        clear();
+    }
 }
 
 // ------------------------------------------------------------------ the search

@@ -74,32 +74,45 @@ struct Position {
 
 // Bounds on the side's tricks from positions at a trick's start, for one call (``next_generation`` forgets
 // everything). Positions are grouped by who leads and by every hand's length in each suit; within a group, an
-// entry holds the pattern of the relevant cards of each suit (who holds the ``top`` highest codes left).
+// entry holds the pattern of the relevant cards of each suit (who holds the ``top`` highest codes left). A lookup
+// reads a small group's entries one by one. A group grown past ``INDEXED`` entries (thousands, in a long search)
+// is indexed instead: it lists the distinct ``top``s of its entries (its shapes, a few dozen), and its entries are
+// found through a hash of (group, shape, pattern), one probe a shape.
 class TranspositionTable {
    public:
     explicit TranspositionTable(int bits);
     struct Entry {
         Pattern pattern[SUITS];  // the position's pattern of each suit, cut to its ``top`` highest codes
+        uint32_t group;          // the serial number of its group
         uint8_t top[SUITS];
         uint8_t lower, upper;
         int8_t best;             // the leader's card that did best, or -1
     };
     static constexpr int BLOCK = 8;
+    static constexpr uint32_t INDEXED = 256;
     struct Block {  // entries of one group, the newest last
         Entry entry[BLOCK];
         uint32_t used;
         uint32_t next;  // the group's block before this one (index + 1), or 0
     };
+    static constexpr int SHAPES = 14;
+    struct Shapes {  // the distinct ``top``s of an indexed group's entries (four bytes packed in one word)
+        uint32_t top[SHAPES];
+        uint32_t used;
+        uint32_t next;  // the group's block of shapes before this one (index + 1), or 0
+    };
     struct Group {
         uint64_t key[2];
         uint32_t generation;
-        uint32_t head;  // the group's newest block (index + 1), or 0
+        uint32_t serial;
+        uint32_t head;    // the group's newest block (index + 1), or 0
+        uint32_t shapes;  // indexed: the group's newest block of shapes (index + 1), else 0
         uint32_t size;
     };
     // The group of ``key``, made empty if it is not there; null only when ``make`` is false.
     Group* group(const uint64_t* key, uint64_t hash, bool make);
-    // The first entry of ``g`` that agrees with ``patterns`` and decides ``target`` (a bound at or above it, or
-    // below it); ``hint`` gets the best card of an agreeing entry (or keeps its value).
+    // An entry of ``g`` that agrees with ``patterns`` and decides ``target`` (a bound at or above it, or below
+    // it); ``hint`` gets the best card of an agreeing entry (or keeps its value).
     const Entry* find(const Group& g, const Pattern* patterns, int target, int& hint) const;
     // Adds the bounds known when the cards above ``top`` of each suit are as in ``patterns``.
     void store(const uint64_t* key, uint64_t hash, const Pattern* patterns, const uint8_t* top, int lower, int upper,
@@ -107,13 +120,32 @@ class TranspositionTable {
     void next_generation();
 
    private:
+    struct Slot {  // of the index: an entry (its number + 1), valid in its generation only, and bits of its hash
+        uint32_t entry;
+        uint16_t generation;
+        uint16_t check;
+    };
     void clear();
+    Entry& entry(uint32_t number) const { return blocks_.get()[number / BLOCK].entry[number % BLOCK]; }
+    // The entry of group ``serial`` with this shape and these cut patterns (``hash``: theirs), or null; ``slot``:
+    // where it is, or the free slot where it goes.
+    Entry* lookup(uint32_t serial, uint32_t shape, const Pattern* cut, uint64_t hash, uint64_t& slot) const;
+    // Puts an entry of indexed group ``g`` in the index (and its shape in the group's list); false when the
+    // shapes are full.
+    bool index(Group& g, uint32_t number);
+    bool make_indexed(Group& g);
     std::unique_ptr<Group, void (*)(void*)> groups_;
     std::unique_ptr<Block, void (*)(void*)> blocks_;
+    std::unique_ptr<Slot, void (*)(void*)> index_;
+    std::unique_ptr<Shapes, void (*)(void*)> shapes_;
     uint64_t bucket_mask_;
-    uint32_t capacity_;
+    uint64_t index_mask_;
+    uint32_t capacity_;        // blocks
+    uint32_t shape_capacity_;  // blocks of shapes
     uint32_t used_ = 0;
-    uint32_t generation_ = 1;
+    uint32_t shapes_used_ = 0;
+    uint32_t serial_ = 0;
+    uint32_t generation_ = 1;  // of the groups; of the index, its low 16 bits
 };
 
 // One search over one position (copied in); the table is shared between searches of one solver.
