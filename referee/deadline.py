@@ -1,4 +1,13 @@
-"""Time for bots: the time control of a match (``TimeControl``), and the deadline of each request.
+"""Time for bots: the time control of a match (``TimeControl``), a bot process's start-up allowance
+(``StartupUse``), and the deadline of each request.
+
+The start-up allowance is time a bot process may take beyond the move time
+over its first ``STARTUP_DECISIONS`` decisions, as a JVM's class loading
+and first compilations take it: an answer over its limit draws the excess
+from what is left of the allowance first, then from the time bank. Past
+those decisions what is left is gone; a restarted process (a new stream)
+has it again. ``STARTUP_ALLOWANCE_MS`` is the games' setting's default
+(``referee.games.settings``); a bare ``TimeControl`` gives none.
 
 A ``Deadline`` runs on the referee's event loop beside one request. It fires
 at the limit, but first gives back time the bot could not use:
@@ -36,11 +45,24 @@ from typing import Protocol
 
 from referee.runqueue import Sample
 
+STARTUP_ALLOWANCE_MS = 2000  # the start-up allowance of every command's games unless told otherwise
+STARTUP_DECISIONS = 10  # the decisions of a bot process that may draw on it
+
+
+@dataclass
+class StartupUse:
+    """How far a bot process is into its start-up allowance: the decisions it was asked so far, and the time
+    it drew from the allowance (ms). One per process: ``referee.server.Connection`` holds it."""
+
+    decisions: int = 0
+    drawn_ms: int = 0
+
 
 @dataclass(frozen=True)
 class TimeControl:
-    """The per-decision limit told to bots, the grace the referee adds before it calls time, and the
-    time bank each bot has per game (a decision over its limit draws the excess from it).
+    """The per-decision limit told to bots, the grace the referee adds before it calls time, the time bank
+    each bot has per game and the start-up allowance of each bot process (a decision over its limit draws the
+    excess from the allowance while it lasts, then from the bank).
 
     ``move_time_ms`` 0 is no limit (a person's seat, ``arena play``): the
     referee waits as long as it takes, and tells the seat 0.
@@ -49,10 +71,18 @@ class TimeControl:
     move_time_ms: int = 1000
     grace_ms: int = 100
     time_bank_ms: int = 0
+    startup_allowance_ms: int = 0
 
     @classmethod
     def unlimited(cls) -> TimeControl:
         return cls(move_time_ms=0, grace_ms=0)
+
+    def startup_left_ms(self, use: StartupUse) -> int:
+        """What is left of the start-up allowance for a process's next decision (0 once its first
+        ``STARTUP_DECISIONS`` are made, and with no limit)."""
+        if self.move_time_ms == 0 or use.decisions >= STARTUP_DECISIONS:
+            return 0
+        return max(0, self.startup_allowance_ms - use.drawn_ms)
 
     def left_ms(self, spent_ms: int = 0) -> int:
         """The time a request allows (its ``time_limit_ms``) when ``spent_ms`` of the decision's time is gone
@@ -61,18 +91,20 @@ class TimeControl:
             return 0
         return max(1, self.move_time_ms - spent_ms)
 
-    def limit_s(self, bank_ms: int = 0, spent_ms: int = 0) -> float:
-        """When time is called, with ``bank_ms`` left in the bot's bank and ``spent_ms`` spent (``left_ms``)."""
+    def limit_s(self, bank_ms: int = 0, spent_ms: int = 0, startup_ms: int = 0) -> float:
+        """When time is called, with ``bank_ms`` left in the bot's bank, ``spent_ms`` spent (``left_ms``) and
+        ``startup_ms`` left of its start-up allowance."""
         if self.move_time_ms == 0:
             return math.inf
-        return (self.left_ms(spent_ms) + bank_ms + self.grace_ms) / 1000
+        return (self.left_ms(spent_ms) + startup_ms + bank_ms + self.grace_ms) / 1000
 
-    def describe(self, bank_ms: int = 0, spent_ms: int = 0) -> str:
+    def describe(self, bank_ms: int = 0, spent_ms: int = 0, startup_ms: int = 0) -> str:
         if self.move_time_ms == 0:
             return "no limit"
+        startup = f", {startup_ms} ms left of its start-up allowance" if startup_ms else ""
         bank = f", {bank_ms} ms left in its time bank" if bank_ms else ""
         left = f" left of {self.move_time_ms} ms after its refused claim" if spent_ms else ""
-        return f"{self.left_ms(spent_ms)} ms{left} (+{self.grace_ms} ms grace{bank})"
+        return f"{self.left_ms(spent_ms)} ms{left} (+{self.grace_ms} ms grace{startup}{bank})"
 
 
 class WaitSource(Protocol):

@@ -3,7 +3,7 @@
 Record shapes (every record has ``event``; see docs/logs.md):
 
 - ``match_start``: log_version, preset, rules (every option), seats (seat, team,
-  bot), seed, games, move_time_ms, time_bank_ms, on_fault
+  bot), seed, games, move_time_ms, time_bank_ms, startup_allowance_ms, on_fault
 - ``game_start``: game (1-based), game_id, seed, first_dealer, seats
 - ``deal``: hand, dealer, hands (per seat: null while the hand is in play)
 - ``bid``: hand, seat, bid (text: ``pass``, ``4``, ``4 S``, ``call2 H`` ...)
@@ -206,6 +206,7 @@ def match_start_record(
     move_time_ms: int,
     on_fault: str,
     time_bank_ms: int = 0,
+    startup_allowance_ms: int = 0,
 ) -> dict[str, Any]:
     """The first line of every log. ``bot_names`` is the seating of the first game."""
     return {
@@ -218,6 +219,7 @@ def match_start_record(
         "games": games,
         "move_time_ms": move_time_ms,
         "time_bank_ms": time_bank_ms,
+        "startup_allowance_ms": startup_allowance_ms,
         "on_fault": on_fault,
     }
 

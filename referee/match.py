@@ -77,6 +77,9 @@ from referee.thinktime import ThinkTime
 
 log = structlog.get_logger("referee.match")
 
+# How long a match waits for a crashed bot's process to end before it says what the bot printed.
+CRASH_SETTLE_S = 1.0
+
 # Called as each hand is dealt: (game_id, hand number, scores so far per team).
 OnHand = Callable[[str, int, tuple[int, ...]], None]
 # Called with the game's records as they happen, every card shown (the organiser's view, for the live view:
@@ -525,6 +528,15 @@ class MatchResult:
     def draws(self) -> int:
         return sum(1 for r in self.games if r.winner is None)
 
+    def think(self) -> list[ThinkTime]:
+        """Each team's answers over the games: its seats' think times, merged."""
+        think = [ThinkTime()] * self.config.rules.teams
+        for r in self.games:
+            for seat, t in enumerate(r.think):
+                team = self.config.rules.team_of(seat)
+                think[team] = think[team].merge(t)
+        return think
+
     def points_per_hand(self) -> list[float]:
         """Each team's final scores summed over the games, per hand dealt: the standings' measure
         (``referee.games.standings``), so a match and a tournament read alike."""
@@ -638,11 +650,19 @@ class Match:
             writer,
             absent=absent,
             ready=functools.partial(self.pool.ready, self.players),
+            settle=self._settle,
             on_game=on_game,
             on_hand=on_hand,
         )
         writer.close()  # the last line: a late answer from now on goes to the referee's own log only
         return MatchResult(self.log_path, cfg, results, names)
+
+    async def _settle(self, result: GameResult) -> None:
+        """Wait a moment (up to a second) for the processes of the bots that crashed in the game to end: what they
+        print as they end (a traceback comes after the stream closed) is then in their output file."""
+        crashed = {v.seat for v in result.violations if v.kind is ViolationKind.CRASH}
+        processes = [self.pool.process(self.players[seat]) for seat in crashed]
+        await asyncio.gather(*(p.wait_exit(CRASH_SETTLE_S) for p in processes if p is not None))
 
 
 async def play_games(
@@ -653,6 +673,7 @@ async def play_games(
     absent: Mapping[Player, str] | None = None,
     ready: Callable[[], Awaitable[Mapping[Player, str]]] | None = None,
     askers: Sequence[Asker] | None = None,
+    settle: Callable[[GameResult], Awaitable[None]] | None = None,
     on_game: Callable[[GameResult], None] | None = None,
     on_hand: OnHand | None = None,
 ) -> list[GameResult]:
@@ -660,7 +681,8 @@ async def play_games(
     match_start to its match_end (written last: the writer takes no record after it).
 
     ``absent`` names the players not connected for the first game (``play_game``); before each later game
-    ``ready()`` says it again, having restarted what crashed. ``askers``: as ``play_game``'s.
+    ``ready()`` says it again, having restarted what crashed. ``askers``: as ``play_game``'s. ``settle(result)``
+    is awaited after each game, before ``on_game(result)``.
     """
     writer.write(
         match_start_record(
@@ -671,6 +693,7 @@ async def play_games(
             games=config.games,
             move_time_ms=config.clock.move_time_ms,
             time_bank_ms=config.clock.time_bank_ms,
+            startup_allowance_ms=config.clock.startup_allowance_ms,
             on_fault=config.policy.value,
         )
     )
@@ -695,6 +718,8 @@ async def play_games(
         )
         results.append(result)
         log.info("game over", game=number, winner=result.winner, scores=list(result.scores), reason=result.reason)
+        if settle is not None:
+            await settle(result)
         if on_game is not None:
             on_game(result)
     writer.write_last(match_end_record(games=len(results), results=[r.record() for r in results]))

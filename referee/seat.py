@@ -18,6 +18,12 @@ Every part of the arena that asks a bot something goes through
    (timeout, crash, malformed, illegal), with the Error the bot is owed and
    the time charged.
 
+Its time (``referee.deadline``): each request allows the move time, and
+tells the bot what is left of its start-up allowance (``StartupUse``, the
+process's: ``Connection.startup``) and of the seat's time bank for the game;
+an answer over the move time draws the excess from the allowance, then from
+the bank.
+
 What a fault costs (forfeit, default action) is the caller's policy.
 
 Claims (docs/protocol.md, "Claims"). A seat may answer a play with a claim
@@ -43,7 +49,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from referee.deadline import TimeControl
+from referee.deadline import StartupUse, TimeControl
 from referee.engine.errors import IllegalActionError
 from referee.engine.events import ClaimEvent, Event, visible_to
 from referee.engine.game import CLAIM, Action, Answer, ClaimAnswer, Decision, DecisionKind, Game
@@ -87,7 +93,8 @@ class SeatChannel:
     only (``arena replay --ask`` rebuilds what the referee sent).
 
     ``refused``: the game's refused claims at their places (``referee.engine.view.Refused``), one list shared by
-    the game's channels, so that every seat hears each of them.
+    the game's channels, so that every seat hears each of them. ``startup``: how far the seat's process is
+    into its start-up allowance; asking a player, its connection's (the process there now).
     """
 
     def __init__(
@@ -99,6 +106,7 @@ class SeatChannel:
         clock: TimeControl,
         bank_ms: int | None = None,
         refused: list[Refused] | None = None,
+        startup: StartupUse | None = None,
     ) -> None:
         self.seat = seat
         self.player = player
@@ -106,6 +114,7 @@ class SeatChannel:
         self.encoder = encoder
         self.clock = clock
         self.bank_ms = clock.time_bank_ms if bank_ms is None else bank_ms  # what is left of the seat's time bank
+        self.startup = StartupUse() if startup is None else startup
         self.refused: list[Refused] = [] if refused is None else refused
         self.told = 0  # events of the game told to the seat
         self.told_refused = 0  # refused claims told to the seat
@@ -157,11 +166,28 @@ class SeatChannel:
             time_limit_ms=self.limit_ms,
             time_bank_ms=self.bank_ms,
             may_claim=self.may_claim(game, decision),
+            startup_allowance_ms=self.startup_left_ms,
         )
 
+    @property
+    def startup_left_ms(self) -> int:
+        """What is left of the start-up allowance of the seat's process for its next request."""
+        return self.clock.startup_left_ms(self.startup)
+
     def charge(self, think_ms: int) -> None:
-        """An answer to the last request took ``think_ms``: the time over its limit comes out of the bank."""
-        self.bank_ms = max(0, self.bank_ms - max(0, think_ms - self.limit_ms))
+        """An answer to the last request took ``think_ms``: the time over its limit comes out of the start-up
+        allowance while it lasts, then out of the bank."""
+        over = max(0, think_ms - self.limit_ms)
+        drawn = min(over, self.startup_left_ms)
+        self.startup.drawn_ms += drawn
+        self.startup.decisions += 1
+        self.bank_ms = max(0, self.bank_ms - (over - drawn))
+
+    def time_up(self) -> None:
+        """The last request got no answer in time: it took what was left of the allowance and of the bank."""
+        self.startup.drawn_ms += self.startup_left_ms
+        self.startup.decisions += 1
+        self.bank_ms = 0
 
     async def ask(self, game: Game, decision: Decision) -> Outcome:
         """Ask the seat's bot for ``decision`` and apply its answer to ``game``; what came of it."""
@@ -170,15 +196,16 @@ class SeatChannel:
         conn = self.player.connection
         if conn is None or conn.closed:
             return Outcome(0, None, Fault(ViolationKind.CRASH, "the bot is not connected", None), None)
-        clock, bank, spent = self.clock, self.bank_ms, self.spent_ms
+        self.startup = conn.startup
+        clock, bank, spent, startup = self.clock, self.bank_ms, self.spent_ms, self.startup_left_ms
         may_claim = self.may_claim(game, decision)
         request_id = self.player.next_request_id()
         data = self.request(game, decision, request_id)
         free_s = self.limit_ms / 1000 if self.limit_ms else None  # None: no limit
-        answer = await conn.ask(data, request_id, clock.limit_s(bank, spent), free_s=free_s)
+        answer = await conn.ask(data, request_id, clock.limit_s(bank, spent, startup), free_s=free_s)
         if answer is Closed.TIMEOUT:
-            self.bank_ms = 0
-            return timed_out(request_id, clock, bank, spent)
+            self.time_up()
+            return timed_out(request_id, clock, bank, spent, startup)
         if answer is Closed.DISCONNECTED:
             return Outcome(request_id, None, Fault(ViolationKind.CRASH, "the bot's connection closed", None), None)
         think_ms = round(conn.think_s * 1000)
@@ -197,10 +224,10 @@ class SeatChannel:
         return Outcome(request_id, CLAIM, None, think_ms, claim)
 
 
-def timed_out(request_id: int, clock: TimeControl, bank_ms: int, spent_ms: int = 0) -> Outcome:
+def timed_out(request_id: int, clock: TimeControl, bank_ms: int, spent_ms: int = 0, startup_ms: int = 0) -> Outcome:
     """What came of a request that got no answer within its time (``bank_ms`` left in the seat's bank, ``spent_ms``
-    of the decision's time spent on a refused claim)."""
-    detail = f"no answer within {clock.describe(bank_ms, spent_ms)}"
+    of the decision's time spent on a refused claim, ``startup_ms`` left of the start-up allowance)."""
+    detail = f"no answer within {clock.describe(bank_ms, spent_ms, startup_ms)}"
     return Outcome(request_id, None, Fault(ViolationKind.TIMEOUT, detail, ErrorCode.TIMEOUT), None)
 
 

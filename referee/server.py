@@ -44,7 +44,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee import __version__
-from referee.deadline import Deadline
+from referee.deadline import Deadline, StartupUse
 from referee.faults import ViolationKind
 from referee.ledger import FloodGuard, RequestLedger, ViolationHook
 from referee.names import printable_name
@@ -202,6 +202,7 @@ class Connection:
         self._write_cut = False  # _time_up cancelled that write
         # the time the last answer is charged: from the request to the answer, less the time given back
         self.think_s = 0.0
+        self.startup = StartupUse()  # the process's start-up allowance: a stream is a process (a new one, anew)
 
     # ----------------------------------------------------------- match side
 

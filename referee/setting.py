@@ -368,7 +368,8 @@ class Setting:
     short: str | None = None  # "-n"
     saved: str | None = None  # its key in settings.json, and its attribute in the resolved settings; None: not saved
     decides_games: bool = False  # a resumed run must have the same value (else its results are not one run's)
-    since_v1: bool = False  # added after settings format 1: a settings.json without it has the default
+    since_v1: bool = False  # added after settings format 1: a settings.json without it has the default ...
+    before: Any = None  # ... or this, when given: what the runs of older arenas played by (none of it)
     name: str = ""  # the field's name (the TOML key), filled in by ``declared``
 
     @property
@@ -402,11 +403,12 @@ def declare(
     saved: str | None = None,
     decides_games: bool = False,
     since_v1: bool = False,
+    before: Any = None,
     mapping: bool = False,
 ) -> Any:
     """A field of a ``Choices`` that declares a setting (see ``Setting``); ``mapping``: its value is a mapping
     (a TOML table), empty when nothing was named, and merges when laid over another."""
-    setting = Setting(kind, help, default, default_text, flag, short, saved, decides_games, since_v1)
+    setting = Setting(kind, help, default, default_text, flag, short, saved, decides_games, since_v1, before)
     if mapping:
         return dataclasses.field(default_factory=dict, metadata={_SETTING: setting})
     return dataclasses.field(default=None, metadata={_SETTING: setting})

@@ -2,12 +2,15 @@
 
 The match driver adds each answer of a seat to its ``ThinkTime`` for the
 game; the tournament's results file keeps them per team, and the standings
-show each bot's mean and longest answer.
+show each bot's mean and longest answer, as ``arena match`` shows each
+team's (``shown``, under ``HEADER``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+HEADER = "ms mean/max"  # the column of a table that shows think times
 
 
 @dataclass(frozen=True)
@@ -27,3 +30,7 @@ class ThinkTime:
     @property
     def mean_ms(self) -> float:
         return self.total_ms / self.answers if self.answers else 0.0
+
+    def shown(self) -> str:
+        """The mean and the longest, as a table shows them (``HEADER``): ``12/96``."""
+        return f"{self.mean_ms:.0f}/{self.max_ms}"

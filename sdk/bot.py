@@ -58,6 +58,10 @@ class Bot:
         # What is left of the game's time bank, in milliseconds (0: none): an
         # answer may take this much longer than time_limit_ms, drawing it down.
         self.time_bank_ms = 0
+        # What is left of this process's start-up allowance, in milliseconds:
+        # time beyond time_limit_ms for its first decisions, drawn before the
+        # time bank (0 after them, or when the match gives none).
+        self.startup_allowance_ms = 0
         # Who sits where in the current game (the bot's name per seat); set
         # at game start.
         self.seat_names: tuple[str, ...] = ()

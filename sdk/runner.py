@@ -138,6 +138,7 @@ async def _serve(bot: Bot, call: grpc.aio.StreamStreamCall, token: str, seed: in
             hand_events = _told(bot, rules, seat, msg.events, hand_events)
             bot.time_limit_ms = msg.time_limit_ms
             bot.time_bank_ms = msg.time_bank_ms
+            bot.startup_allowance_ms = msg.startup_allowance_ms
             action = bot.decide(view_from_request(msg, rules, hand_events))
             await write(to_bytes(action_to_pb(msg.request_id, msg.decision.kind, action)))
         elif isinstance(msg, GameStartInfo):

@@ -35,6 +35,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # mid-game): `make test` runs them after the rest, one at a time, while the rest runs on two workers.
 SERIAL = {
     "tests/tournament/test_timing.py",
+    "tests/referee/test_startup_allowance.py",
     "tests/hostile/test_time.py",
     "tests/hostile/test_memory.py",
     "tests/tournament/test_ray.py",
@@ -106,6 +107,7 @@ PROCESSES = {
     "tests/play/test_play_pty.py",
     "tests/protocol/test_encoder.py",
     "tests/referee/test_bot_file.py",
+    "tests/referee/test_startup_allowance.py",
     "tests/referee/test_interrupt.py",
     "tests/referee/test_match_folder.py",
     "tests/referee/test_referee_claims.py",

@@ -113,6 +113,7 @@ class Report:
     presets: list[str]
     move_time_ms: int
     rules: dict[str, str] = field(default_factory=dict)  # rule overrides on top of each preset (--rule)
+    startup_allowance_ms: int = 0  # the process's start-up allowance (each process the check starts has it)
     checks: list[Check] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)  # per answered decision
     bot_name: str = ""  # from the Hello
@@ -148,6 +149,7 @@ class Report:
             "presets": self.presets,
             "rule_overrides": self.rules,
             "move_time_ms": self.move_time_ms,
+            "startup_allowance_ms": self.startup_allowance_ms,
             "passed": self.passed,
             "checks": [c.record() for c in self.checks],
             "failed": len(self.failures),
@@ -164,7 +166,7 @@ async def check_bot(
     *,
     presets: list[str],
     rules: Mapping[str, str] | None = None,
-    move_time_ms: int | None = None,
+    clock: TimeControl | None = None,
     output_dir: Path,
     connect_timeout_s: float = 10.0,
     shutdown_wait_s: float = SHUTDOWN_WAIT_S,
@@ -173,11 +175,12 @@ async def check_bot(
 ) -> Report:
     """Run every check on ``bot`` (on each preset with the rule overrides ``rules``, option -> value text); the
     report says what passed. Every process started is gone on return. ``sandbox``: what the bot runs in
-    (None: bare), as in a match; ``output_dir`` is hidden from it. ``move_time_ms``: None, a match's."""
-    clock = TimeControl() if move_time_ms is None else TimeControl(move_time_ms=move_time_ms)
+    (None: bare), as in a match; ``output_dir`` is hidden from it. ``clock``: the move time and the start-up
+    allowance (a process's: the restarted one has it again); None, a bare ``TimeControl``'s."""
+    clock = TimeControl() if clock is None else clock
     found, missing = positions(presets, rules)
     game = whole_game(presets[0], rules) if presets else None
-    report = Report(bot.name, bot.command, presets, clock.move_time_ms, dict(rules or {}))
+    report = Report(bot.name, bot.command, presets, clock.move_time_ms, dict(rules or {}), clock.startup_allowance_ms)
     server = ArenaServer(tcp=False)
     await server.start()
     stem = f"check-{bot.name}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -353,7 +356,6 @@ class _Run:
         self, check: Check, game: Game, decision: Decision, channel: SeatChannel
     ) -> tuple[ErrorCode, str] | None:
         """One request: None when the answer was good and applied, else the Error (code, text) for the bot."""
-        clock = self.clock
         kind = decision.kind
         self.faults.clear()
         began = time.perf_counter()
@@ -397,8 +399,9 @@ class _Run:
             elif garbled:
                 check.fail("answer field", f"an Action with {EXPECTED_FIELD[kind]} for the {where}", garbled[0])
             else:
-                check.fail("in time", f"an answer to the {where} within {clock.describe()}", "no answer in time")
-            return ErrorCode.TIMEOUT, f"no valid answer within {clock.describe()}"
+                allowed = fault.detail.removeprefix("no answer within ")  # the limit of that request: its own
+                check.fail("in time", f"an answer to the {where} within {allowed}", "no answer in time")
+            return ErrorCode.TIMEOUT, f"no valid {fault.detail}"
         self.report.think_ms.append(took_ms)
         if fault.kind is ViolationKind.MALFORMED:
             check.fail("answer field", f"{EXPECTED_FIELD[kind]} for the {where}", fault.detail)

@@ -1,8 +1,8 @@
 """``arena check-bot``'s settings, declared once (``CheckChoices``), and the opening of a check (``open_check``).
 
-A check takes the games' settings it can use (``referee.games.settings``: rule overrides, the move time,
-the sandbox, a TCP address for the bot), resolved where every command's are, once per preset checked; and its
-own: the presets, the report as JSON, the folder of the bot's output.
+A check takes the games' settings it can use (``referee.games.settings``: rule overrides, the move time and
+the start-up allowance, the sandbox, a TCP address for the bot), resolved where every command's are, once per
+preset checked; and its own: the presets, the report as JSON, the folder of the bot's output.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from referee.bots import BotCommand, with_tcp
 from referee.checkbot.positions import check_overrides, check_rules
+from referee.deadline import TimeControl
 from referee.engine.errors import RulesError
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
@@ -44,13 +45,13 @@ class CheckChoices(Choices):
 @dataclass(frozen=True)
 class CheckOpened:
     """A check, ready to run: the bot, the presets and rule overrides, the rules each preset is checked under,
-    the move time, the sandbox and where the bot's output goes."""
+    the clock (move time, start-up allowance), the sandbox and where the bot's output goes."""
 
     command: BotCommand
     presets: list[str]
     overrides: dict[str, str]
     played: dict[str, Rules]
-    move_time_ms: int
+    clock: TimeControl
     sandbox: Sandbox | None
     log_dir: Path
 
@@ -69,7 +70,7 @@ def open_check(bot: str, games: GameChoices, chosen: CheckChoices, *, warn: Warn
         presets=presets,
         overrides=overrides,
         played={s.preset: _preset_rules(s.preset, overrides) for s in settings},
-        move_time_ms=settings[0].move_time_ms,
+        clock=settings[0].clock,
         sandbox=bot_sandbox(settings[0].sandbox, warn),
         log_dir=chosen.value("log_dir"),
     )

@@ -1,10 +1,11 @@
-"""What the commands share: the async run, the result table, warnings."""
+"""What the commands share: the async run, a match's games, faults and result table, a bot's output, warnings."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -12,11 +13,14 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
+from referee.bots import output_lines
 from referee.cli.app import console, err_console
 from referee.engine.rules import Rules
+from referee.faults import Penalty
 from referee.logging import configure
 from referee.match import GameResult, MatchResult
 from referee.names import shown_name
+from referee.thinktime import HEADER
 
 T = TypeVar("T")
 
@@ -83,18 +87,49 @@ def game_line(result: GameResult, names: list[str]) -> str:
     )
 
 
+# What a fault cost, as the commands' output says it.
+COST = {Penalty.FORFEIT: "forfeit", Penalty.DEFAULT_ACTION: "a default action played", Penalty.NONE: "no penalty"}
+
+
+def print_game_faults(result: GameResult, names: list[str], output_of: Callable[[int], Path | None]) -> None:
+    """A game's faults, a line each (the seat, its bot, the kind, what it cost, why), then for each seat at fault
+    the file its bot's output went to (``output_of(seat)``; None: a bot started by hand) and its last lines."""
+    for v in result.violations:
+        line = f"  seat {v.seat} ({shown_name(names[v.seat])}) {v.kind}, {COST[v.penalty]}: {v.detail}"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    for seat in dict.fromkeys(v.seat for v in result.violations):
+        print_output(output_of(seat), f"seat {seat}'s output")
+
+
+# The bot's last lines printed under the file they are in (the whole of it is in the file named).
+OUTPUT_LINES = 5
+
+
+def print_output(output: Path | None, what: str = "output") -> None:
+    """Where a bot's stdout and stderr went, and its last lines: why it chose what it did, or why it failed, if it
+    says."""
+    if output is None:
+        return
+    lines = output_lines(output, OUTPUT_LINES)
+    said = f", its last {len(lines)} line(s):" if lines else " (it printed nothing)"
+    console.print(f"  {what}: {output}{said}", highlight=False, soft_wrap=True, markup=False)
+    for line in lines:
+        console.print(f"    {line}", highlight=False, soft_wrap=True, markup=False)
+
+
 def print_result(result: MatchResult) -> None:
     names = result.team_names()
     table = Table(title=f"{result.config.preset}: {len(result.games)} game(s), seed {result.config.seed}")
-    for col in ("team", "bot", "wins", "pts/hand", "violations"):
+    for col in ("team", "bot", "wins", "pts/hand", "violations", HEADER):
         table.add_column(col, justify="right" if col not in ("bot",) else "left")
-    wins, points = result.wins(), result.points_per_hand()
+    wins, points, think = result.wins(), result.points_per_hand(), result.think()
     faults = [0] * len(names)
     for game in result.games:
         for v in game.violations:
             faults[result.config.rules.team_of(v.seat)] += 1
     for team, name in enumerate(names):
-        table.add_row(str(team), shown_name(name), str(wins[team]), f"{points[team]:.2f}", str(faults[team]))
+        row = (str(team), shown_name(name), str(wins[team]), f"{points[team]:.2f}", str(faults[team]))
+        table.add_row(*row, think[team].shown())
     console.print(table)
     if result.draws():
         console.print(f"draws: {result.draws()}")

@@ -58,6 +58,7 @@ def init_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     all_seatings: opt.AllSeatings = None,
     sandbox: opt.Sandbox = None,

@@ -9,7 +9,7 @@ import typer
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.common import VerboseOpt, game_line, long_game_line, print_result, run_async, warn
+from referee.cli.common import VerboseOpt, game_line, long_game_line, print_game_faults, print_result, run_async, warn
 from referee.games.matches import DEFAULT_BOTS, MatchChoices, open_match
 from referee.match import GameResult, Match, MatchConfig, MatchResult
 from referee.names import shown_name
@@ -35,6 +35,7 @@ def match_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     log_dir: opt.LogDir = None,
     sandbox: opt.Sandbox = None,
@@ -72,6 +73,7 @@ async def _play(config: MatchConfig, progress: _Progress) -> MatchResult:
     def finished(result: GameResult) -> None:
         progress.finished += 1
         console.print(game_line(result, names), soft_wrap=True)
+        print_game_faults(result, names, lambda seat: match.pool.output_of(match.players[seat]))
 
     def hand(game_id: str, number: int, scores: tuple[int, ...]) -> None:
         line = long_game_line(f"game {int(game_id[1:])}", number, scores, config.rules)

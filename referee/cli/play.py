@@ -45,6 +45,7 @@ def play_command(
     games: opt.MatchGames = None,
     seed: PlaySeed = None,
     move_time: opt.MoveTime = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     log_dir: opt.LogDir = None,
     sandbox: opt.Sandbox = None,

@@ -13,9 +13,9 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import output_lines
 from referee.cli import options as opt
 from referee.cli.app import Status, app, console, fail, user_errors
+from referee.cli.common import print_output
 from referee.engine.game import Decision, DecisionKind
 from referee.gamelog import LogError, NotAGameLog
 from referee.names import shown_name
@@ -141,6 +141,7 @@ def _ask(match: MatchLog, selection: Selection, command: str, at: str, prime: st
         earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
         console.print(
             f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
+            f"{f', start-up allowance {request.startup_allowance_ms} ms' if request.startup_allowance_ms else ''}"
             f"{f', time bank {request.time_bank_ms} ms' if request.time_bank_ms else ''}{earlier}",
             highlight=False,
             soft_wrap=True,
@@ -157,33 +158,18 @@ def _ask(match: MatchLog, selection: Selection, command: str, at: str, prime: st
         answer = run_ask(match, request, bot, match.path.parent)
         if answer.action is None:
             console.print("  asked:  no answer", highlight=False)
-            _print_output(answer.output)
+            print_output(answer.output)
             raise fail(f"bot {bot.name!r}: {answer.problem}", Status.FAILED)
         text = action_text(decision.kind, answer.action)
         if answer.claim is not None:
             text += " (accepted: the hand ends)" if answer.claim.accepted else " (refused: the seat plays a card next)"
         if not answer.legal:
             console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
-            _print_output(answer.output)
+            print_output(answer.output)
             raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}", Status.FAILED)
         same = "same as the log" if same_action(decision.kind, answer.action, point.action) else "differs from the log"
         console.print(f"  asked:  {text} ({same})", highlight=False, soft_wrap=True)
-        _print_output(answer.output)
-
-
-# The bot's last lines printed after its answer (the whole of it is in the file named).
-OUTPUT_LINES = 5
-
-
-def _print_output(output: Path | None) -> None:
-    """Where the asked bot's stdout and stderr went, and its last lines: why it chose what it did, if it says."""
-    if output is None:
-        return
-    lines = output_lines(output, OUTPUT_LINES)
-    said = f", its last {len(lines)} line(s):" if lines else " (it printed nothing)"
-    console.print(f"  output: {output}{said}", highlight=False, soft_wrap=True, markup=False)
-    for line in lines:
-        console.print(f"    {line}", highlight=False, soft_wrap=True, markup=False)
+        print_output(answer.output)
 
 
 def _verify(match: MatchLog, game: int | None) -> None:

@@ -8,9 +8,9 @@ import typer
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.common import VerboseOpt, game_line, print_result, run_async, warn
+from referee.cli.common import VerboseOpt, game_line, print_game_faults, print_result, run_async, warn
 from referee.games.matches import ServeChoices, open_match, started_by_hand
-from referee.match import Match, MatchConfig, MatchResult
+from referee.match import GameResult, Match, MatchConfig, MatchResult
 
 Host = Annotated[str | None, opt.option(ServeChoices, "host")]
 Port = Annotated[int | None, opt.option(ServeChoices, "port")]
@@ -25,6 +25,7 @@ def serve_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     log_dir: opt.LogDir = None,
     host: Host = None,
@@ -53,5 +54,10 @@ async def _serve(config: MatchConfig) -> MatchResult:
                 soft_wrap=True,
             )
         console.print("(or pass --address and --token to a bot built on the SDK). Waiting for the bots; Ctrl-C stops.")
-        result = await match.play(on_game=lambda r: console.print(game_line(r, [p.bot_name for p in match.players])))
-        return result
+
+        def finished(result: GameResult) -> None:  # the bots' output is theirs: they were started by hand
+            names = [p.bot_name for p in match.players]
+            console.print(game_line(result, names))
+            print_game_faults(result, names, lambda seat: None)
+
+        return await match.play(on_game=finished)

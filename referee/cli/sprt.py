@@ -38,6 +38,7 @@ def sprt_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     concurrency: opt.Concurrency = None,
     workers: opt.Workers = None,

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from referee.games.standings import RANKING, Standing
 from referee.names import shown_name
+from referee.thinktime import HEADER
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def _table(title: str, rows: Sequence[Standing], layout: Layout, caption: str) -
     )
     results = ("W-D-L",) if layout.merged else ("W", "D", "L")
     extra = [EXTRA_HEADERS.get(name, name) for name, _ in rows[0].extra] if rows else []
-    for col in ("#", "bot", *extra, "games", *results, "pts/hand", "Elo", "±95%", "faults", "ms mean/max"):
+    for col in ("#", "bot", *extra, "games", *results, "pts/hand", "Elo", "±95%", "faults", HEADER):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for rank, r in enumerate(rows, start=1):
         wdl = (f"{r.wins}-{r.draws}-{r.losses}",) if layout.merged else (str(r.wins), str(r.draws), str(r.losses))
@@ -76,6 +77,6 @@ def _table(title: str, rows: Sequence[Standing], layout: Layout, caption: str) -
             f"{round(r.elo):+d}",
             f"{r.elo_error:.0f}",
             str(r.violations),
-            f"{r.think.mean_ms:.0f}/{r.think.max_ms}",
+            r.think.shown(),
         )
     return table

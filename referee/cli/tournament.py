@@ -9,14 +9,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.cli import options as opt
-from referee.cli.app import app, console, err_console, user_errors
-from referee.cli.common import VerboseOpt, long_game_line, run_async, warn
+from referee.cli.app import app, console, user_errors
+from referee.cli.common import COST, VerboseOpt, long_game_line, run_async, warn
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.cli.standings import standings_table
 from referee.games.placement import Placement
-from referee.games.results import GameRecord
+from referee.games.results import GameRecord, fault_groups
 from referee.games.standings import RANKING, Standing
 from referee.names import shown_name
 from referee.opening.tournament import open_tournament
@@ -38,6 +38,7 @@ def tournament_command(
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
+    startup_allowance: opt.StartupAllowance = None,
     on_fault: opt.OnFault = None,
     duplicate: opt.Duplicate = None,
     all_seatings: opt.AllSeatings = None,
@@ -76,7 +77,7 @@ def tournament_command(
     print_standings(settings, rows, done=len(tournament.done), total=tournament.expected, caption=tournament.ranking)
     if settings.gauntlet is not None:
         print_head_to_head(settings.gauntlet, tournament.head_to_head())
-    print_start_failures(tournament.done.values())
+    print_faults(tournament.done.values())
     paths = f"{folder.standings_csv}, {folder.standings_json}"
     console.print(f"standings: {paths}; game logs: {folder.games}", highlight=False, soft_wrap=True)
     write_folder_report(folder.path, report=report)
@@ -181,17 +182,24 @@ def print_standings(
     console.print(standings_table(title, rows, console, caption))
 
 
-def print_start_failures(records: Iterable[GameRecord]) -> None:
-    """One line per bot that could not start for some of its games: how many, and the last reason."""
-    failures: dict[str, list[str]] = {}
-    for record in sorted(records, key=lambda r: r.game):
-        for v in record.violations:
-            if v.not_started:
-                failures.setdefault(v.bot, []).append(v.detail)
-    for bot, reasons in sorted(failures.items()):
-        err_console.print(
-            f"bot {bot} could not start for {len(reasons)} game(s), forfeited: {reasons[-1]}",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
+# Fault lines the output shows, and games named in each: the rest are in results.jsonl and the report.
+FAULT_LINES = 10
+FAULT_GAMES = 5
+
+
+def print_faults(records: Iterable[GameRecord]) -> None:
+    """The run's faults, alike ones in one line: the bot, how many of what kind, what they cost, in which games, and
+    why (a timeout's limit, an illegal card, why a bot could not start ...)."""
+    groups = fault_groups(records)
+    if not groups:
+        return
+    console.print("faults, each with its reason:", highlight=False)
+    for g in groups[:FAULT_LINES]:
+        games = list(dict.fromkeys(g.games))
+        more = f" and {len(games) - FAULT_GAMES} more" if games[FAULT_GAMES:] else ""
+        named = ", ".join(games[:FAULT_GAMES]) + more
+        line = f"  {shown_name(g.bot)}: {len(g.games)} {g.kind} ({COST[g.penalty]}) in {named}: {g.reason}"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if groups[FAULT_LINES:]:
+        rest = f"  and {len(groups) - FAULT_LINES} more kind(s) of fault: every one is in results.jsonl and the report"
+        console.print(rest, highlight=False)

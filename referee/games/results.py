@@ -16,13 +16,16 @@ A record::
 
 ``think`` is per team: the answers its seats gave and the time charged for
 them (absent in files written before it existed).
+
+``fault_groups`` puts a run's faults together by bot, kind, cost and reason,
+with the games they happened in: what the tournament's output and report list.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -219,6 +222,37 @@ class GameRecord:
             violations=tuple(per_team),
             think=self.think or tuple(ThinkTime() for _ in self.teams),
         )
+
+
+@dataclass(frozen=True)
+class FaultGroup:
+    """Faults of one bot alike: the same kind, the same cost and the same reason, and the game of each."""
+
+    bot: str
+    kind: ViolationKind
+    penalty: Penalty
+    reason: str  # as the results file words it (a bot that never started: "could not start: ...")
+    games: tuple[str, ...]  # the game id of each of them, in the order of the games
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "kind": self.kind.value,
+            "penalty": self.penalty.value,
+            "reason": self.reason,
+            "games": list(self.games),
+        }
+
+
+def fault_groups(records: Iterable[GameRecord]) -> list[FaultGroup]:
+    """The faults of ``records``, alike ones together: by bot, then as they first happened."""
+    groups: dict[tuple[str, ViolationKind, Penalty, str], list[str]] = {}
+    for record in sorted(records, key=lambda r: r.game):
+        for v in record.violations:
+            key = (v.bot, v.kind, v.penalty, str(v.to_json()["detail"]))
+            groups.setdefault(key, []).append(record.game_id or f"g{record.game:04d}")
+    ordered = sorted(groups.items(), key=lambda item: item[0][0])  # a stable sort: first happened first
+    return [FaultGroup(bot, kind, penalty, reason, tuple(games)) for (bot, kind, penalty, reason), games in ordered]
 
 
 def _whole(value: Any) -> int:

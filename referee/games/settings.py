@@ -1,8 +1,8 @@
 """The games' settings, declared once (``GameChoices``) and resolved in one place (``resolve_games``).
 
 Every command that plays games between bots takes these settings: the rules
-(preset and overrides), the seed, the clock (move time, time bank), the
-fault policy, the sandbox, the bots and which of them connect over TCP. Each
+(preset and overrides), the seed, the clock (move time, time bank, start-up
+allowance), the fault policy, the sandbox, the bots and which of them connect over TCP. Each
 field of ``GameChoices`` declares one (``referee.setting``): its kind of
 value and range, default, help text, flag, the key it is saved under and
 whether it decides the games. Beside them, the settings some runs share:
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
 from referee.bots import BotCommand, BotSpecError, with_tcp
-from referee.deadline import TimeControl
+from referee.deadline import STARTUP_ALLOWANCE_MS, STARTUP_DECISIONS, TimeControl
 from referee.engine.errors import RulesError
 from referee.engine.presets import DEFAULT_PRESET, rules_for
 from referee.engine.rules import Rules, format_value, parse_override, parse_value
@@ -224,6 +224,17 @@ class GameChoices(Choices):
         decides_games=True,
         since_v1=True,
     )
+    startup_allowance: int | None = declare(
+        WholeNumber(0, _MS, unit="ms"),
+        f"Start-up allowance per bot process in ms: its first {STARTUP_DECISIONS} decisions may take this much "
+        "more than --move-time in all, drawn before the time bank (a restarted bot has it again).",
+        default=STARTUP_ALLOWANCE_MS,
+        flag="--startup-allowance",
+        saved="startup_allowance_ms",
+        decides_games=True,
+        since_v1=True,
+        before=0,  # a run folder older than the allowance resumes as it was played: without one
+    )
     on_fault: FaultPolicy | None = declare(
         Choice(FaultPolicy),
         "A timeout, crash or illegal answer: the team forfeits the game, or a default action is played.",
@@ -350,6 +361,7 @@ class GameSettings:
     seed: int
     move_time_ms: int
     time_bank_ms: int
+    startup_allowance_ms: int
     on_fault: FaultPolicy
     sandbox: SandboxMode  # how bots are contained; kept on resume unless given again
 
@@ -359,7 +371,11 @@ class GameSettings:
 
     @property
     def clock(self) -> TimeControl:
-        return TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms)
+        return TimeControl(
+            move_time_ms=self.move_time_ms,
+            time_bank_ms=self.time_bank_ms,
+            startup_allowance_ms=self.startup_allowance_ms,
+        )
 
     def games_only(self) -> GameSettings:
         """These settings without a run's own."""
@@ -410,7 +426,8 @@ class GameSettings:
     @classmethod
     def from_record(cls, data: Any, where: str) -> Self:
         """Read settings.json back; ``where`` names the file in errors. A setting added since format 1 that the
-        file lacks (written by an older arena) has its default; the keys of other settings are left alone."""
+        file lacks (written by an older arena) has what the older arena played by (``before``), else its default;
+        the keys of other settings are left alone."""
         try:
             if not isinstance(data, dict) or data.get("settings_format") != SETTINGS_FORMAT:
                 raise SettingsError(f"not tournament settings of format {SETTINGS_FORMAT}")
@@ -419,7 +436,7 @@ class GameSettings:
             for s in saved_plainly(cls.CHOICES.declared().values()):
                 assert s.saved is not None
                 if s.since_v1 and s.saved not in data:
-                    plain[s.saved] = s.default
+                    plain[s.saved] = s.default if s.before is None else s.before
                 elif data[s.saved] is None and s.can_be_off:
                     plain[s.saved] = None
                 else:

@@ -227,5 +227,6 @@ def _start_record(settings: GameSettings, rules: Rules, game: ScheduledGame) -> 
         games=1,
         move_time_ms=settings.move_time_ms,
         time_bank_ms=settings.time_bank_ms,
+        startup_allowance_ms=settings.startup_allowance_ms,
         on_fault=settings.on_fault.value,
     )

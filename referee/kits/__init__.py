@@ -27,6 +27,7 @@ from pathlib import Path
 from string import Template
 
 from referee.bots import BotCommand
+from referee.deadline import STARTUP_ALLOWANCE_MS, STARTUP_DECISIONS
 from referee.errors import ArenaError, InputError
 
 # the arena's checkout: its kits and the protocol (an editable install, as `make` sets up)
@@ -98,6 +99,7 @@ class Kit:
     edit: str = ""  # where a person starts changing the bot (for the README)
     build: str = ""  # what `make` does, for the README (else: the Debian packages it needs)
     first_build: str = ""  # how long the first build takes, as bench/kits.py measured it (for the README)
+    slow_start: bool = False  # its first decisions are slow (a JVM's): the README says what that costs
 
 
 # the jars the Java bot is built and run with (its Makefile's list), in /usr/share/java
@@ -168,6 +170,7 @@ KITS = {
         kit="java",
         copied=("Bot.java", "Strategy.java", "CheckBotTest.java", "Makefile"),
         tcp=True,
+        slow_start=True,
         edit="Strategy.java: one method per decision kind; Bot.java speaks the protocol",
         first_build="the first build generates and compiles the protocol's classes, about 6 s of CPU time; later "
         "builds compile the bot's own classes alone",
@@ -309,6 +312,7 @@ def write(starter: Starter) -> list[Path]:
             needs=kit.build or f"builds the bot (it needs the Debian packages {kit.toolchain.packages})",
             took=f"; {kit.first_build}" if kit.first_build else "",
             tcp=_TCP_NOTE if kit.tcp else "",
+            slow_start=SLOW_START_NOTE if kit.slow_start else "",
         )
         (folder / "README.md").write_text(readme, encoding="utf-8")
         written.append(folder / "README.md")
@@ -323,6 +327,17 @@ _TCP_NOTE = (
     "\nDebian's grpc-java cannot dial the seat's Unix socket, so this bot runs with `--tcp NAME`, as the "
     "commands above do (in `arena check-bot`, `match`, `tournament`, `sprt` and `play` alike): its "
     "ARENA_ADDRESS is then a 127.0.0.1 host:port inside its own sandbox.\n"
+)
+
+# A JVM loads its classes and compiles its hot code while it plays its first decisions.
+SLOW_START_NOTE = (
+    "\nA JVM is slow at its start: class loading and its first compilations make this bot's first decisions "
+    "take up to about half a second. Every bot process has a start-up allowance, "
+    f"{STARTUP_ALLOWANCE_MS} ms over its first {STARTUP_DECISIONS} decisions, drawn before any time bank (the "
+    'arena\'s docs/protocol.md, "Time limits"), which covers that at the default move time and at '
+    "`--move-time 200`. With less time per decision, on a busy machine, or with `--startup-allowance 0`, its "
+    "first decisions can time out and forfeit games: give it `--startup-allowance MS` or `--time-bank MS` "
+    "(a bank per game) to spare.\n"
 )
 
 

@@ -107,6 +107,7 @@ class RequestInfo:
     time_limit_ms: int
     time_bank_ms: int = 0
     may_claim: bool = False  # a PLAY decision the seat may answer with a claim (``CLAIM``)
+    startup_allowance_ms: int = 0  # what is left of the process's start-up allowance
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,7 @@ def decode_referee_message(data: bytes, *, seat: int, players: int) -> RefereeIn
             time_limit_ms=req.time_limit_ms,
             time_bank_ms=req.time_bank_ms,
             may_claim=req.may_claim,
+            startup_allowance_ms=req.startup_allowance_ms,
         )
     if which == "game_start":
         gs = msg.game_start

@@ -116,6 +116,7 @@ _K_TO_SEAT = field_key(_REQUEST, "to_seat", Form.VARINT)
 _K_TIME_LIMIT = field_key(_REQUEST, "time_limit_ms", Form.VARINT)
 _K_TIME_BANK = field_key(_REQUEST, "time_bank_ms", Form.VARINT)
 _K_MAY_CLAIM = field_key(_REQUEST, "may_claim", Form.FLAG)
+_K_STARTUP_ALLOWANCE = field_key(_REQUEST, "startup_allowance_ms", Form.VARINT)
 _K_PLAY_TRICK = field_key(pb.Play, "trick", Form.VARINT)
 _K_PLAY_SEAT = field_key(pb.Play, "seat", Form.VARINT)
 _K_PLAY_CARD = field_key(pb.Play, "card", Form.TEXT)
@@ -166,6 +167,7 @@ class RequestEncoder:
         time_limit_ms: int,
         time_bank_ms: int = 0,
         may_claim: bool = False,
+        startup_allowance_ms: int = 0,
     ) -> bytes:
         """The RefereeMessage for ``decision``; ``events`` are the seat's untold events, already filtered."""
         seat = decision.seat
@@ -219,4 +221,5 @@ class RequestEncoder:
         parts.append(_uint(_K_TIME_BANK, time_bank_ms))
         if may_claim:
             parts.append(_K_MAY_CLAIM + b"\x01")
+        parts.append(_uint(_K_STARTUP_ALLOWANCE, startup_allowance_ms))
         return _field(_K_DECISION, b"".join(parts))

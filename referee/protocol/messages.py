@@ -81,6 +81,7 @@ def decision_to_pb(
     time_limit_ms: int,
     time_bank_ms: int = 0,
     may_claim: bool = False,
+    startup_allowance_ms: int = 0,
 ) -> pb.RefereeMessage:
     """The DecisionRequest message built field by field through the protobuf library: the reference that
     ``RequestEncoder.decision`` (which writes the bytes itself) is tested against, and a tool's way to
@@ -120,6 +121,7 @@ def decision_to_pb(
     req.time_limit_ms = time_limit_ms
     req.time_bank_ms = time_bank_ms
     req.may_claim = may_claim
+    req.startup_allowance_ms = startup_allowance_ms
     return msg
 
 

@@ -29,7 +29,11 @@ Addresses (game from ``--game``; hands, tricks and decisions count from 1):
 - ``#N``: the N-th decision of the game, counting every kind.
 
 A seat's requests are numbered across the match and carry the events since
-its previous request, so both are worked out from every decision before: a
+its previous request, and what is left of its time bank and of its process's
+start-up allowance, so these are worked out from every decision before (the
+process taken to be the match's from its start, and a new one in the game
+after a crash, as the referee restarts it; a tournament's table keeps its
+processes from game to game, which its one-game logs cannot say): a
 seat the referee stopped asking (its bot had crashed, under the default-action
 policy) is not counted, and a crashed request is assumed never to have been
 sent. A refused claim was the answer to a request of its own: the play it was
@@ -48,11 +52,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bots import BotCommand, BotPool, BotStartError
-from referee.deadline import TimeControl
+from referee.deadline import StartupUse, TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str
 from referee.engine.events import ClaimEvent, Event
-from referee.engine.game import ClaimAnswer, Decision, DecisionKind
+from referee.engine.game import ClaimAnswer, Decision, DecisionKind, Game
 from referee.engine.view import Refused
 from referee.errors import InputError
 from referee.faults import ViolationKind
@@ -165,11 +169,13 @@ def same_action(kind: DecisionKind, a: object, b: object) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """One request as the referee sent it (bytes on the wire)."""
+    """One request as the referee sent it (bytes on the wire), and when the referee called time on it (its time
+    limit, what was left of the start-up allowance and of the time bank, and the grace)."""
 
     request_id: int
     hand: int
     data: bytes
+    limit_s: float
 
 
 PRIMING = ("game", "hand", "none")
@@ -190,6 +196,7 @@ class Request:
     was_asked: bool  # False: the referee played for a crashed bot without asking
     earlier: tuple[Sent, ...]  # the seat's earlier requests of the game, to bring a bot's state up to date
     may_claim: bool = False  # the request let the seat claim (a play, no claim of its refused at it)
+    startup_allowance_ms: int = 0  # what was left of the start-up allowance of the seat's process
 
     @property
     def decision(self) -> Decision:
@@ -205,83 +212,125 @@ def find_request(match: MatchLog, game_number: int, address: Address, prime: str
     if prime not in PRIMING:
         raise AskError(f"bad priming {prime!r}: expected one of {', '.join(PRIMING)}")
     logged = match.game(game_number)
-    n = match.rules.players
-    asked = [0] * n
+    seats = _Seats(match)
     for earlier in match.games[: game_number - 1]:
-        _count_requests(match, earlier, asked)
-    replay = GameReplay(match, logged)
-    gone = [False] * n
-    sent: list[list[Sent]] = [[] for _ in range(n)]
-    move_time_ms = _move_time_ms(match)
-    # each seat's channel, as in the match: what it was told, its time bank drawn down by the think time (ms)
-    # of answers over the move time; the requests are built again byte for byte, but sent to no bot
-    clock = TimeControl(move_time_ms=move_time_ms, time_bank_ms=_time_bank_ms(match))
-    encoder = RequestEncoder()
-    refused: list[Refused] = []
-    channels = [SeatChannel(seat, None, logged.game_id, encoder, clock, refused=refused) for seat in range(n)]
-    think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
-    for item in replay:
-        game = replay.game
-        claim = _refused_claim(item)
-        if claim is not None:  # the claimer's answer to a request of its own; then the play is asked again
-            channel = channels[claim.seat]
-            decision = game.decision()
-            assert decision is not None  # a refused claim leaves the play to be decided
-            ms = think.get(item.line)
-            if not gone[claim.seat]:
-                asked[claim.seat] += 1
-                data = channel.request(game, decision, asked[claim.seat])
-                sent[claim.seat].append(Sent(asked[claim.seat], game.hand_number, data))
-                channel.charge(ms if isinstance(ms, int) else 0)
-            channel.claim_refused(game, claim, ms if isinstance(ms, int) else 0)
-            continue
-        if not isinstance(item, DecisionPoint):
-            continue
-        seat = item.decision.seat
-        channel = channels[seat]
-        crashed = any(v.kind == "crash" for v in item.violations)
-        was_asked = not gone[seat] and not crashed
-        events = tuple(channel.untold(game, tell=False))
-        bank = channel.bank_ms
-        may_claim = channel.may_claim(game, item.decision)
-        data = channel.request(game, item.decision, asked[seat] + 1, tell=was_asked)
-        if address.matches(item):
-            request_id = asked[seat] + 1
-            start = game_start_to_pb(
-                game_id=logged.game_id,
-                preset=match.preset,
-                rules=match.rules,
-                seat=seat,
-                seat_names=logged.seat_names,
-                move_time_ms=move_time_ms,
-                first_dealer=logged.first_dealer,
-            )
-            primed = [r for r in sent[seat] if prime == "game" or (prime == "hand" and r.hand == item.hand)]
-            return Request(
-                replay,
-                item,
-                request_id,
-                events,
-                to_bytes(start),
-                data,
-                channel.limit_ms,
-                bank,
-                was_asked,
-                tuple(primed),
-                may_claim,
-            )
-        if was_asked:
-            asked[seat] += 1
-            sent[seat].append(Sent(asked[seat], item.hand, data))
-            ms = think.get(item.line)
-            if any(v.kind == "timeout" for v in item.violations):
-                channel.bank_ms = 0
-            elif isinstance(ms, int):
-                channel.charge(ms)
-        if crashed and any(v.penalty == "default-action" for v in item.violations):
-            gone[seat] = True
-    where = f" (the log is cut off: game {game_number} stops {replay.cut_off})" if replay.cut_off else ""
-    raise AskError(f"game {game_number} has no decision {address.text}{where}")
+        seats.walk(earlier)
+    request = seats.walk(logged, address, prime)
+    if request is None:
+        raise AskError(f"game {game_number} has no decision {address.text}")
+    return request
+
+
+class _Seats:
+    """What the referee knew of each seat as it went through a log's games: the requests it was sent (their ids
+    count across the match) and how far its process was into its start-up allowance (a process from the
+    match's start, and a new one after the seat crashed: the referee restarts it for the next game)."""
+
+    def __init__(self, match: MatchLog) -> None:
+        self.match = match
+        n = match.rules.players
+        self.asked = [0] * n
+        self.startup = [StartupUse() for _ in range(n)]
+        self.move_time_ms = _move_time_ms(match)
+        self.clock = TimeControl(
+            move_time_ms=self.move_time_ms,
+            time_bank_ms=_time_bank_ms(match),
+            startup_allowance_ms=_startup_allowance_ms(match),
+        )
+
+    def walk(self, logged: LoggedGame, address: Address | None = None, prime: str = "game") -> Request | None:
+        """Go through one game: the request at ``address`` (None: through the whole game, and None)."""
+        match, asked = self.match, self.asked
+        n = match.rules.players
+        replay = GameReplay(match, logged)
+        gone = [False] * n  # the referee plays for the seat, not asking it (it crashed, under the default policy)
+        crashed: set[int] = set()
+        sent: list[list[Sent]] = [[] for _ in range(n)]
+        # each seat's channel, as in the match: what it was told, its time bank and start-up allowance drawn down
+        # by the think time (ms) of answers over the move time; the requests are built again byte for byte, but
+        # sent to no bot
+        encoder = RequestEncoder()
+        refused: list[Refused] = []
+        channels = [
+            SeatChannel(seat, None, logged.game_id, encoder, self.clock, refused=refused, startup=self.startup[seat])
+            for seat in range(n)
+        ]
+        think = {e.line: e.record.get(THINK_FIELD) for e in logged.entries}
+        for item in replay:
+            game = replay.game
+            claim = _refused_claim(item)
+            if claim is not None:  # the claimer's answer to a request of its own; then the play is asked again
+                channel = channels[claim.seat]
+                decision = game.decision()
+                assert decision is not None  # a refused claim leaves the play to be decided
+                ms = think.get(item.line)
+                if not gone[claim.seat]:
+                    asked[claim.seat] += 1
+                    sent[claim.seat].append(self._sent(channel, game, decision, asked[claim.seat], game.hand_number))
+                    channel.charge(ms if isinstance(ms, int) else 0)
+                channel.claim_refused(game, claim, ms if isinstance(ms, int) else 0)
+                continue
+            if not isinstance(item, DecisionPoint):
+                continue
+            seat = item.decision.seat
+            channel = channels[seat]
+            crash = any(v.kind == "crash" for v in item.violations)
+            was_asked = not gone[seat] and not crash
+            events = tuple(channel.untold(game, tell=False))
+            bank, startup = channel.bank_ms, channel.startup_left_ms
+            may_claim = channel.may_claim(game, item.decision)
+            built = self._sent(channel, game, item.decision, asked[seat] + 1, item.hand, tell=was_asked)
+            if address is not None and address.matches(item):
+                start = game_start_to_pb(
+                    game_id=logged.game_id,
+                    preset=match.preset,
+                    rules=match.rules,
+                    seat=seat,
+                    seat_names=logged.seat_names,
+                    move_time_ms=self.move_time_ms,
+                    first_dealer=logged.first_dealer,
+                )
+                primed = [r for r in sent[seat] if prime == "game" or (prime == "hand" and r.hand == item.hand)]
+                return Request(
+                    replay,
+                    item,
+                    built.request_id,
+                    events,
+                    to_bytes(start),
+                    built.data,
+                    channel.limit_ms,
+                    bank,
+                    was_asked,
+                    tuple(primed),
+                    may_claim,
+                    startup,
+                )
+            if was_asked:
+                asked[seat] += 1
+                sent[seat].append(built)
+                ms = think.get(item.line)
+                if any(v.kind == "timeout" for v in item.violations):
+                    channel.time_up()
+                else:  # an answer (a faulty one's time is not logged: nothing drawn)
+                    channel.charge(ms if isinstance(ms, int) else 0)
+            if crash:
+                crashed.add(seat)
+                if any(v.penalty == "default-action" for v in item.violations):
+                    gone[seat] = True
+        for seat in crashed:  # restarted before the next game: a new process
+            self.startup[seat] = StartupUse()
+        if address is not None and replay.cut_off:
+            number, cut = logged.number, replay.cut_off
+            where = f"the log is cut off: game {number} stops {cut}"
+            raise AskError(f"game {number} has no decision {address.text} ({where})")
+        return None
+
+    def _sent(
+        self, channel: SeatChannel, game: Game, decision: Decision, request_id: int, hand: int, *, tell: bool = True
+    ) -> Sent:
+        """The request the channel builds, with when time was called on it."""
+        limit_s = channel.clock.limit_s(channel.bank_ms, channel.spent_ms, channel.startup_left_ms)
+        return Sent(request_id, hand, channel.request(game, decision, request_id, tell=tell), limit_s)
 
 
 def _refused_claim(item: Item) -> ClaimEvent | None:
@@ -291,28 +340,16 @@ def _refused_claim(item: Item) -> ClaimEvent | None:
     return None
 
 
-def _count_requests(match: MatchLog, logged: LoggedGame, asked: list[int]) -> None:
-    """Add the requests each seat was sent in one whole game (those answered by a refused claim too)."""
-    gone = [False] * match.rules.players
-    for item in GameReplay(match, logged):
-        claim = _refused_claim(item)
-        if claim is not None and not gone[claim.seat]:
-            asked[claim.seat] += 1
-        if isinstance(item, DecisionPoint):
-            seat = item.decision.seat
-            crashed = any(v.kind == "crash" for v in item.violations)
-            if not gone[seat] and not crashed:
-                asked[seat] += 1
-            if crashed and any(v.penalty == "default-action" for v in item.violations):
-                gone[seat] = True
-
-
 def _move_time_ms(match: MatchLog) -> int:
     return _start_ms(match, "move_time_ms", TimeControl.move_time_ms, least=1)
 
 
 def _time_bank_ms(match: MatchLog) -> int:
     return _start_ms(match, "time_bank_ms", 0, least=0)  # absent in logs written before time banks
+
+
+def _startup_allowance_ms(match: MatchLog) -> int:
+    return _start_ms(match, "startup_allowance_ms", 0, least=0)  # absent in logs written before the allowance
 
 
 def _start_ms(match: MatchLog, key: str, default: int, *, least: int) -> int:
@@ -350,6 +387,7 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
     logged = request.replay.logged
     seat = request.decision.seat
     clock = TimeControl(move_time_ms=request.time_limit_ms)
+    bank, startup = request.time_bank_ms, request.startup_allowance_ms  # beyond the time limit, as the request told
     seed = match.start.record.get("seed", 0)
     async with ArenaServer(tcp=False) as server:
         pool = BotPool(
@@ -369,16 +407,16 @@ async def ask_bot(match: MatchLog, request: Request, bot: BotCommand, output_dir
             assert conn is not None
             await conn.send(request.game_start)
             for earlier in request.earlier:  # bring the bot's state up to the decision; answers are not used
-                if await conn.ask(earlier.data, earlier.request_id, clock.limit_s()) is Closed.DISCONNECTED:
+                if await conn.ask(earlier.data, earlier.request_id, earlier.limit_s) is Closed.DISCONNECTED:
                     raise BotStartError(
                         f"bot {bot.name!r} left while being brought up to the decision (at request "
                         f"{earlier.request_id}, hand {earlier.hand}; its output: {output})"
                     )
-            reply = await conn.ask(request.data, request.request_id, clock.limit_s())
+            reply = await conn.ask(request.data, request.request_id, clock.limit_s(bank, startup_ms=startup))
         finally:
             await pool.close("replay: one request asked")
     if reply is Closed.TIMEOUT:
-        return Answer(None, f"no answer within {clock.describe()}", False, output=output)
+        return Answer(None, f"no answer within {clock.describe(bank, startup_ms=startup)}", False, output=output)
     if reply is Closed.DISCONNECTED:
         return Answer(None, "the bot's connection closed before it answered", False, output=output)
     game, decision = request.replay.game, request.decision

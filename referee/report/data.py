@@ -30,7 +30,7 @@ from typing import Any
 from referee.errors import InputError
 from referee.faults import Penalty
 from referee.gamelog import LogError
-from referee.games.results import GameRecord
+from referee.games.results import GameRecord, fault_groups
 from referee.games.scheduled import ScheduledGame
 from referee.games.standings import RANKING, Outcome, standings
 from referee.report.gamestats import KINDS, GameStats, read_game
@@ -231,6 +231,7 @@ class Report:
             "bots": self.bots,
             "problems": self.all_problems(),
             "standings": [{"rank": k, **r.as_dict()} for k, r in enumerate(rows, start=1)],
+            "faults": [f.to_json() for f in fault_groups(g.record for g in self.games.values())],
             "pairs": self._pairs(outcomes),
             "groups": self._groups() if settings.rules.teams > 2 and not plan.meetings else None,
             "rounds": self._rounds(plan),

@@ -107,49 +107,235 @@ int Position::tricks_left() const {
 
 // ------------------------------------------------------------------ the transposition table
 
+namespace {
+
+// The top ``n`` codes of a pattern.
+inline Pattern top_mask(int n) { return n ? ~Pattern{0} << (64 - PATTERN_BITS * n) : Pattern{0}; }
+
+// Each layout of a code's copies over the seats (two bits a seat, at most three copies in all) -> its number,
+// 1..83 (0: nobody holds it).
+struct LayoutNumbers {
+    uint8_t of[1 << (2 * MAX_SEATS)];
+    LayoutNumbers() : of() {
+        int next = 1;
+        for (int h = 1; h < (1 << (2 * MAX_SEATS)); ++h) {
+            int copies = 0;
+            for (int s = 0; s < MAX_SEATS; ++s) copies += (h >> (2 * s)) & 3;
+            if (copies <= MAX_COPIES) of[h] = static_cast<uint8_t>(next++);
+        }
+    }
+};
+const LayoutNumbers layout_numbers;
+
+}  // namespace
+
 TranspositionTable::TranspositionTable(int bits)
-    : entries_(static_cast<Entry*>(std::calloc(static_cast<size_t>(4) << bits, sizeof(Entry))), &std::free),
-      bucket_mask_((uint64_t{1} << bits) - 1) {
+    : groups_(static_cast<Group*>(std::calloc(static_cast<size_t>(4) << bits, sizeof(Group))), &std::free),
+      blocks_(static_cast<Block*>(std::calloc(static_cast<size_t>(2) << bits, sizeof(Block))), &std::free),
+      index_(static_cast<Slot*>(std::calloc(static_cast<size_t>(32) << bits, sizeof(Slot))), &std::free),
+      shapes_(static_cast<Shapes*>(std::calloc(static_cast<size_t>(1) << bits, sizeof(Shapes))), &std::free),
+      bucket_mask_((uint64_t{1} << bits) - 1),
+      index_mask_((uint64_t{32} << bits) - 1),
+      capacity_(2u << bits),
+      shape_capacity_(1u << bits) {
     // calloc: the pages are zeroed by the system as they are first touched, not all at once here
-    if (!entries_) throw std::bad_alloc();
+    if (!groups_ || !blocks_ || !index_ || !shapes_) throw std::bad_alloc();
 }
 
-TranspositionTable::Entry* TranspositionTable::find(const uint64_t* key, uint64_t hash) {
-    Entry* bucket = entries_.get() + (hash & bucket_mask_) * 4;
+void TranspositionTable::clear() {
+    used_ = 0;
+    shapes_used_ = 0;
+    if (++generation_ == 0) {
+        std::memset(static_cast<void*>(groups_.get()), 0, (bucket_mask_ + 1) * 4 * sizeof(Group));
+        generation_ = 1;
+    }
+    if ((generation_ & 0xffffu) == 0) ++generation_;  // the index's generation is never 0, an empty slot's
+    if ((generation_ & 0xffffu) == 1) std::memset(static_cast<void*>(index_.get()), 0, (index_mask_ + 1) * sizeof(Slot));
+}
+
+void TranspositionTable::next_generation() { clear(); }
+
+TranspositionTable::Group* TranspositionTable::group(const uint64_t* key, uint64_t hash, bool make) {
+    Group* bucket = groups_.get() + (hash & bucket_mask_) * 4;
     // only what this call found: an answer never depends on what was asked before
     for (int i = 0; i < 4; ++i)
-        if (bucket[i].used && bucket[i].generation == generation_ &&
-            std::memcmp(bucket[i].key, key, sizeof bucket[i].key) == 0)
+        if (bucket[i].generation == generation_ && bucket[i].key[0] == key[0] && bucket[i].key[1] == key[1])
             return &bucket[i];
+    if (!make) return nullptr;
+    // a group of an earlier call (or none), else the one with the fewest entries (they are lost: a new serial)
+    Group* victim = &bucket[0];
+    for (int i = 0; i < 4; ++i) {
+        Group& g = bucket[i];
+        if (g.generation != generation_) {
+            victim = &g;
+            break;
+        }
+        if (g.size < victim->size) victim = &g;
+    }
+    victim->key[0] = key[0];
+    victim->key[1] = key[1];
+    victim->generation = generation_;
+    victim->serial = ++serial_;
+    victim->head = 0;
+    victim->shapes = 0;
+    victim->size = 0;
+    return victim;
+}
+
+namespace {
+
+inline uint32_t pack_top(const uint8_t* top) {
+    return uint32_t{top[0]} | uint32_t{top[1]} << 8 | uint32_t{top[2]} << 16 | uint32_t{top[3]} << 24;
+}
+
+inline uint64_t entry_hash(uint32_t serial, uint32_t shape, const Pattern* cut) {
+    uint64_t h = mix((uint64_t{serial} << 32 | shape) + 0x9e3779b97f4a7c15ULL);
+    for (int u = 0; u < SUITS; ++u) h = mix(h ^ cut[u]);
+    return h;
+}
+
+}  // namespace
+
+TranspositionTable::Entry* TranspositionTable::lookup(uint32_t serial, uint32_t shape, const Pattern* cut,
+                                                      uint64_t hash, uint64_t& slot) const {
+    const Slot* index = index_.get();
+    const uint16_t generation = static_cast<uint16_t>(generation_), check = static_cast<uint16_t>(hash >> 48);
+    for (slot = hash & index_mask_; index[slot].generation == generation; slot = (slot + 1) & index_mask_) {
+        if (index[slot].check != check) continue;
+        Entry& e = entry(index[slot].entry - 1);
+        if (e.group == serial && pack_top(e.top) == shape && e.pattern[0] == cut[0] && e.pattern[1] == cut[1] &&
+            e.pattern[2] == cut[2] && e.pattern[3] == cut[3])
+            return &e;
+    }
     return nullptr;
 }
 
-void TranspositionTable::store(const uint64_t* key, uint64_t hash, int depth, int lower, int upper) {
-    Entry* bucket = entries_.get() + (hash & bucket_mask_) * 4;
-    Entry* victim = nullptr;
-    int worst = 1 << 30;
-    for (int i = 0; i < 4; ++i) {
-        Entry& e = bucket[i];
-        if (e.used && e.generation == generation_ && std::memcmp(e.key, key, sizeof e.key) == 0) {
-            // both are true bounds of the same position
-            e.lower = static_cast<uint8_t>(std::max<int>(e.lower, lower));
-            e.upper = static_cast<uint8_t>(std::min<int>(e.upper, upper));
-            e.generation = generation_;
-            return;
+bool TranspositionTable::index(Group& g, uint32_t number) {
+    const Entry& e = entry(number);
+    const uint32_t shape = pack_top(e.top);
+    Shapes* shapes = shapes_.get();
+    bool known = false;
+    for (uint32_t b = g.shapes; b && !known; b = shapes[b - 1].next)
+        for (uint32_t i = 0; i < shapes[b - 1].used; ++i)
+            if (shapes[b - 1].top[i] == shape) known = true;
+    if (!known) {
+        if (!g.shapes || shapes[g.shapes - 1].used == SHAPES) {
+            if (shapes_used_ == shape_capacity_) return false;
+            Shapes& block = shapes[shapes_used_++];
+            block.used = 0;
+            block.next = g.shapes;
+            g.shapes = shapes_used_;
         }
-        // replace an entry of an earlier call (or none), else the one with the fewest tricks left
-        int worth = !e.used || e.generation != generation_ ? -1 : e.depth;
-        if (worth < worst) {
-            worst = worth;
-            victim = &e;
+        Shapes& block = shapes[g.shapes - 1];
+        block.top[block.used++] = shape;
+    }
+    const uint64_t hash = entry_hash(g.serial, shape, e.pattern);
+    uint64_t slot;
+    lookup(g.serial, shape, e.pattern, hash, slot);  // not there: entries of a group are never twice alike
+    index_.get()[slot] = Slot{number + 1, static_cast<uint16_t>(generation_), static_cast<uint16_t>(hash >> 48)};
+    return true;
+}
+
+bool TranspositionTable::make_indexed(Group& g) {
+    const Block* blocks = blocks_.get();
+    for (uint32_t b = g.head; b; b = blocks[b - 1].next)
+        for (uint32_t i = 0; i < blocks[b - 1].used; ++i)
+            if (!index(g, (b - 1) * BLOCK + i)) return false;
+    return true;
+}
+
+const TranspositionTable::Entry* TranspositionTable::find(const Group& g, const Pattern* patterns, int target,
+                                                          int& hint) const {
+    const Shapes* shapes = shapes_.get();
+    for (uint32_t b = g.shapes; b; b = shapes[b - 1].next) {
+        const Shapes& block = shapes[b - 1];
+        // every shape's slot asked for at once, then read: the index is far bigger than the caches
+        Pattern cut[SHAPES][SUITS];
+        uint64_t hash[SHAPES];
+        for (uint32_t i = 0; i < block.used; ++i) {
+            const uint32_t shape = block.top[i];
+            for (int u = 0; u < SUITS; ++u)
+                cut[i][u] = patterns[u] & top_mask(static_cast<int>(shape >> (8 * u) & 0xff));
+            hash[i] = entry_hash(g.serial, shape, cut[i]);
+            __builtin_prefetch(index_.get() + (hash[i] & index_mask_));
+        }
+        for (uint32_t i = 0; i < block.used; ++i) {
+            uint64_t slot;
+            const Entry* e = lookup(g.serial, block.top[i], cut[i], hash[i], slot);
+            if (!e) continue;
+            if (e->lower >= target || e->upper < target) return e;
+            if (hint < 0 && e->best >= 0) hint = e->best;
         }
     }
-    std::memcpy(victim->key, key, sizeof victim->key);
-    victim->generation = generation_;
-    victim->lower = static_cast<uint8_t>(lower);
-    victim->upper = static_cast<uint8_t>(upper);
-    victim->depth = static_cast<uint8_t>(depth);
-    victim->used = 1;
+    if (g.shapes) return nullptr;
+    const Block* blocks = blocks_.get();
+    for (uint32_t b = g.head; b; b = blocks[b - 1].next) {
+        const Block& block = blocks[b - 1];
+        for (int i = static_cast<int>(block.used) - 1; i >= 0; --i) {
+            const Entry& e = block.entry[i];
+            const bool decides = e.lower >= target || e.upper < target;
+            if (!decides && (hint >= 0 || e.best < 0)) continue;
+            if ((patterns[0] & top_mask(e.top[0])) != e.pattern[0] || (patterns[1] & top_mask(e.top[1])) != e.pattern[1] ||
+                (patterns[2] & top_mask(e.top[2])) != e.pattern[2] || (patterns[3] & top_mask(e.top[3])) != e.pattern[3])
+                continue;
+            if (decides) return &e;
+            hint = e.best;
+        }
+    }
+    return nullptr;
+}
+
+void TranspositionTable::store(const uint64_t* key, uint64_t hash, const Pattern* patterns, const uint8_t* top,
+                               int lower, int upper, int best) {
+    Pattern cut[SUITS];
+    for (int u = 0; u < SUITS; ++u) cut[u] = patterns[u] & top_mask(top[u]);
+    Group* g = group(key, hash, true);
+    Entry* same = nullptr;
+    if (g->shapes) {
+        uint64_t slot;
+        same = lookup(g->serial, pack_top(top), cut, entry_hash(g->serial, pack_top(top), cut), slot);
+    } else {
+        Block* blocks = blocks_.get();
+        for (uint32_t b = g->head; b && !same; b = blocks[b - 1].next)
+            for (uint32_t i = 0; i < blocks[b - 1].used && !same; ++i) {
+                Entry& e = blocks[b - 1].entry[i];
+                if (std::memcmp(e.top, top, SUITS) == 0 && std::memcmp(e.pattern, cut, sizeof cut) == 0) same = &e;
+            }
+    }
+    if (same) {
+        // both are true bounds of every position that agrees with the entry
+        same->lower = static_cast<uint8_t>(std::max<int>(same->lower, lower));
+        same->upper = static_cast<uint8_t>(std::min<int>(same->upper, upper));
+        if (best >= 0) same->best = static_cast<int8_t>(best);
+        return;
+    }
+    Block* blocks = blocks_.get();
+    if (!g->head || blocks[g->head - 1].used == BLOCK) {
+        if (used_ == capacity_) {
+            // full: forget everything of this call and go on (what is found next depends on this call only)
+            clear();
+            g = group(key, hash, true);
+        }
+        Block& block = blocks[used_++];
+        block.used = 0;
+        block.next = g->head;
+        g->head = used_;
+    }
+    Block& block = blocks[g->head - 1];
+    const uint32_t number = (g->head - 1) * BLOCK + block.used;
+    Entry& e = block.entry[block.used++];
+    std::memcpy(e.pattern, cut, sizeof cut);
+    std::memcpy(e.top, top, SUITS);
+    e.group = g->serial;
+    e.lower = static_cast<uint8_t>(lower);
+    e.upper = static_cast<uint8_t>(upper);
+    e.best = static_cast<int8_t>(best);
+    ++g->size;
+    const bool indexed = g->shapes ? index(*g, number) : g->size < INDEXED || make_indexed(*g);
+    if (!indexed) {
+        // no room for its shapes: forget everything of this call and go on
+        clear();
+    }
 }
 
 // ------------------------------------------------------------------ the search
@@ -189,6 +375,7 @@ Search::Search(const Tables& tables, TranspositionTable& table, const Position& 
     led_ = 0;
     best_key_ = -1;
     best_seat_ = to_act_;
+    best_card_ = -1;
     for (int i = 0; i < trick_len_; ++i) {
         int card = p.trick[i];
         int seat = ((to_act_ - trick_len_ + i) % k_ + k_) % k_;
@@ -197,11 +384,19 @@ Search::Search(const Tables& tables, TranspositionTable& table, const Position& 
             led_ = t_.suit[card];
             best_key_ = t_.key[led_][card];
             best_seat_ = seat;
+            best_card_ = card;
         } else if (t_.key[led_][card] > best_key_) {
             best_key_ = t_.key[led_][card];
             best_seat_ = seat;
+            best_card_ = card;
         }
     }
+}
+
+uint32_t Search::present(int suit) const {
+    uint32_t m = 0;
+    for (int s = 0; s < k_; ++s) m |= ranks_[s][suit];
+    return m;
 }
 
 void Search::play(int seat, int card) {
@@ -257,8 +452,9 @@ int Search::legal(int seat, int* out) const {
 }
 
 // The cards of ``seat`` worth trying, best first: one of each run of equivalent cards (no card between them in
-// another hand, nor the trick's best card), then ordered so that a cut-off comes early.
-int Search::moves(int seat, int* out) {
+// another hand, nor the trick's best card), the weakest of the run, with the place of the run's highest card in
+// ``run_top``; then ordered so that a cut-off comes early, ``hint`` (the card that did best in the table) first.
+int Search::moves(int seat, int* out, int* run_top, int hint) {
     const uint32_t m = legal_mask(seat);
     int n = 0;
     int score[CODES];
@@ -268,7 +464,7 @@ int Search::moves(int seat, int* out) {
     int their_top[SUITS];
     bool ruffable[SUITS] = {false, false, false, false};
     int ours_top[SUITS];
-    for (int u = 0; u < SUITS; ++u) {
+    for (int u = 0; u < SUITS && !trick_len_; ++u) {  // on lead only
         uint32_t theirs = 0, ours = 0;
         for (int s = 0; s < k_; ++s) {
             if (s == seat) continue;
@@ -305,7 +501,11 @@ int Search::moves(int seat, int* out) {
                 last_beats = beats;
             }
             if (others) open = false;
-            if (!mine || open) continue;
+            if (!mine) continue;
+            if (open) {
+                run_top[n - 1] = j;  // the run of the card before goes on
+                continue;
+            }
             open = !others;
             int value = (u == trump ? 16 : 0) + j;  // what the card is worth keeping
             int sc;
@@ -324,28 +524,38 @@ int Search::moves(int seat, int* out) {
                 sc = -value;
             }
             out[n] = c;
+            run_top[n] = j;
             score[n] = sc;
             ++n;
         }
     }
+    // the card that did best in the table's entry, or the run it belongs to, first
+    if (hint >= 0 && (m >> hint & 1u)) {
+        const int u = t_.suit[hint], p = t_.pos[hint];
+        for (int i = 0; i < n; ++i)
+            if (t_.suit[out[i]] == u && t_.pos[out[i]] <= p && p <= run_top[i]) score[i] = 1000;
+    }
     // insertion sort, best first (few cards)
     for (int i = 1; i < n; ++i) {
-        int c = out[i], sc = score[i], j = i - 1;
+        int c = out[i], sc = score[i], top = run_top[i], j = i - 1;
         while (j >= 0 && score[j] < sc) {
             out[j + 1] = out[j];
             score[j + 1] = score[j];
+            run_top[j + 1] = run_top[j];
             --j;
         }
         out[j + 1] = c;
         score[j + 1] = sc;
+        run_top[j + 1] = top;
     }
     return n;
 }
 
 // The tricks ``leader`` can cash one after another whatever the others hold: its cards at least as high as
 // every card of their suit in any other hand (the leader plays first, so an equal copy loses to it), trumps
-// last, and a plain suit only as many times as every other hand holding a trump can follow it.
-int Search::cashable(int hand) const {
+// last, and a plain suit only as many times as every other hand holding a trump can follow it. ``relevant``
+// gets the lowest winner counted in each suit.
+int Search::cashable(int hand, uint64_t& relevant) const {
     const int trump = t_.trump;
     int total = 0;
     for (int u = 0; u < SUITS; ++u) {
@@ -354,16 +564,18 @@ int Search::cashable(int hand) const {
             if (s != hand) others |= ranks_[s][u];
         int top = others ? high_bit(others) : -1;
         uint32_t mine = ranks_[hand][u];
-        int won = 0;
+        int won = 0, lowest = -1;
         while (mine) {
             int p = high_bit(mine);
             if (p < top) break;
             won += count_[hand][t_.order[u][p]];
+            lowest = p;
             mine &= ~(1u << p);
         }
         if (trump >= 0 && u != trump)
             for (int s = 0; s < k_; ++s)
                 if (s != hand && ranks_[s][trump]) won = std::min<int>(won, length_[s][u]);
+        if (won) relevant |= bit(u, lowest);
         total += won;
     }
     return total;
@@ -372,24 +584,32 @@ int Search::cashable(int hand) const {
 // The tricks the side on lead cashes one after another: the leader's own winners, or a partner's, reached by
 // leading a suit in which the partner holds a card higher than any other (not a copy: it plays after the leader)
 // and nobody can ruff (that trick is the first of the partner's winners).
-int Search::quick_tricks(int leader) const {
-    int best = cashable(leader);
+int Search::quick_tricks(int leader, uint64_t& relevant) const {
+    uint64_t own = 0;
+    int best = cashable(leader, own);
+    relevant = own;
     const int trump = t_.trump;
     for (int p = 0; p < k_; ++p) {
         if (p == leader || side_[p] != side_[leader] || !hand_[p]) continue;
-        bool entry = false;
-        for (int u = 0; u < SUITS && !entry; ++u) {
+        int entry = -1;
+        for (int u = 0; u < SUITS && entry < 0; ++u) {
             if (!ranks_[leader][u] || !ranks_[p][u]) continue;
             uint32_t others = 0;
             for (int s = 0; s < k_; ++s)
                 if (s != p) others |= ranks_[s][u];
             if (high_bit(ranks_[p][u]) <= high_bit(others)) continue;  // a copy played before it would win
-            entry = true;
+            entry = u;
             if (trump >= 0 && u != trump)
                 for (int s = 0; s < k_; ++s)
-                    if (s != p && ranks_[s][trump] && !length_[s][u]) entry = false;
+                    if (s != p && ranks_[s][trump] && !length_[s][u]) entry = -1;
         }
-        if (entry) best = std::max(best, cashable(p));
+        if (entry < 0) continue;
+        uint64_t theirs = bit(entry, high_bit(ranks_[p][entry]));
+        int tricks = cashable(p, theirs);
+        if (tricks > best) {
+            best = tricks;
+            relevant = theirs;
+        }
     }
     return best;
 }
@@ -422,8 +642,8 @@ void Search::sure_trumps(int* sure) const {
 
 // The side on lead takes every trick left when every card it holds is a sure winner: as high as every card of its
 // suit the others hold (the side plays it first: it leads, and whoever of it wins leads again), and a plain card
-// only while the others hold no trump.
-bool Search::all_sure() const {
+// only while the others hold no trump. ``relevant``: the side's lowest card of each suit.
+bool Search::all_sure(uint64_t& relevant) const {
     const int trump = t_.trump;
     int top[SUITS];
     bool ruff = false;
@@ -434,6 +654,7 @@ bool Search::all_sure() const {
         top[u] = theirs ? high_bit(theirs) : -1;
         if (u == trump && theirs) ruff = true;
     }
+    relevant = 0;
     for (int s = 0; s < k_; ++s) {
         if (!side_[s]) continue;
         for (int u = 0; u < SUITS; ++u) {
@@ -441,6 +662,7 @@ bool Search::all_sure() const {
             if (!mine) continue;
             if (ruff && u != trump) return false;
             if (__builtin_ctz(mine) < top[u]) return false;  // its lowest card of the suit is beaten
+            relevant |= bit(u, __builtin_ctz(mine));
         }
     }
     return true;
@@ -448,114 +670,89 @@ bool Search::all_sure() const {
 
 // A side of one seat in play that must take every trick, on lead: it leads every trick, so it leads each of its
 // suits in the end, and a seat of the other side keeping a card above all of its own in that suit takes a trick.
-bool Search::lone_leader_loses(int leader) const {
+// ``relevant``: that card.
+bool Search::lone_leader_loses(int leader, uint64_t& relevant) const {
     for (int u = 0; u < SUITS; ++u) {
         uint32_t mine = ranks_[leader][u];
         if (!mine) continue;
         for (int s = 0; s < k_; ++s)
-            if (!side_[s] && ranks_[s][u] && high_bit(ranks_[s][u]) > high_bit(mine)) return true;
+            if (!side_[s] && ranks_[s][u] && high_bit(ranks_[s][u]) > high_bit(mine)) {
+                relevant = bit(u, high_bit(ranks_[s][u]));
+                return true;
+            }
     }
     return false;
 }
 
-bool Search::last_trick(int target) const {
+// One card each left: who takes the last trick. Relevant: the winning card, when it beat another of its suit.
+bool Search::last_trick(int target) {
     int s = to_act_;
     int card = __builtin_ctz(held_[s]);
     int led = t_.suit[card];
-    int best = t_.key[led][card], winner = s;
+    int best = t_.key[led][card], winner = s, best_card = card;
+    int suits[MAX_SEATS];
+    suits[0] = led;
     for (int i = 1; i < k_; ++i) {
         s = next(s);
         card = __builtin_ctz(held_[s]);
+        suits[i] = t_.suit[card];
         if (t_.key[led][card] > best) {
             best = t_.key[led][card];
             winner = s;
+            best_card = card;
         }
     }
+    int same = 0;
+    for (int i = 0; i < k_; ++i) same += suits[i] == t_.suit[best_card];
+    relevant_ = same >= 2 ? card_bit(best_card) : 0;
     return (side_[winner] ? 1 : 0) >= target;
 }
 
-uint64_t Search::layout_key(int leader, uint64_t* key) const {
-    std::memset(key, 0, sizeof(uint64_t) * KEY_WORDS);
-    int bit = 0;
-    auto put = [&](uint64_t v, int width) {
-        int word = bit >> 6, shift = bit & 63;
-        key[word] |= v << shift;
-        if (shift + width > 64) key[word + 1] |= v >> (64 - shift);
-        bit += width;
-    };
-    put(static_cast<uint64_t>(leader) | static_cast<uint64_t>(k_) << 3 | static_cast<uint64_t>(side_mask_) << 6, 12);
-    const int width = 2 * k_;
-    for (int u = 0; u < SUITS; ++u) {
-        for (int j = 0; j < t_.order_len[u]; ++j) {
-            uint16_t h = holders_[t_.order[u][j]];
-            if (h) put(h, width);
-        }
-        put(0, width);  // the end of a suit (no card is held by nobody)
-    }
-    uint64_t hash = 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i <= (bit - 1) >> 6; ++i) hash = mix(hash ^ key[i]) + static_cast<uint64_t>(i);
-    return hash;
+// Who leads, and every hand's length in each suit (five bits each): the group of a position in the table.
+uint64_t Search::group_key(int leader, uint64_t* key) const {
+    key[0] = static_cast<uint64_t>(leader) << 60;
+    key[1] = 0;
+    for (int s = 0; s < k_; ++s)
+        for (int u = 0; u < SUITS; ++u)
+            key[s / 3] |= static_cast<uint64_t>(length_[s][u]) << ((s % 3) * 20 + u * 5);
+    return mix(key[0] ^ mix(key[1] + 0x9e3779b97f4a7c15ULL));
 }
+
+void Search::patterns(Pattern* out) const {
+    for (int u = 0; u < SUITS; ++u) {
+        Pattern p = 0;
+        int n = 0;
+        for (int j = t_.order_len[u] - 1; j >= 0; --j) {
+            int c = t_.order[u][j];
+            if (!in_hands_[c]) continue;
+            p = p << PATTERN_BITS | layout_numbers.of[holders_[c]];
+            ++n;
+        }
+        out[u] = n ? p << (64 - PATTERN_BITS * n) : 0;
+    }
+}
+
+namespace {
+
+// The lowest relevant place of ``suit`` in ``relevant``, or PLACES when none is.
+inline int threshold(uint64_t relevant, int suit) {
+    uint32_t bits = static_cast<uint32_t>(relevant >> (suit * PLACES)) & 0xffffu;
+    return bits ? __builtin_ctz(bits) : PLACES;
+}
+
+}  // namespace
 
 bool Search::node(int target) {
     const int n = hand_[to_act_];  // tricks left, the one in progress included
-    if (target <= 0) return true;
-    if (target > n) return false;
+    if (target <= 0 || target > n) {
+        relevant_ = 0;
+        return target <= 0;
+    }
     if (++nodes > limit_) {
         aborted = true;
         return false;
     }
-    if (trick_len_ == 0) {
-        if (n == 1) return last_trick(target);
-        uint64_t key[KEY_WORDS];
-        uint64_t hash = layout_key(to_act_, key);
-        int lower = 0, upper = n;
-        if (const TranspositionTable::Entry* e = tt_.find(key, hash)) {
-            lower = e->lower;
-            upper = e->upper;
-            if (lower >= target) return true;
-            if (upper < target) return false;
-        }
-        // trumps that nothing of the other side can beat each take a trick of their own (every card is played)
-        if (t_.trump >= 0) {
-            int sure[2];
-            sure_trumps(sure);
-            lower = std::max(lower, sure[1]);
-            upper = std::min(upper, n - sure[0]);
-            if (lower >= target || upper < target) {
-                tt_.store(key, hash, n, lower, upper);
-                return lower >= target;
-            }
-        }
-        if (target == n && side_[to_act_] && all_sure()) {
-            tt_.store(key, hash, n, n, upper);
-            return true;
-        }
-        if (target == n && side_[to_act_] && side_seats_ == 1 && lone_leader_loses(to_act_)) {
-            tt_.store(key, hash, n, lower, std::min(upper, n - 1));
-            return false;
-        }
-        int quick = quick_tricks(to_act_);
-        if (side_[to_act_]) {
-            lower = std::max(lower, quick);
-            if (lower >= target) {
-                tt_.store(key, hash, n, lower, upper);
-                return true;
-            }
-        } else {
-            upper = std::min(upper, n - quick);
-            if (upper < target) {
-                tt_.store(key, hash, n, lower, upper);
-                return false;
-            }
-        }
-        bool result = expand(target);
-        if (aborted) return false;
-        if (result) lower = std::max(lower, target);
-        else upper = std::min(upper, target - 1);
-        tt_.store(key, hash, n, lower, upper);
-        return result;
-    }
+    if (trick_len_ == 0) return trick_start(target, n);
     // in a trick: when no seat of the other side still to play can beat the card winning it, the trick is settled
     const bool best_side = side_[best_seat_];
     bool open = false;
@@ -566,44 +763,124 @@ bool Search::node(int target) {
             break;
         }
     if (!open) {
+        relevant_ = card_bit(best_card_);
         if (best_side && target <= 1) return true;
         if (!best_side && target > n - 1) return false;
     }
-    return expand(target);
+    return expand(target, -1);
 }
 
-bool Search::expand(int target) {
-    const int seat = to_act_;
-    int options[CODES];
-    const int n = moves(seat, options);
-    const bool me = side_[seat];
-    for (int i = 0; i < n; ++i) {
-        bool result = child(seat, options[i], target);
-        if (aborted) return false;
-        if (result == me) return me;
+bool Search::trick_start(int target, int n) {
+    if (n == 1) return last_trick(target);
+    uint64_t key[2];
+    const uint64_t hash = group_key(to_act_, key);
+    Pattern pattern[SUITS];
+    patterns(pattern);
+    int hint = -1;
+    if (const TranspositionTable::Group* g = tt_.group(key, hash, false)) {
+        if (const TranspositionTable::Entry* e = tt_.find(*g, pattern, target, hint)) {
+            // relevant: the lowest of the entry's cards of each suit, in this position
+            relevant_ = 0;
+            for (int u = 0; u < SUITS; ++u) {
+                if (!e->top[u]) continue;
+                uint32_t m = present(u);
+                for (int i = 1; i < e->top[u]; ++i) m &= ~(1u << high_bit(m));
+                relevant_ |= bit(u, high_bit(m));
+            }
+            return e->lower >= target;
+        }
     }
+    const bool on_lead = side_[to_act_];
+    uint64_t relevant = 0;
+    // trumps that nothing of the other side can beat each take a trick of their own (every card is played)
+    if (t_.trump >= 0) {
+        int sure[2];
+        sure_trumps(sure);
+        if (sure[1] >= target || n - sure[0] < target) {
+            uint32_t trumps = present(t_.trump);
+            relevant_ = trumps ? bit(t_.trump, __builtin_ctz(trumps)) : 0;
+            return sure[1] >= target;
+        }
+    }
+    if (target == n && on_lead && all_sure(relevant)) {
+        relevant_ = relevant;
+        return true;
+    }
+    if (target == n && on_lead && side_seats_ == 1 && lone_leader_loses(to_act_, relevant)) {
+        relevant_ = relevant;
+        return false;
+    }
+    const int quick = quick_tricks(to_act_, relevant);
+    if (on_lead ? quick >= target : n - quick < target) {
+        relevant_ = relevant;
+        return on_lead;
+    }
+    const bool result = expand(target, hint);
+    if (aborted) return false;
+    uint8_t top[SUITS];
+    for (int u = 0; u < SUITS; ++u) {
+        int low = threshold(relevant_, u);
+        top[u] = static_cast<uint8_t>(low < PLACES ? __builtin_popcount(present(u) >> low) : 0);
+    }
+    tt_.store(key, hash, pattern, top, result ? target : 0, result ? n : target - 1, best_move_);
+    return result;
+}
+
+bool Search::expand(int target, int hint) {
+    const int seat = to_act_;
+    int options[CODES], run_top[CODES];
+    const int n = moves(seat, options, run_top, hint);
+    const bool me = side_[seat];
+    uint64_t relevant = 0;
+    int small_below[SUITS] = {-1, -1, -1, -1};  // a small card of the suit tried: the others below this are alike
+    for (int i = 0; i < n; ++i) {
+        const int card = options[i], u = t_.suit[card], p = t_.pos[card];
+        if (p < small_below[u]) continue;
+        const bool result = child(seat, card, target);
+        if (aborted) return false;
+        if (result == me) {
+            best_move_ = card;
+            return me;  // relevant_: the child's
+        }
+        relevant |= relevant_;
+        // the run of equivalent cards the card stood for must stay one: all above the suit's lowest relevant
+        // card, or all below it
+        if (run_top[i] > p && threshold(relevant_, u) <= run_top[i]) relevant |= bit(u, p);
+        if (small_below[u] < 0) {
+            int low = threshold(relevant, u);
+            if (p < low) small_below[u] = low;
+        }
+    }
+    relevant_ = relevant;
+    best_move_ = -1;
     return !me;
 }
 
 bool Search::child(int seat, int card, int target) {
-    const int led = led_, best_key = best_key_, best_seat = best_seat_;
+    const int led = led_, best_key = best_key_, best_seat = best_seat_, best_card = best_card_;
     play(seat, card);
     if (trick_len_ == 1) {
         led_ = t_.suit[card];
         best_key_ = t_.key[led_][card];
         best_seat_ = seat;
+        best_card_ = card;
     } else if (t_.key[led_][card] > best_key_) {
         best_key_ = t_.key[led_][card];
         best_seat_ = seat;
+        best_card_ = card;
     }
     bool result;
     if (trick_len_ == k_) {
         int cards[MAX_SEATS];
         std::memcpy(cards, trick_card_, sizeof cards);
-        const int winner = best_seat_;
+        const int winner = best_seat_, won_with = best_card_;
+        int same = 0;  // cards of the winning card's suit in the trick
+        for (int i = 0; i < k_; ++i) same += t_.suit[cards[i]] == t_.suit[won_with];
         trick_len_ = 0;
         to_act_ = winner;
         result = node(target - (side_[winner] ? 1 : 0));
+        // the winning card took the trick by its rank when another card of its suit was played to it
+        if (same >= 2) relevant_ |= card_bit(won_with);
         std::memcpy(trick_card_, cards, sizeof cards);
         trick_len_ = k_;
     } else {
@@ -615,6 +892,7 @@ bool Search::child(int seat, int card, int target) {
     led_ = led;
     best_key_ = best_key;
     best_seat_ = best_seat;
+    best_card_ = best_card;
     return result;
 }
 
@@ -630,27 +908,39 @@ int Search::value() {
     return lo;
 }
 
+// A card's value is found by stepping one trick at a time from ``guess`` (the value of the card tried before: the
+// values of a seat's cards lie close together, and a zero-window search near the value is what costs), or by
+// halving the range without one (``guess`` < 0).
 int Search::value_after(int seat, int card, int guess) {
     int lo = 0, hi = hand_[seat];
-    if (guess > lo && guess <= hi) {
-        if (child(seat, card, guess)) lo = guess;
-        else hi = guess - 1;
+    if (guess < 0) {
+        while (lo < hi && !aborted) {
+            int mid = (lo + hi + 1) / 2;
+            if (child(seat, card, mid)) lo = mid;
+            else hi = mid - 1;
+        }
+        return lo;
     }
-    while (lo < hi && !aborted) {
-        int mid = (lo + hi + 1) / 2;
-        if (child(seat, card, mid)) lo = mid;
-        else hi = mid - 1;
+    guess = std::min(std::max(guess, 1), hi);
+    if (hi == 0) return 0;
+    if (child(seat, card, guess)) {
+        lo = guess;
+        while (lo < hi && !aborted && child(seat, card, lo + 1)) ++lo;
+    } else {
+        hi = guess - 1;
+        while (lo < hi && !aborted && !child(seat, card, hi)) --hi;
+        lo = hi;
     }
     return lo;
 }
 
 void Search::card_values(std::vector<int>& cards, std::vector<int>& values) {
     const int seat = to_act_;
-    int all[CODES], tried[CODES];
+    int all[CODES], tried[CODES], run_top[CODES];
     const int n_all = legal(seat, all);
-    const int n_tried = moves(seat, tried);
+    const int n_tried = moves(seat, tried, run_top, -1);
     int value_of[CODES];
-    int guess = hand_[seat];
+    int guess = -1;
     for (int i = 0; i < n_tried && !aborted; ++i) {
         value_of[tried[i]] = value_after(seat, tried[i], guess);
         guess = value_of[tried[i]];
@@ -674,8 +964,8 @@ void Search::card_values(std::vector<int>& cards, std::vector<int>& values) {
 
 int Search::claim_card() {
     const int seat = to_act_;
-    int options[CODES];
-    const int n = moves(seat, options);
+    int options[CODES], run_top[CODES];
+    const int n = moves(seat, options, run_top, -1);
     const int all = hand_[seat];
     for (int i = 0; i < n && !aborted; ++i)
         if (child(seat, options[i], all)) return options[i];

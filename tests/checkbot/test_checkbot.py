@@ -17,6 +17,7 @@ import pytest
 from referee.bots import BotCommand
 from referee.checkbot.positions import GAME_HANDS, WHOLE_GAME, check_rules, find_position, positions, situations
 from referee.checkbot.session import CLAIM_EXPECTED, OTHER_CHECKS, Report, check_bot
+from referee.deadline import TimeControl
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
 from tests.support.arena import invoke
@@ -32,7 +33,7 @@ def run_check(
         check_bot(
             bot,
             presets=presets,
-            move_time_ms=move_time_ms,
+            clock=TimeControl(move_time_ms=move_time_ms),
             output_dir=tmp_path,
             connect_timeout_s=connect_timeout_s,
             shutdown_wait_s=3,

@@ -75,8 +75,11 @@ def test_a_bot_that_cannot_start_forfeits_its_tournament_games(tmp_path: Path, p
     rows = {row["bot"]: row for row in standings(folder)}
     assert rows["nostart"]["wins"] == 0 and rows["nostart"]["losses"] == 4 and rows["nostart"]["violations"] == 4
     assert "nostart" in run.stdout  # the standings table
-    (line,) = [line for line in run.stderr.splitlines() if "nostart" in line]
-    assert line.startswith("bot nostart could not start for 4 game(s), forfeited: exited with code 3 before connecting")
+    # the faults' lines after the standings: why it forfeited, alike games together
+    lines = [line for line in run.stdout.splitlines() if line.startswith("  nostart: ")]
+    reason = ": could not start: exited with code 3 before connecting"
+    assert lines and all(" crash (forfeit) in g" in line and reason in line for line in lines), lines
+    assert sum(int(line.split()[1]) for line in lines) == 4
 
 
 @pytest.mark.skipif(not have_sandbox_tools(), reason="this machine has neither bwrap nor unshare")

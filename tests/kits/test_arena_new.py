@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from referee.deadline import STARTUP_ALLOWANCE_MS, STARTUP_DECISIONS
 from referee.engine.cards import card_power
 from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
@@ -197,3 +198,15 @@ def test_the_starters_toolchains_are_the_packages_the_makefile_installs() -> Non
         assert KITS[language].toolchain.packages == f"make {variables[variable]}", language
     jars = {f"/usr/share/java/{jar}.jar" for jar in variables["JAVA_JARS"].split()}
     assert {str(f) for f in KITS[Language.JAVA].toolchain.files} == jars
+
+
+def test_the_java_starter_warns_of_its_slow_start_and_names_the_allowance(tmp_path: Path) -> None:
+    """Issue 38, item 1: a JVM's first decisions are slow; the Java starter's README says what covers them (the
+    start-up allowance, its value) and what to give it when that is not enough. Other starters say nothing."""
+    for language in (Language.JAVA, Language.PYTHON):
+        made = new(tmp_path, f"slow-{language.value}", "--lang", language.value)
+        assert made.returncode == 0, made.stdout + made.stderr
+        readme = " ".join((tmp_path / f"slow-{language.value}" / "README.md").read_text().split())
+        warned = f"start-up allowance, {STARTUP_ALLOWANCE_MS} ms over its first {STARTUP_DECISIONS} decisions"
+        assert (warned in readme) is (language is Language.JAVA), readme
+        assert ("--startup-allowance MS" in readme) is (language is Language.JAVA)

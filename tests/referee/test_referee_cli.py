@@ -19,12 +19,13 @@ from referee.cli.app import app
 from referee.protocol.bideuchre.v1 import arena_pb2 as pb
 from referee.replay.logfile import load_log
 from referee.replay.verify import verify_log
-from tests.support.arena import ARENA, RANDOM, arena, start_serve
-from tests.support.logs import of_kind, revealed
+from tests.support.arena import ARENA, RANDOM, TESTS, arena, script_bot, start_serve
+from tests.support.logs import match_folder, of_kind, records, revealed, violations
 from tests.support.processes import alive, all_gone, children_of
 from tests.support.referee import BOTS
 
 SLEEPER = f"sleeper={sys.executable} {BOTS / 'faulty_bot.py'} sleep 1"
+CRASHER = script_bot("crasher", TESTS / "checkbot" / "bots" / "second_hand_bot.py")
 
 
 @pytest.mark.parametrize(
@@ -78,6 +79,53 @@ def test_match_plays_and_prints_the_result_and_the_log(tmp_path: Path) -> None:
     assert [s["bot"] for s in recs[0]["seats"]] == ["random"] * 4
     assert verify_log(load_log(log)).games == 2
     assert len(list(log.parent.glob("*.stderr"))) == 4  # one process per seat, its output beside the log
+
+
+@pytest.fixture(scope="module")
+def crashed(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``arena match`` of a bot that dies with a traceback at its first decision of hand 2 (both seats of team 0)
+    against the random bot: what it printed, and its folder."""
+    log_dir = tmp_path_factory.mktemp("crashed")
+    run = arena("match", "--bot", CRASHER, "--bot", RANDOM, "--rule", "hand_limit=3", "--log-dir", log_dir)
+    assert run.returncode == 0, run.stderr
+    return run, match_folder(log_dir)
+
+
+def test_a_crash_in_a_match_says_what_happened_and_where_the_bot_s_traceback_is(
+    crashed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    """Issue 38, item 7: not only "1 violation(s)", but the kind, the last lines of the bot's output, its file."""
+    run, folder = crashed
+    (fault,) = violations(records(folder / "match.jsonl"))
+    seat = fault["seat"]
+    assert (fault["kind"], fault["penalty"], fault["hand"]) == ("crash", "forfeit", 2)
+    lines = run.stdout.splitlines()
+    at = lines.index(f"  seat {seat} (crasher) crash, forfeit: {fault['detail']}")
+    assert lines[at - 1].startswith("game 1: team 1 (random) wins") and lines[at - 1].endswith("1 violation(s))")
+    output = folder / f"seat{seat}-crasher.stderr"
+    tail = [line.strip() for line in output.read_text().splitlines() if line.strip()][-3:]
+    assert tail[-1] == "KeyError: 2"  # the traceback's last line
+    shown = f"  seat {seat}'s output: {output}, its last "
+    assert lines[at + 1].startswith(shown) and lines[at + 1].endswith(" line(s):")
+    assert [line.strip() for line in lines[at + 2 : at + 7]][-3:] == tail
+
+
+def test_a_match_prints_each_team_s_think_times_as_a_tournament_does(
+    crashed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    """Issue 38, item 9: the result table's ``ms mean/max`` per team, from the time charged for each answer."""
+    run, folder = crashed
+    charged: dict[int, list[int]] = {0: [], 1: []}
+    for record in records(folder / "match.jsonl"):
+        if "ms" in record:  # an answer's record: a bid or play (``seat``), an exchange (``from``), a contract
+            seat = next(record[key] for key in ("seat", "from", "declarer") if key in record)
+            charged[seat % 2].append(record["ms"])
+    header = next(line for line in run.stdout.splitlines() if "team" in line and "bot" in line)
+    assert "ms mean/max" in header
+    for team, name in enumerate(["crasher", "random"]):
+        times = charged[team]
+        row = next(line for line in run.stdout.splitlines() if f" {name} " in line and "│" in line)
+        assert row.split("│")[-2].strip() == f"{sum(times) / len(times):.0f}/{max(times)}", row
 
 
 @pytest.mark.parametrize(

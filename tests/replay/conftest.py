@@ -137,7 +137,8 @@ REAL_MATCHES = {
     "bloomington": RealMatch("bloomington", ("-b", DIGEST, "-b", R, "-r", "hand_limit=3", "--seed", "13")),
     # three players, each alone
     "double-deck-3p": RealMatch("double-deck-3p", ("-b", DIGEST, "-r", "hand_limit=3", "--seed", "14")),
-    # timeouts under the default-action policy (each digest process stalls at its 5th decision)
+    # timeouts under the default-action policy (each digest process stalls at its 5th decision: with no start-up
+    # allowance, which would cover it)
     "pagat-default": RealMatch(
         "pagat",
         (
@@ -153,6 +154,8 @@ REAL_MATCHES = {
             "default",
             "--move-time",
             "200",
+            "--startup-allowance",
+            "0",
         ),
         (("REPLAY_TEST_STALL", "5"),),
     ),
@@ -160,10 +163,23 @@ REAL_MATCHES = {
     "neuralplay-claims": RealMatch(
         "neuralplay", ("-b", DIGEST, "-b", R, "-r", "hand_limit=8", "--seed", "17"), (("REPLAY_TEST_CLAIM", "3"),)
     ),
-    # a timeout under the forfeit policy
+    # a timeout under the forfeit policy (at the 3rd decision: no start-up allowance)
     "single-deck-forfeit": RealMatch(
         "single-deck",
-        ("-b", DIGEST, "-b", R, "--seed", "16", "--on-fault", "forfeit", "--move-time", "200"),
+        (
+            "-b",
+            DIGEST,
+            "-b",
+            R,
+            "--seed",
+            "16",
+            "--on-fault",
+            "forfeit",
+            "--move-time",
+            "200",
+            "--startup-allowance",
+            "0",
+        ),
         (("REPLAY_TEST_STALL", "3"),),
     ),
 }

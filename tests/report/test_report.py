@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 from referee.gamelog import read_records
 from tests.support.arena import FIRST, QUICK, RANDOM, RULES, arena, bot
 from tests.support.browser import open_page, text_of
-from tests.support.logs import standings
+from tests.support.logs import results, standings
 from tests.support.report import FAULTY_BOT, page_data, signed, to_fixed
 from tests.support.tournament import tournament
 
@@ -89,6 +89,26 @@ def test_the_numbers_are_those_of_standings_json(played: Path, browser: Browser)
         "illegal"
     ]
     assert page.text_content("#violations-table tr:nth-child(2) td:nth-child(2)") == str(faulty["violations"])
+    assert problems == []
+
+
+def test_each_fault_is_listed_with_its_reason(played: Path, browser: Browser) -> None:
+    """Issue 38, item 1: beside the count of faults, why each happened (alike ones in a row, with their games)."""
+    page, problems = open_page(browser, (played / "report.html").as_uri())
+    rows = page.eval_on_selector_all(
+        "#faults-table tr", "trs => trs.slice(1).map(tr => [...tr.children].map(td => td.textContent))"
+    )
+    want: dict[str, list[str]] = {}
+    for record in results(played):
+        for v in record["violations"]:
+            want.setdefault(v["detail"], []).append(record["game_id"])
+    assert want and page.is_visible("#faults-box")
+    assert {row[4]: (row[0], row[1], int(row[2])) for row in rows} == {
+        reason: ("faulty", "illegal (a default action played)", len(games)) for reason, games in want.items()
+    }
+    for row in rows:
+        games = list(dict.fromkeys(want[row[4]]))
+        assert row[3] == ", ".join(games[:5]) + (f" and {len(games) - 5} more" if len(games) > 5 else "")
     assert problems == []
 
 

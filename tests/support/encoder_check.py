@@ -60,6 +60,7 @@ def check() -> dict[str, Any]:
             "time_limit_ms": (900, 0, 60_000)[requests % 3],
             "time_bank_ms": (0, 250, 3_600_000)[requests % 3],
             "may_claim": decision.kind is DecisionKind.PLAY and requests % 2 == 0,  # false after a refused claim
+            "startup_allowance_ms": (2000, 0, 1)[requests % 3],
         }
         data = encoder.decision(game, decision, **asked)
         wanted = decision_to_pb(game, decision, **asked)

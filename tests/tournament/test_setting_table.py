@@ -62,8 +62,8 @@ def test_only_what_decides_the_games_must_match_on_resume() -> None:
     saved = resolve(TournamentChoices(bots=BOTS, seed=4))
     deciding = [s.name for s in SETTINGS.values() if s.decides_games]
     # the games' settings first (referee.games.settings), then the seatings and the format's
-    assert deciding[:4] == ["preset", "seed", "move_time", "time_bank"]
-    assert deciding[4:] == [
+    assert deciding[:5] == ["preset", "seed", "move_time", "time_bank", "startup_allowance"]
+    assert deciding[5:] == [
         "on_fault",
         "rules",
         "bots",

@@ -193,7 +193,7 @@ class GameStart(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., preset: _Optional[str] = ..., rules: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., teams: _Optional[int] = ..., cards_each: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., move_time_ms: _Optional[int] = ..., first_dealer: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "game_id", "kind", "seat", "events", "hand_number", "dealer", "scores", "hand", "contract", "current_trick", "tricks_won", "legal_bids", "legal_trumps", "legal_cards", "count", "to_seat", "time_limit_ms", "time_bank_ms", "may_claim")
+    __slots__ = ("request_id", "game_id", "kind", "seat", "events", "hand_number", "dealer", "scores", "hand", "contract", "current_trick", "tricks_won", "legal_bids", "legal_trumps", "legal_cards", "count", "to_seat", "time_limit_ms", "time_bank_ms", "may_claim", "startup_allowance_ms")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -214,6 +214,7 @@ class DecisionRequest(_message.Message):
     TIME_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     MAY_CLAIM_FIELD_NUMBER: _ClassVar[int]
+    STARTUP_ALLOWANCE_MS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     game_id: str
     kind: DecisionKind
@@ -234,7 +235,8 @@ class DecisionRequest(_message.Message):
     time_limit_ms: int
     time_bank_ms: int
     may_claim: bool
-    def __init__(self, request_id: _Optional[int] = ..., game_id: _Optional[str] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[str]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., legal_bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ..., legal_trumps: _Optional[_Iterable[_Union[Trump, str]]] = ..., legal_cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ..., to_seat: _Optional[int] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., may_claim: _Optional[bool] = ...) -> None: ...
+    startup_allowance_ms: int
+    def __init__(self, request_id: _Optional[int] = ..., game_id: _Optional[str] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[str]] = ..., contract: _Optional[_Union[Contract, _Mapping]] = ..., current_trick: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., legal_bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ..., legal_trumps: _Optional[_Iterable[_Union[Trump, str]]] = ..., legal_cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ..., to_seat: _Optional[int] = ..., time_limit_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., may_claim: _Optional[bool] = ..., startup_allowance_ms: _Optional[int] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("game_id", "events", "scores", "has_winner", "winner_team", "reason")
