@@ -142,7 +142,8 @@ def busy(name: str, share: str, mode: str) -> str:
 
 
 def busy_tournament(folder: Path, *bots: str, move_time: int, args: tuple[str, ...] = ()) -> list[dict[str, object]]:
-    """Two tables of single-deck games, the arena and its bots pinned to one CPU; the timeouts recorded."""
+    """Two tables of single-deck games, the arena and its bots pinned to one CPU; the timeouts recorded. No
+    start-up allowance: a one-hand game is all start-up, and what is measured here is each answer's time."""
     settings = (
         "--preset",
         "single-deck",
@@ -150,6 +151,8 @@ def busy_tournament(folder: Path, *bots: str, move_time: int, args: tuple[str, .
         "hand_limit=1",
         "--move-time",
         str(move_time),
+        "--startup-allowance",
+        "0",
         "-n",
         "2",
         "-j",
