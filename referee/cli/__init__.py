@@ -10,6 +10,7 @@ import typer
 from referee.cli import (  # noqa: F401  (registers the commands)
     analyze,
     checkbot,
+    club,
     ladder,
     match,
     new,

@@ -18,6 +18,8 @@ import io
 import tarfile
 import tempfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -99,22 +101,35 @@ def unpack(source: BinaryIO, writer: TreeWriter) -> Tree:
     """Unpack the tar.gz ``source`` through ``writer`` (see the module's docstring): the Tree, or TreeError."""
     limits = writer.limits
     raw = _Counted(source, limits.upload_bytes, f"the archive is over the limit of {limits.upload_bytes // MIB} MiB")
-    unpacked_cap = limits.unpacked_bytes + (limits.files + 8) * _HEADER_ALLOWANCE
-    try:
+    with _not_an_archive():
         gz = gzip.GzipFile(fileobj=io.BufferedReader(raw), mode="rb")
-        stream = _Counted(
-            gz,  # type: ignore[arg-type]
-            unpacked_cap,
-            f"the archive unpacks to more than {limits.unpacked_bytes // MIB} MiB: over the limit of unpacked bytes",
-        )
-        with tarfile.open(fileobj=io.BufferedReader(stream), mode="r|") as tar:
-            for member in tar:
-                _unpack_one(tar, member, writer)
+        return unpack_tar(gz, writer)  # type: ignore[arg-type]
+
+
+def unpack_tar(source: BinaryIO, writer: TreeWriter) -> Tree:
+    """Unpack the plain tar ``source`` through ``writer``, its unpacked bytes counted as they are read."""
+    limits = writer.limits
+    unpacked_cap = limits.unpacked_bytes + (limits.files + 8) * _HEADER_ALLOWANCE
+    stream = _Counted(
+        source,
+        unpacked_cap,
+        f"the archive unpacks to more than {limits.unpacked_bytes // MIB} MiB: over the limit of unpacked bytes",
+    )
+    with _not_an_archive(), tarfile.open(fileobj=io.BufferedReader(stream), mode="r|") as tar:
+        for member in tar:
+            _unpack_one(tar, member, writer)
+    return writer.finish()
+
+
+@contextmanager
+def _not_an_archive() -> Iterator[None]:
+    """What the archive modules raise for bytes that are no archive, or are cut short, as a TreeError."""
+    try:
+        yield
     except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, OSError) as exc:
         if isinstance(exc, OSError) and exc.errno is not None:
             raise  # the server's own disk, not the archive
         raise TreeError(f"not a whole tar.gz archive ({type(exc).__name__}: {str(exc)[:120]})") from None
-    return writer.finish()
 
 
 def _unpack_one(tar: tarfile.TarFile, member: tarfile.TarInfo, writer: TreeWriter) -> None:

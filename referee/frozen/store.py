@@ -55,7 +55,7 @@ class FrozenStore:
         incoming = root / INCOMING
         if incoming.exists():
             for left in incoming.iterdir():  # trees a killed process was writing: never whole, never kept
-                _remove(left)
+                remove(left)
         incoming.mkdir(exist_ok=True)
 
     def put(self, write: Callable[[TreeWriter], Tree], limits: Limits) -> Frozen:
@@ -77,7 +77,7 @@ class FrozenStore:
                 "entries": [e.record() for e in tree.entries],
             }
             (work / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-            _freeze(files)
+            freeze(files)
             _sync(work)
             try:
                 os.rename(work, target)
@@ -85,11 +85,11 @@ class FrozenStore:
                 if target.is_dir():  # stored by another request meanwhile: the same content
                     return self._frozen(tree.hash, new=False)
                 raise
-            _sync(self.root)
+            _sync_entry(self.root)
             return self._frozen(tree.hash, new=True)
         finally:
             if work.exists():
-                _remove(work)
+                remove(work)
 
     def put_folder(self, folder: Path, limits: Limits) -> Frozen:
         """Store a copy of a bot's ``folder`` on this machine (``referee.frozen.tree.walk``)."""
@@ -111,7 +111,7 @@ class FrozenStore:
         return Frozen(hash, self.root / hash / FILES, int(data["size"]), int(data["files"]), new)
 
 
-def _freeze(folder: Path) -> None:
+def freeze(folder: Path) -> None:
     """Make a tree read-only: files keep only their read and execute bits, folders become 0o555."""
     for top, dirs, files in os.walk(folder, topdown=False):
         for name in files:
@@ -136,14 +136,19 @@ def _sync(folder: Path) -> None:
                     os.fsync(fd)
                 finally:
                     os.close(fd)
-        fd = os.open(top, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _sync_entry(Path(top))
 
 
-def _remove(path: Path) -> None:
+def _sync_entry(folder: Path) -> None:
+    """Flush a folder's own entries (a rename in it) to disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def remove(path: Path) -> None:
     """Remove a tree, read-only as it may be (its folders are made writable first)."""
     if path.is_dir() and not path.is_symlink():
         os.chmod(path, 0o755)
