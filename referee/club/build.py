@@ -64,6 +64,10 @@ _NETWORK_HINTS = (
 )
 
 
+# what a shell, make or a runtime prints when it cannot start one more process
+_FORK_HINTS = ("Cannot fork", "fork: Resource temporarily unavailable", "fork: retry", "can't fork", "vfork failed")
+
+
 @dataclass(frozen=True)
 class BuildLimits:
     """What one build may use; each is a club setting (``referee.club.settings``)."""
@@ -307,6 +311,11 @@ class _Run:
         if status != 0:
             if full:
                 why = f"the build filled its {self.limits.disk_bytes // MIB} MiB of disk and failed"
+            elif any(hint in log for hint in _FORK_HINTS):
+                why = (
+                    f"the build failed (exit status {status}): it reached its limit of {self.limits.processes} "
+                    "processes at once (a fork without end?)"
+                )
             elif any(hint in log for hint in _NETWORK_HINTS):
                 why = (
                     f"the build failed (exit status {status}); its output says it tried the network, which builds "

@@ -45,7 +45,7 @@ class Member:
 
 def check_name(name: str) -> str:
     """A member's name: up to 32 letters, digits, '_', '-' or '.', starting with a letter or digit."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise ClubError(
             f"{name[:40]!r} cannot name a member: use up to 32 letters, digits, '_', '-' or '.', starting with a "
             "letter or digit"
@@ -123,7 +123,7 @@ class Tokens:
 
     def check(self, token: str) -> Member | None:
         """The member whose token this is, or None: malformed, unknown, revoked or wrong."""
-        match = _TOKEN.match(token)
+        match = _TOKEN.fullmatch(token)
         if match is None:
             return None
         token_id, secret = match.groups()

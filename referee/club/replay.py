@@ -39,7 +39,7 @@ class ReplayError(ClubError):
 def claim(db: sqlite3.Connection, member: Member, nonce: str | None, sent: str | None) -> dict[str, Any] | None:
     """Take the request's nonce: None when it is new (the caller then does the work and ``answer``s it), or the
     first answer when it was seen before. ReplayError when it cannot be taken."""
-    if nonce is None or not _NONCE.match(nonce):
+    if nonce is None or not _NONCE.fullmatch(nonce):
         raise ReplayError(f"a request that changes something needs an {NONCE_HEADER} of 32 hex digits")
     try:
         made = float(sent or "")
