@@ -57,7 +57,7 @@ HOSTILE = {
     "downloads": (
         """\
         build:
-        \tpython3 -c "import urllib.request; urllib.request.urlopen('http://deb.debian.org/debian/')"
+        \tpython3 -c "import urllib.request; urllib.request.urlopen('http://downloads.example.invalid/package.tar.gz')"
         """,
         "tried the network",
     ),
@@ -69,7 +69,7 @@ HOSTILE = {
     # one that gives up at its first failed fork (dash does): its output says why it failed
     "forks until it fails": (
         "build:\n\tsh -c 'while :; do sleep 1000 & done'\n",
-        "32 processes at once (a fork without end?)",
+        "32 processes at once",
     ),
     "fills the disk": ("build:\n\tdd if=/dev/zero of=big bs=1M count=100000\n", "filled its 64 MiB of disk"),
     "runs too long": ("build:\n\tsleep 1000\n", "ran over its 5 s and was stopped"),
