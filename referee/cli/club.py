@@ -240,6 +240,8 @@ def login_command(
                 f"the certificate of {seen.url} changed since the last login (was {before.fingerprint}): if your "
                 "club's admin says so, log in again with --fingerprint NEW"
             )
+        login = config.Login(seen.url, "", "", check, seen.fingerprint)
+        Client(login).hello()
         token = _read_token()
         login = config.Login(seen.url, token, "", check, seen.fingerprint)
         me = Client(login).get("/api/me")

@@ -5,8 +5,9 @@ Over HTTPS the certificate is checked before anything is sent: against the finge
 A certificate that is not the pinned one ends the request with ``CertificateChanged`` before the token
 leaves this machine. Plain HTTP is taken only to 127.0.0.1 (the server allows it only there).
 
-``login`` looks at a server first (``probe``): its certificate's fingerprint, whether an authority signs
-it, that it is an arena club; then checks the token with the server before keeping anything.
+``login`` looks at a server first (``probe``: a TLS handshake, nothing sent): its certificate's fingerprint,
+whether an authority signs it; once that is what the member expects, that it is an arena club (``hello``),
+then the token, with the server, before anything is kept.
 """
 
 from __future__ import annotations
@@ -68,28 +69,19 @@ def address(url: str) -> tuple[str, str, int]:
 
 
 def probe(url: str) -> Probe:
-    """Connect to ``url`` and read its certificate (nothing is sent but the TLS hello and ``/api/hello``)."""
+    """The certificate of the server at ``url``: only a TLS handshake, nothing is sent (the caller compares it
+    with what it expects, then asks ``hello``)."""
     scheme, host, port = address(url)
     base = f"{scheme}://{host}:{port}"
     if scheme == "http":
-        connection: http.client.HTTPConnection = http.client.HTTPConnection(host, port, timeout=TIMEOUT_S)
-        seen, signed = "", False
-    else:
-        signed = _signed_by_authority(host, port)
-        context = _pinning_context()
-        connection = http.client.HTTPSConnection(host, port, timeout=TIMEOUT_S, context=context)
-        _connect(connection, url)
-        seen = fingerprint(_peer_certificate(connection))
+        return Probe(base, "", False)
+    connection = http.client.HTTPSConnection(host, port, timeout=TIMEOUT_S, context=_pinning_context())
+    _connect(connection, url)
     try:
-        connection.request("GET", "/api/hello")
-        reply = _json(connection.getresponse())
-    except (OSError, http.client.HTTPException) as exc:
-        raise ClubError(f"{url}: no answer ({exc})") from None
+        seen = fingerprint(_peer_certificate(connection))
     finally:
         connection.close()
-    if reply.get("club") != "arena":
-        raise ClubError(f"{url} is not an arena club")
-    return Probe(base, seen, signed)
+    return Probe(base, seen, _signed_by_authority(host, port))
 
 
 def _signed_by_authority(host: str, port: int) -> bool:
@@ -190,6 +182,19 @@ class Client:
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
             raise ClubError(f"{self.login.url}: the connection failed ({exc})") from None
+
+    def hello(self) -> None:
+        """ClubError unless the server is an arena club (asked with no token)."""
+        connection = self._open()
+        try:
+            connection.request("GET", "/api/hello")
+            reply = _json(connection.getresponse())
+        except (OSError, http.client.HTTPException) as exc:
+            raise ClubError(f"{self.login.url}: no answer ({exc})") from None
+        finally:
+            connection.close()
+        if reply.get("club") != "arena":
+            raise ClubError(f"{self.login.url} is not an arena club")
 
     def get(self, path: str) -> dict[str, Any]:
         connection, response = self._send("GET", path)

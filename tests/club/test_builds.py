@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.club.build import Builder, BuildLimits, recipe
+from referee.club.build import Builder, BuildLimits, Outcome, recipe
 from referee.frozen.store import FrozenStore
 from referee.frozen.tree import MIB, Limits
 from referee.kits import Language
@@ -42,7 +42,7 @@ while True:
 """
 
 
-def build(tmp_path: Path, makefile: str, limits: BuildLimits = LIMITS):  # type: ignore[no-untyped-def]
+def build(tmp_path: Path, makefile: str, limits: BuildLimits = LIMITS) -> tuple[Outcome, Path]:
     club = tmp_path / "club"
     store = FrozenStore(club / "versions")
     folder = python_bot(tmp_path / "bot", textwrap.dedent(makefile), {"bomb.py": BOMB})

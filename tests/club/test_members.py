@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,13 +22,13 @@ from referee.club.throttle import Throttle
 
 
 @pytest.fixture
-def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+def db(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     connection = connect(tmp_path / "club.db")
     yield connection
     connection.close()
 
 
-def test_only_a_slow_hash_of_a_token_is_kept(db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_only_a_slow_hash_of_a_token_is_kept(db: sqlite3.Connection, tmp_path: Path) -> None:
     member, token = members.invite(db, "ann")
     assert member.scope == MEMBER
     _, token_id, secret = token.split("_", 2)
@@ -39,7 +41,7 @@ def test_only_a_slow_hash_of_a_token_is_kept(db, tmp_path: Path) -> None:  # typ
     assert secret.encode() not in everything and token.encode() not in everything
 
 
-def test_a_token_opens_its_member_only_and_a_revoked_one_nothing(db) -> None:  # type: ignore[no-untyped-def]
+def test_a_token_opens_its_member_only_and_a_revoked_one_nothing(db: sqlite3.Connection) -> None:
     ann, ann_token = members.invite(db, "ann")
     bob, bob_token = members.invite(db, "bob", ADMIN)
     tokens = Tokens(db)
@@ -60,7 +62,7 @@ def test_a_token_opens_its_member_only_and_a_revoked_one_nothing(db) -> None:  #
         members.revoke(db, "nobody")
 
 
-def test_a_member_invited_again_gets_a_new_token_and_keeps_its_bots(db) -> None:  # type: ignore[no-untyped-def]
+def test_a_member_invited_again_gets_a_new_token_and_keeps_its_bots(db: sqlite3.Connection) -> None:
     ann, first = members.invite(db, "ann")
     submissions.submit(db, ann, "annbot", "a" * 64, "python", 10, 1, per_day=5)
     with pytest.raises(ClubError, match="a token in use"):
@@ -73,12 +75,12 @@ def test_a_member_invited_again_gets_a_new_token_and_keeps_its_bots(db) -> None:
 
 
 @pytest.mark.parametrize("name", ["", "-ann", "a" * 33, "ann smith", "<b>ann</b>", "ann\n"])
-def test_a_member_name_with_markup_or_spaces_is_refused(db, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_member_name_with_markup_or_spaces_is_refused(db: sqlite3.Connection, name: str) -> None:
     with pytest.raises(ClubError, match="cannot name a member"):
         members.invite(db, name)
 
 
-def test_a_bot_is_its_first_senders_and_the_daily_quota_counts_new_versions_only(db) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_is_its_first_senders_and_the_daily_quota_counts_new_versions_only(db: sqlite3.Connection) -> None:
     ann, _ = members.invite(db, "ann")
     bob, _ = members.invite(db, "bob")
     boss, _ = members.invite(db, "boss", ADMIN)
@@ -113,7 +115,7 @@ def test_wrong_tokens_are_limited_per_address() -> None:
     assert throttle.wait("10.0.0.1") == 0
 
 
-def test_a_replayed_request_gets_its_first_answer_and_a_stale_one_is_refused(db) -> None:  # type: ignore[no-untyped-def]
+def test_a_replayed_request_gets_its_first_answer_and_a_stale_one_is_refused(db: sqlite3.Connection) -> None:
     ann, _ = members.invite(db, "ann")
     bob, _ = members.invite(db, "bob")
     nonce, now = "0123456789abcdef" * 2, f"{time.time()}"

@@ -73,7 +73,11 @@ class ClubNet:
 
     def run(self, ns: str, argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            ["ip", "netns", "exec", ns, *argv], capture_output=True, text=True, check=False, **kwargs  # type: ignore[call-overload]
+            ["ip", "netns", "exec", ns, *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+            **kwargs,  # type: ignore[call-overload]
         )
 
 
@@ -91,13 +95,14 @@ class Served:
     def start(self, *extra: str) -> Served:
         self.output = self.folder.parent / f"serve-{time.monotonic_ns()}.log"
         out = self.output.open("w")
-        self.process = subprocess.Popen(
+        process = subprocess.Popen(
             ["ip", "netns", "exec", self.net.server, ARENA, "club", "serve", str(self.folder), "--port", str(PORT),
              *self.args, *extra],
             stdout=out, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
-        wait_for(lambda: "served at" in self.log() or self.process.poll() is not None, "the club to serve", 120)
-        assert self.process.poll() is None, self.log()
+        self.process = process
+        wait_for(lambda: "served at" in self.log() or process.poll() is not None, "the club to serve", 120)
+        assert process.poll() is None, self.log()
         for line in self.log().splitlines():
             if "fingerprint:" in line:
                 self.fingerprint = line.split("fingerprint:", 1)[1].strip()
@@ -207,3 +212,33 @@ def tidy(folder: Path) -> None:
             if not os.path.islink(path):
                 os.chmod(path, 0o755)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+# A request made by hand at a member's machine: python -c RAW URL METHOD HEADERS_JSON BODY_FILE. TLS without a
+# check (the tests compare fingerprints themselves); prints the status and the answer's text as JSON.
+RAW = """
+import http.client, json, ssl, sys
+from urllib.parse import urlsplit
+url, method, headers, body = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4]
+parts = urlsplit(url)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+context.check_hostname = False
+context.verify_mode = ssl.CERT_NONE
+connection = http.client.HTTPSConnection(parts.hostname, parts.port, context=context, timeout=60)
+data = open(body, "rb").read() if body else None
+path = parts.path + ("?" + parts.query if parts.query else "")
+connection.request(method, path, body=data, headers=headers)
+response = connection.getresponse()
+print(json.dumps({"status": response.status, "text": response.read().decode(errors="replace")}))
+"""
+
+
+def raw(member: Member, url: str, method: str = "GET", headers: dict[str, str] | None = None,
+        body: Path | None = None) -> tuple[int, str]:  # fmt: skip
+    """A request by hand from ``member``'s machine: (status, text)."""
+    import json
+
+    done = member.python(RAW, url, method, json.dumps(headers or {}), str(body or ""))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    return int(answer["status"]), str(answer["text"])

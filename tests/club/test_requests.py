@@ -1,0 +1,336 @@
+"""The club's server as hostile members meet it: a real server on a real port with TLS, in a network namespace
+of its own, and members in theirs (veth pairs), each at an address of its own.
+
+Every refusal is one line, and changes nothing: another member's token, a revoked one, none, a forged one, a
+replayed or stale request, an upload changed on the way, a request for another member's logs or for any
+version's files, a login flood (limited per address: the others go on), a certificate that is not the
+pinned one (refused before the token leaves the member's machine), plain HTTP off the loopback."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from referee.club.tls import self_signed
+from referee.frozen.archive import pack
+from tests.frozen.test_archive import file, tar_gz
+from tests.support.arena import ARENA
+from tests.support.club import ClubNet, Member, Served, invite, python_bot, raw, setup, tidy
+
+
+@dataclass
+class Club:
+    folder: Path
+    served: Served
+    people: dict[str, Member]
+    root: Path
+
+    def __getitem__(self, name: str) -> Member:
+        return self.people[name]
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
+    root = tmp_path_factory.mktemp("club")
+    folder = root / "club"
+    setup(folder, "python")
+    cast = [(1, "ann", ()), (2, "bob", ()), (3, "boss", ("--admin",)), (4, "mallory", ()), (2, "quin", ())]
+    with ClubNet(4) as net:
+        served = Served(net, folder, ("--submissions-per-day", "2")).start()
+        try:
+            people = {}
+            for k, name, extra in cast:
+                member = Member(net, k, name, root / name, invite(folder, name, *extra))
+                done = member.login(served)
+                assert done.returncode == 0, done.stderr
+                people[name] = member
+            yield Club(folder, served, people, root)
+        finally:
+            served.stop()
+    tidy(folder)
+
+
+def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode != 0 and len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    return lines[0]
+
+
+def test_login_pins_the_certificate_and_keeps_the_token_for_the_user_alone(club: Club) -> None:
+    ann = club["ann"]
+    kept = json.loads(ann.config_file().read_text())
+    login = kept["logins"][kept["current"]]
+    assert kept["current"] == club.served.url(1) and login["member"] == "ann"
+    assert login["check"] == "pinned" and login["fingerprint"] == club.served.fingerprint != ""
+    assert login["token"] == ann.token
+    assert ann.config_file().stat().st_mode & 0o777 == 0o600
+
+
+def test_a_member_reads_its_own_versions_and_logs_not_anothers(club: Club) -> None:
+    ann, bob, boss = club["ann"], club["bob"], club["boss"]
+    for member, bot in ((ann, "annbot"), (bob, "bobbot")):
+        folder = python_bot(club.root / f"{bot}-v1", extra={"secret.txt": f"{bot}'s own strategy"})
+        done = member.arena("submit", bot, str(folder))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"{bot}@1: built" in done.stdout
+    mine = ann.arena("status")
+    assert "annbot@1" in mine.stdout and "bobbot" not in mine.stdout
+    refused = one_line_error(ann.arena("logs", "bobbot"))
+    assert "you have no bot named bobbot" in refused
+    assert "you have no bot named bobbot" in one_line_error(ann.arena("logs", "bobbot@1"))
+    assert "bobbot's own strategy" not in ann.arena("logs", "bobbot").stdout
+    assert "another member's" in one_line_error(ann.arena("submit", "bobbot", str(club.root / "annbot-v1")))
+    everyone = boss.arena("status").stdout
+    assert "annbot@1" in everyone and "bobbot@1" in everyone  # the admin reads everything
+    assert boss.arena("logs", "bobbot@1").returncode == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/versions",
+        "/club.db",
+        "/api/files?bot=annbot",
+        "/api/download?bot=annbot&version=1",
+        "/api/logs/../../versions",
+        "/club/builds",
+        "/%2e%2e/club.db",
+    ],
+)
+def test_no_address_serves_a_versions_files(club: Club, path: str) -> None:
+    ann = club["ann"]
+    status, text = raw(ann, club.served.url(1) + path, headers={"Authorization": f"Bearer {club['boss'].token}"})
+    assert status == 404, (status, text)
+    assert "print(" not in text and "strategy" not in text
+
+
+@pytest.mark.parametrize("how", ["none", "malformed", "forged secret", "another id", "revoked"])
+def test_a_request_without_a_good_token_is_refused(club: Club, how: str) -> None:
+    bob = club["bob"]
+    _, token_id, secret = bob.token.split("_", 2)
+    headers = {
+        "none": {},
+        "malformed": {"Authorization": "Bearer hello"},
+        "forged secret": {"Authorization": f"Bearer club_{token_id}_{secrets.token_urlsafe(32)}"},
+        "another id": {"Authorization": f"Bearer club_{secrets.token_hex(6)}_{secret}"},
+        "revoked": {},
+    }[how]
+    if how == "revoked":
+        token = invite(club.folder, f"gone{secrets.token_hex(2)}")
+        headers = {"Authorization": f"Bearer {token}"}
+        assert raw(bob, club.served.url(2) + "/api/me", headers=headers)[0] == 200
+        name = raw(bob, club.served.url(2) + "/api/me", headers=headers)[1]
+        revoked = subprocess.run(
+            [ARENA, "club", "revoke", str(club.folder), json.loads(name)["member"]], capture_output=True, text=True
+        )
+        assert revoked.returncode == 0, revoked.stderr
+    status, text = raw(bob, club.served.url(2) + "/api/status", headers=headers)
+    assert status == 401, text
+    assert "\n" not in json.loads(text)["error"]
+
+
+def test_a_login_flood_is_limited_per_address_and_the_others_go_on(club: Club) -> None:
+    mallory, ann = club["mallory"], club["ann"]
+    url = club.served.url(4) + "/api/me"
+    statuses = [raw(mallory, url, headers={"Authorization": f"Bearer club_{secrets.token_hex(6)}_x"})[0]
+                for _ in range(12)]  # fmt: skip
+    assert statuses[:10] == [401] * 10 and statuses[10:] == [429, 429]
+    status, text = raw(mallory, url, headers={"Authorization": f"Bearer {mallory.token}"})
+    assert status == 429 and "too many wrong tokens from 10.77.4.2" in json.loads(text)["error"]
+    assert ann.arena("status").returncode == 0  # another address is not held up
+
+
+def _submit_headers(member: Member, tree: str, nonce: str, made: float) -> dict[str, str]:
+    return {
+        "Authorization": f"Bearer {member.token}",
+        "X-Arena-Nonce": nonce,
+        "X-Arena-Time": f"{made}",
+        "X-Arena-Tree": tree,
+    }
+
+
+def test_a_replayed_submit_changes_nothing_and_a_stale_one_is_refused(club: Club) -> None:
+    ann = club["ann"]
+    folder = python_bot(club.root / "replayed", extra={"note.txt": "replayed version"})
+    packed = pack(folder)
+    body = club.root / "replayed.tar.gz"
+    body.write_bytes(packed.data)
+    url = club.served.url(1) + "/api/submit?bot=annbot"
+    headers = _submit_headers(ann, packed.tree.hash, secrets.token_hex(16), time.time())
+    first = raw(ann, url, "POST", headers, body)
+    again = raw(ann, url, "POST", headers, body)
+    events = [json.loads(line) for line in first[1].splitlines()]
+    replayed = [json.loads(line) for line in again[1].splitlines()]
+    assert first[0] == again[0] == 200
+    assert events[0]["new"] and not events[0].get("replayed")
+    assert replayed[0]["replayed"] and replayed[0]["version"] == events[0]["version"]
+    versions = [line for line in ann.arena("status").stdout.splitlines() if line.startswith("annbot@")]
+    assert len(versions) == 2, versions  # v1 and this one: the replay made no third
+    stale = _submit_headers(ann, packed.tree.hash, secrets.token_hex(16), time.time() - 3600)
+    status, text = raw(ann, url, "POST", stale, body)
+    assert status == 409 and "away from the server's clock" in json.loads(text)["error"]
+    no_nonce = {k: v for k, v in headers.items() if k != "X-Arena-Nonce"}
+    assert raw(ann, url, "POST", no_nonce, body)[0] == 409
+
+
+def _store(club: Club) -> set[str]:
+    return {p.name for p in (club.folder / "versions").iterdir()}
+
+
+def test_an_upload_changed_on_the_way_is_refused_and_nothing_is_kept(club: Club) -> None:
+    ann = club["ann"]
+    folder = python_bot(club.root / "changed", extra={"note.txt": "as packed"})
+    packed = pack(folder)
+    body = club.root / "changed.tar.gz"
+    (folder / "note.txt").write_text("changed after it was packed")
+    body.write_bytes(pack(folder).data)
+    before = _store(club)
+    headers = _submit_headers(ann, packed.tree.hash, secrets.token_hex(16), time.time())
+    status, text = raw(ann, club.served.url(1) + "/api/submit?bot=annbot", "POST", headers, body)
+    assert status == 400 and "changed on the way" in json.loads(text)["error"]
+    assert _store(club) == before
+
+
+@pytest.mark.parametrize(
+    "archive, status, expected",
+    [
+        (
+            tar_gz(file("Makefile", b"build:\n"), file("bot.py"), file("../../outside.py")),
+            400,
+            "outside the bot's folder",
+        ),
+        (tar_gz(file("Makefile", b"build:\n"), file("main.rs")), 400, "unknown language"),
+        (tar_gz(file("bot.py")), 400, "no Makefile"),
+        (tar_gz(), 400, "empty"),
+        (b"x" * (21 * 1024 * 1024), 413, "over the limit of 20 MiB"),
+    ],
+    ids=["dot-dot", "unknown language", "no build file", "empty", "too big"],
+)
+def test_a_hostile_upload_is_refused_by_the_server_and_nothing_is_kept(
+    club: Club, archive: bytes, status: int, expected: str
+) -> None:
+    ann = club["ann"]
+    body = club.root / f"hostile-{secrets.token_hex(4)}.tar.gz"
+    body.write_bytes(archive)
+    before = _store(club)
+    headers = _submit_headers(ann, "0" * 64, secrets.token_hex(16), time.time())
+    got, text = raw(ann, club.served.url(1) + "/api/submit?bot=annbot", "POST", headers, body)
+    assert got == status and expected in json.loads(text)["error"], text
+    assert _store(club) == before
+    assert list((club.folder / "versions" / ".incoming").iterdir()) == []
+
+
+def test_a_member_cannot_send_an_empty_folder_or_a_name_with_markup(club: Club) -> None:
+    ann = club["ann"]
+    empty = club.root / "empty"
+    (empty / "build").mkdir(parents=True)
+    assert "empty" in one_line_error(ann.arena("submit", "annbot", str(empty)))
+    assert "cannot name a bot" in one_line_error(ann.arena("submit", "<b>bot</b>", str(club.root / "annbot-v1")))
+
+
+def test_the_daily_quota_counts_new_versions(club: Club) -> None:
+    quin = club["quin"]
+    for k in range(2):
+        done = quin.arena("submit", "quinbot", str(python_bot(club.root / f"quin{k}", extra={"k.txt": str(k)})))
+        assert done.returncode == 0, done.stderr
+    same = quin.arena("submit", "quinbot", str(club.root / "quin0"))
+    assert same.returncode == 0 and "nothing new" in same.stdout  # the same content: no new version, no quota
+    refused = one_line_error(quin.arena("submit", "quinbot", str(python_bot(club.root / "quin2"))))
+    assert "2 new versions in 24 hours" in refused and "the next one can be sent after" in refused
+    info = quin.arena("info").stdout
+    assert "submissions per day: 2" in info and "upload mib: 20" in info and "builds at once: 2" in info
+
+
+class Recorder:
+    """A TLS server with a certificate of its own, at the server's address: it records every byte a client
+    sends once the handshake is done."""
+
+    def __init__(self, net: ClubNet, folder: Path, port: int) -> None:
+        certificate = self_signed(folder, ["10.77.1.1"])
+        self.received = folder / "received.bin"
+        code = f"""
+import socket, ssl
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain({str(certificate.cert)!r}, {str(certificate.key)!r})
+server = socket.create_server(("0.0.0.0", {port}))
+print("listening", flush=True)
+with open({str(self.received)!r}, "ab") as out:
+    while True:
+        raw, _ = server.accept()
+        try:
+            with context.wrap_socket(raw, server_side=True) as tls:
+                tls.settimeout(5)
+                while data := tls.recv(65536):
+                    out.write(data)
+                    out.flush()
+        except (OSError, ssl.SSLError):
+            pass
+"""
+        self.process = subprocess.Popen(
+            ["ip", "netns", "exec", net.server, "python3", "-c", code], stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None and self.process.stdout.readline().strip() == "listening"
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(30)
+
+
+def test_a_certificate_that_is_not_the_pinned_one_is_refused_before_anything_is_sent(club: Club) -> None:
+    ann = club["ann"]
+    recorder = Recorder(club.served.net, club.root / "impostor", 9443)
+    try:
+        kept = json.loads(ann.config_file().read_text())
+        login = kept["logins"][kept["current"]]
+        impostor = club.served.url(1).replace(":8443", ":9443")
+        kept["logins"][impostor] = {**login, "url": impostor}  # the pin of the real server, at the impostor's
+        kept["current"] = impostor
+        ann.config_file().write_text(json.dumps(kept))
+        refused = one_line_error(ann.arena("status"))
+        assert "is not the one pinned at login" in refused and "nothing was sent" in refused
+        relogin = one_line_error(ann.arena("login", impostor, stdin=ann.token + "\n"))
+        assert "changed since the last login" in relogin
+        assert recorder.received.read_bytes() == b""  # no request, no token
+    finally:
+        recorder.stop()
+        kept["current"] = club.served.url(1)
+        del kept["logins"][impostor]
+        ann.config_file().write_text(json.dumps(kept))
+
+
+def test_plain_http_only_on_the_loopback(club: Club) -> None:
+    served = subprocess.run(
+        [ARENA, "club", "serve", str(club.root / "plain"), "--plain-http", "--host", "0.0.0.0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert served.returncode == 2 and "only on 127.0.0.1" in served.stderr
+    ann = club["ann"]
+    refused = one_line_error(ann.arena("login", "http://10.77.1.1:8443", stdin=ann.token + "\n"))
+    assert "plain HTTP only to 127.0.0.1" in refused
+
+
+def test_tls_is_what_the_server_speaks(club: Club) -> None:
+    ann = club["ann"]
+    code = """
+import socket, ssl, sys
+raw = socket.create_connection(("10.77.1.1", 8443), timeout=10)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+context.check_hostname = False
+context.verify_mode = ssl.CERT_NONE
+with context.wrap_socket(raw) as tls:
+    print(tls.version())
+plain = socket.create_connection(("10.77.1.1", 8443), timeout=10)
+plain.sendall(b"GET /api/hello HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+print(repr(plain.recv(100)[:4]))
+"""
+    done = ann.python(code)
+    assert done.returncode == 0, done.stderr
+    version, plain = done.stdout.split()
+    assert version in ("TLSv1.2", "TLSv1.3") and "HTTP" not in plain
