@@ -26,7 +26,6 @@ address are refused before any token is checked. No address serves a version's f
 
 from __future__ import annotations
 
-import html
 import json
 import ssl
 from collections.abc import Awaitable, Callable
@@ -38,6 +37,7 @@ from referee import __version__
 from referee.club import submissions as subs
 from referee.club.db import ClubError
 from referee.club.members import Member
+from referee.club.pages import member_document, member_page
 from referee.club.replay import NONCE_HEADER, TIME_HEADER, ReplayError, answer, claim, drop
 from referee.club.service import Club, spooled
 from referee.club.throttle import Throttle
@@ -253,17 +253,8 @@ class ClubServer:
                 status=401, text="Not logged in: run `arena club page` for the address of your page.", headers=HEADERS
             )
         versions = await self.club.versions(member)
-        rows = "".join(
-            f"<tr><td>{html.escape(v.bot)}</td><td>{v.version}</td><td>{html.escape(v.language)}</td>"
-            f"<td>{html.escape(v.state)}</td><td>{html.escape(v.reason)}</td>"
-            f"<td><pre>{html.escape(self.club.build_log(v)[-4000:])}</pre></td></tr>"
-            for v in versions
-        )
-        page = (
-            f"<!doctype html><meta charset=utf-8><title>{html.escape(member.name)}</title>"
-            f"<h1>{html.escape(member.name)}</h1><table>{rows}</table>"
-        )
-        return web.Response(text=page, content_type="text/html", headers=HEADERS)
+        document = member_document(member, versions, self.club.build_log)
+        return web.Response(text=member_page(document), content_type="text/html", headers=HEADERS)
 
 
 def check_bot_name(name: str) -> str:

@@ -22,7 +22,7 @@ from referee.club.tls import self_signed
 from referee.frozen.archive import pack
 from tests.frozen.test_archive import file, tar_gz
 from tests.support.arena import ARENA
-from tests.support.club import ClubNet, Member, Served, invite, python_bot, raw, setup, tidy
+from tests.support.club import ClubNet, Member, Served, browser_at, invite, invite_here, python_bot, raw, setup, tidy
 
 
 @dataclass
@@ -41,13 +41,19 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
     root = tmp_path_factory.mktemp("club")
     folder = root / "club"
     setup(folder, "python")
-    cast = [(1, "ann", ()), (2, "bob", ()), (3, "boss", ("--admin",)), (4, "mallory", ()), (2, "quin", ())]
+    cast = [
+        (1, "ann", "member"),
+        (2, "bob", "member"),
+        (3, "boss", "admin"),
+        (4, "mallory", "member"),
+        (2, "quin", "member"),
+    ]
     with ClubNet(4) as net:
         served = Served(net, folder, ("--submissions-per-day", "2")).start()
         try:
             people = {}
-            for k, name, extra in cast:
-                member = Member(net, k, name, root / name, invite(folder, name, *extra))
+            for k, name, scope in cast:
+                member = Member(net, k, name, root / name, invite_here(folder, name, scope))
                 done = member.login(served)
                 assert done.returncode == 0, done.stderr
                 people[name] = member
@@ -334,3 +340,34 @@ print(repr(plain.recv(100)[:4]))
     assert done.returncode == 0, done.stderr
     version, plain = done.stdout.split()
     assert version in ("TLSv1.2", "TLSv1.3") and "HTTP" not in plain
+
+
+MARKUP = '<img src=x onerror="window.pwned = 2"><script>window.pwned = 1</script>'
+
+
+def test_a_members_page_shows_its_own_versions_and_markup_as_text(club: Club) -> None:
+    ann = club["ann"]
+    makefile = f"build:\n\t@echo '{MARKUP}'\n\tpython3 -m py_compile bot.py\n"
+    done = ann.arena("submit", "annbot", str(python_bot(club.root / "markup", makefile)))
+    assert done.returncode == 0, done.stderr
+    page = ann.arena("page")
+    assert page.returncode == 0, page.stderr
+    address = page.stdout.strip()
+    assert address.startswith(club.served.url(1) + "/login?code=")
+    with browser_at(ann, club.root) as browser:
+        context = browser.new_context(ignore_https_errors=True)  # a self-signed certificate (its pin is the CLI's)
+        tab = context.new_page()
+        tab.goto(address)
+        tab.wait_for_function("document.body.dataset.ready === '1'")
+        assert tab.url == club.served.url(1) + "/me"
+        text = tab.inner_text("body")
+        assert "annbot" in text and "bobbot" not in text and "quinbot" not in text
+        logs = tab.eval_on_selector_all("pre.build-log", "nodes => nodes.map(n => n.textContent)")
+        assert any(MARKUP in log for log in logs)  # as text
+        assert tab.evaluate("document.querySelectorAll('pre img, pre script').length") == 0
+        assert tab.evaluate("window.pwned === undefined")
+        used = context.new_page().goto(address)
+        assert used is not None and used.status == 403  # the address opens one session, once
+        stranger = browser.new_context(ignore_https_errors=True).new_page().goto(club.served.url(1) + "/me")
+        assert stranger is not None and stranger.status == 401  # no session: nothing
+        context.close()

@@ -17,10 +17,16 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.support.arena import ARENA
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 from tests.support.processes import wait_for
 
 PORT = 8443
@@ -130,17 +136,31 @@ class Served:
         return f"https://{self.net.server_address(k)}:{PORT}"
 
 
-def admin(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def admin(*args: str) -> subprocess.CompletedProcess[str]:
     """An admin's command on the club's folder (``invite``, ``revoke`` ...), on the server's machine."""
     return subprocess.run([ARENA, "club", *args], capture_output=True, text=True, timeout=60, check=False)
 
 
 def invite(folder: Path, name: str, *extra: str) -> str:
-    done = admin(folder, "invite", str(folder), name, *extra)
+    """``arena club invite FOLDER NAME``: the token it prints once."""
+    done = admin("invite", str(folder), name, *extra)
     assert done.returncode == 0, done.stderr
     tokens = [line for line in done.stdout.splitlines() if line.startswith("club_")]
     assert len(tokens) == 1, done.stdout
     return tokens[0]
+
+
+def invite_here(folder: Path, name: str, scope: str = "member") -> str:
+    """A member invited by this process, on the club's database (what ``invite`` does, without starting a
+    command): the token."""
+    from referee.club.db import connect
+    from referee.club.members import invite as invite_member
+
+    db = connect(folder / "club.db")
+    try:
+        return invite_member(db, name, scope)[1]
+    finally:
+        db.close()
 
 
 @dataclass
@@ -242,3 +262,22 @@ def raw(member: Member, url: str, method: str = "GET", headers: dict[str, str] |
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     return int(answer["status"]), str(answer["text"])
+
+
+@contextmanager
+def browser_at(member: Member, folder: Path) -> Iterator[Browser]:
+    """Chromium (Debian's, under Playwright) at ``member``'s machine: started in its network namespace by a
+    wrapper, so that its requests cross the same network as the member's commands."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+
+    wrapper = folder / f"chromium-{member.ns}"
+    wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {member.ns} {CHROMIUM} "$@"\n')
+    wrapper.chmod(0o755)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(wrapper), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
