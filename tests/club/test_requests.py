@@ -346,28 +346,28 @@ MARKUP = '<img src=x onerror="window.pwned = 2"><script>window.pwned = 1</script
 
 
 def test_a_members_page_shows_its_own_versions_and_markup_as_text(club: Club) -> None:
-    ann = club["ann"]
+    bob = club["bob"]
     makefile = f"build:\n\t@echo '{MARKUP}'\n\tpython3 -m py_compile bot.py\n"
-    done = ann.arena("submit", "annbot", str(python_bot(club.root / "markup", makefile)))
+    done = bob.arena("submit", "bobbot", str(python_bot(club.root / "markup", makefile)))
     assert done.returncode == 0, done.stderr
-    page = ann.arena("page")
+    page = bob.arena("page")
     assert page.returncode == 0, page.stderr
     address = page.stdout.strip()
-    assert address.startswith(club.served.url(1) + "/login?code=")
-    with browser_at(ann, club.root) as browser:
+    assert address.startswith(club.served.url(2) + "/login?code=")
+    with browser_at(bob, club.root) as browser:
         context = browser.new_context(ignore_https_errors=True)  # a self-signed certificate (its pin is the CLI's)
         tab = context.new_page()
         tab.goto(address)
         tab.wait_for_function("document.body.dataset.ready === '1'")
-        assert tab.url == club.served.url(1) + "/me"
+        assert tab.url == club.served.url(2) + "/me"
         text = tab.inner_text("body")
-        assert "annbot" in text and "bobbot" not in text and "quinbot" not in text
+        assert "bobbot" in text and "annbot" not in text and "quinbot" not in text
         logs = tab.eval_on_selector_all("pre.build-log", "nodes => nodes.map(n => n.textContent)")
         assert any(MARKUP in log for log in logs)  # as text
         assert tab.evaluate("document.querySelectorAll('pre img, pre script').length") == 0
         assert tab.evaluate("window.pwned === undefined")
         used = context.new_page().goto(address)
         assert used is not None and used.status == 403  # the address opens one session, once
-        stranger = browser.new_context(ignore_https_errors=True).new_page().goto(club.served.url(1) + "/me")
+        stranger = browser.new_context(ignore_https_errors=True).new_page().goto(club.served.url(2) + "/me")
         assert stranger is not None and stranger.status == 401  # no session: nothing
         context.close()
