@@ -7,7 +7,7 @@ A submission is a version of a bot: its frozen tree (``referee.frozen``), its la
 
 A bot's name is its first sender's: another member cannot send versions of it (the admin can). The same
 content sent again for the same bot is the same version (``UNIQUE (bot, hash)``), and costs no quota. A
-member may send ``submissions_per_day`` new versions in any 24 hours.
+member may send ``submissions_per_day`` new versions in any 24 hours (an admin, any number).
 
 Every function here takes the club's connection (``referee.club.db``) and does its work in one transaction.
 """
@@ -133,7 +133,7 @@ def submit(
         if same:
             return _submission(same[0]), False
         left, next_at = quota_left(db, member, per_day)
-        if left <= 0:
+        if left <= 0 and not member.admin:
             raise QuotaError(
                 f"{per_day} new versions in 24 hours is this club's quota: the next one can be sent after "
                 f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(next_at))}"
