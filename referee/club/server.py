@@ -26,6 +26,7 @@ address are refused before any token is checked. No address serves a version's f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import ssl
 from collections.abc import Awaitable, Callable
@@ -46,6 +47,7 @@ from referee.frozen.tree import MIB, TreeError
 from referee.webserve import HEADERS
 
 TREE_HEADER = "X-Arena-Tree"
+UPLOAD_S = 300.0  # an upload still coming after this long is dropped (a connection held open, sending little)
 SESSION_COOKIE = "arena_club"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _MEMBER = web.RequestKey("member", Member)
@@ -178,12 +180,19 @@ class ClubServer:
             raise TreeError(too_big)
         body = spooled()
         total = 0
-        async for chunk in request.content.iter_chunked(65536):
-            total += len(chunk)
-            if total > limit:
-                body.close()
-                raise TreeError(too_big)
-            body.write(chunk)
+        try:
+            async with asyncio.timeout(UPLOAD_S):
+                async for chunk in request.content.iter_chunked(65536):
+                    total += len(chunk)
+                    if total > limit:
+                        raise TreeError(too_big)
+                    body.write(chunk)
+        except TimeoutError:
+            body.close()
+            raise ClubError(f"the upload took more than {UPLOAD_S:.0f} s: send it again") from None
+        except BaseException:
+            body.close()
+            raise
         body.seek(0)
         return body
 
