@@ -202,6 +202,9 @@ class ClubServer:
         await response.prepare(request)
         await response.write((json.dumps(first) + "\n").encode())
         async for submission in self.club.watch(member, first["bot"], first["version"]):
+            if submission is None:
+                await response.write(b"\n")  # a sign of life: the member's command waits for a line at a time
+                continue
             event: dict[str, Any] = {"event": "state", **submission.record()}
             if submission.state == subs.FAILED:
                 event["log"] = self.club.build_log(submission)[-4000:]

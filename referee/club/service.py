@@ -53,6 +53,7 @@ VERSIONS = "versions"  # the frozen versions (referee.frozen.store), in the club
 CLUB = "club"  # the club's own files: tls/, builds/, logs/, toolchains/
 BUILDS, LOGS = "builds", "logs"
 SESSION_S = 12 * 3600.0
+QUIET_S = 10.0  # a watcher is given a sign of life this often while nothing changes
 CODE_S = 120.0
 
 # the file each kit's starter runs (``referee.kits``): a folder holding one is a bot of that kit
@@ -285,8 +286,9 @@ class Club:
         except FileNotFoundError:
             return ""
 
-    async def watch(self, member: Member, bot: str, version: int) -> AsyncIterator[subs.Submission]:
-        """The version each time its state changes, until it is built or failed (the first at once)."""
+    async def watch(self, member: Member, bot: str, version: int) -> AsyncIterator[subs.Submission | None]:
+        """The version each time its state changes, until it is built or failed (the first at once); None after
+        each ``QUIET_S`` without a change (the caller keeps its connection alive)."""
         last: tuple[str, str] | None = None
         while True:
             changed = self._changed
@@ -296,8 +298,10 @@ class Club:
                 yield submission
             if submission.state in (subs.BUILT, subs.FAILED):
                 return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), 15.0)
+            try:
+                await asyncio.wait_for(changed.wait(), QUIET_S)
+            except TimeoutError:
+                yield None
 
     # ------------------------------------------------------------ builds
 
