@@ -9,7 +9,8 @@ read-only, the club's folder covered), with:
   (the JS kit's pinned npm packages, the Go kit's build cache), handed in with the sources;
 - **a disk**: the build writes only into its private /tmp (its folder is ``/tmp/build``), a tmpfs of
   ``disk_bytes``; what it made comes back as a tar on its stdout, unpacked with every path checked and the
-  same limits (``referee.frozen``), into the version's build folder;
+  same limits into a store of frozen trees (``referee.frozen``): a build is frozen as a version is, by the
+  hash of what it made;
 - **a time limit** (``seconds``): the sandbox is killed at the limit, everything in it with it;
 - **a memory limit** (``memory_bytes``, each process's address space) and **a process limit**
   (``processes``, counted in the sandbox's own user namespace). As root the limit of processes does not apply
@@ -42,7 +43,8 @@ from typing import Any
 
 from referee.bots import die_with_parent
 from referee.frozen.archive import unpack_tar
-from referee.frozen.tree import MIB, Limits, Tree, TreeError, TreeWriter
+from referee.frozen.store import Frozen, FrozenStore
+from referee.frozen.tree import MIB, Limits, Tree, TreeError
 from referee.kits import Language
 from referee.sandbox import ResourceLimits, Sandbox, seccomp
 
@@ -125,7 +127,7 @@ class Outcome:
     reason: str
     log: str
     seconds: float
-    tree: Tree | None = None
+    made: Frozen | None = None  # what it made, frozen
 
 
 @dataclass(frozen=True)
@@ -142,8 +144,9 @@ class Builder:
         who may not be able to read the arena's own (a virtualenv under /root)."""
         return SYSTEM_PYTHON if self.user is not None else sys.executable
 
-    def build(self, source: Path, tree: Tree, made: Recipe, out: Path) -> Outcome:
-        """Build the version whose files are ``source`` (its ``tree``) by ``made``, into the new folder ``out``."""
+    def build(self, source: Path, tree: Tree, made: Recipe, out: FrozenStore) -> Outcome:
+        """Build the version whose files are ``source`` (its ``tree``) by ``made``; what it made is frozen in
+        ``out``."""
         started = time.monotonic()
         limits = self.limits
         box = replace(
@@ -212,10 +215,10 @@ class _Run:
 
     child: subprocess.Popen[bytes]
     limits: BuildLimits
-    out: Path
+    out: FrozenStore
     stopped: str = ""  # why the build was stopped from outside
     report: dict[str, int] = field(default_factory=dict)
-    tree: Tree | None = None
+    made: Frozen | None = None
     refused: str = ""  # why what it made was refused
     _log: bytearray = field(default_factory=bytearray)
     _log_total: int = 0
@@ -261,9 +264,10 @@ class _Run:
         stdout = self.child.stdout
         assert stdout is not None
         try:
-            self.out.mkdir(parents=True)
-            writer = TreeWriter(self.out, self.limits.as_tree_limits())
-            self.tree = unpack_tar(stdout, writer)  # type: ignore[arg-type]
+            self.made = self.out.put(
+                lambda writer: unpack_tar(stdout, writer),  # type: ignore[arg-type]
+                self.limits.as_tree_limits(),
+            )
         except TreeError as exc:
             self.refused = str(exc)
         finally:
@@ -324,10 +328,10 @@ class _Run:
             else:
                 why = f"the build failed (exit status {status}): its output says why"
             return Outcome(False, why, log, seconds)
-        if self.refused or self.tree is None:
+        if self.refused or self.made is None:
             why = f"what the build made cannot be taken: {self.refused or 'nothing came back'}"
             return Outcome(False, why, log, seconds)
-        return Outcome(True, f"built in {seconds:.1f} s", log, seconds, self.tree)
+        return Outcome(True, f"built in {seconds:.1f} s", log, seconds, self.made)
 
 
 def _pid_namespace(launcher: int) -> str | None:

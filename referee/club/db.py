@@ -57,6 +57,7 @@ CREATE TABLE submissions (
     state TEXT NOT NULL,            -- referee.club.submissions: received, building, built, failed, ...
     reason TEXT NOT NULL DEFAULT '',
     build_seconds REAL,
+    build TEXT,                     -- what its build made: a frozen tree in club/builds/
     UNIQUE (bot, version),
     UNIQUE (bot, hash)
 );

@@ -8,8 +8,8 @@ A submission goes: the archive is read (at most the upload limit), unpacked thro
 checks, its language found, and its tree compared with the hash the member's command computed; then it is
 recorded (``referee.club.submissions``) and queued for a build. At most ``builds_at_once`` builds run, each
 in a thread of a pool that lives as long as the server (a build dies with the thread that started it). What
-a build made is kept in ``club/builds/HASH-LANGUAGE/`` (made in ``.incoming/`` and renamed into place:
-whole or not at all), and its output in ``club/logs/``. Every change of state wakes whoever watches
+a build made is frozen in ``club/builds/`` (a store of frozen trees, as the versions are: whole or not at all),
+and its output kept in ``club/logs/``. Every change of state wakes whoever watches
 (``watch``): the member's ``submit`` prints each as it happens.
 
 When the server starts, versions it was building when it stopped (``kill -9`` included) are built again;
@@ -19,13 +19,11 @@ what a killed build left half-made is removed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import secrets
 import sqlite3
 import tempfile
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,7 +39,7 @@ from referee.club.members import Member, Tokens
 from referee.club.settings import ClubSettings
 from referee.club.toolchains import TOOLCHAINS, ready
 from referee.frozen.archive import unpack
-from referee.frozen.store import FrozenStore, freeze, remove
+from referee.frozen.store import FrozenStore
 from referee.frozen.tree import Tree, TreeError, TreeWriter
 from referee.kits import KITS, Language
 from referee.sandbox import Sandbox
@@ -121,9 +119,6 @@ class ClubPaths:
     def toolchains(self) -> Path:
         return self.own / TOOLCHAINS
 
-    def build_of(self, submission: subs.Submission) -> Path:
-        return self.builds / f"{submission.hash}-{submission.language}"
-
     def build_log(self, submission: subs.Submission) -> Path:
         return self.logs / f"{submission.bot}@{submission.version}.build.txt"
 
@@ -136,6 +131,7 @@ class Club:
         self.settings = settings
         self.builder = Builder(sandbox.with_hidden(folder), settings.build, settings.build_user)
         self.store = FrozenStore(self.paths.versions)
+        self.builds = FrozenStore(self.paths.builds)  # what builds made, frozen by its own hash
         self._db_thread = ThreadPoolExecutor(1, "club-db")
         self._io = ThreadPoolExecutor(4, "club-io")
         self._build_threads = ThreadPoolExecutor(settings.builds_at_once, "club-build")
@@ -151,13 +147,9 @@ class Club:
     # ------------------------------------------------------------ lifetime
 
     async def __aenter__(self) -> Club:
-        for folder in (self.paths.own, self.paths.builds, self.paths.logs):
+        for folder in (self.paths.own, self.paths.logs):
             folder.mkdir(parents=True, exist_ok=True)
         os.chmod(self.paths.folder, 0o700)  # the club's files are the server's alone (builds run as another user)
-        incoming = self.paths.builds / ".incoming"
-        if incoming.exists():
-            remove(incoming)
-        incoming.mkdir()
         await self.db(lambda db: None)
         for waiting in await self.db(subs.waiting):
             self._start_build(waiting)
@@ -314,41 +306,27 @@ class Club:
         async with self._builds:
             await self.db(lambda db: subs.set_state(db, submission.id, subs.BUILDING))
             self._notify()
-            target = self.paths.build_of(submission)
-            if target.is_dir():
-                outcome = Outcome(True, "built (the same files were built before)", "", 0.0)
+            before = await self.db(lambda db: subs.built_before(db, submission))
+            if before is not None:
+                outcome = Outcome(True, "built (the same files were built before)", "", 0.0, self.builds.get(before))
             else:
                 outcome = await asyncio.get_running_loop().run_in_executor(
-                    self._build_threads, self._build_now, submission, target
+                    self._build_threads, self._build_now, submission
                 )
             log_file = self.paths.build_log(submission)
             log_file.write_text(outcome.log, encoding="utf-8")
             state = subs.BUILT if outcome.ok else subs.FAILED
-            await self.db(lambda db: subs.set_state(db, submission.id, state, outcome.reason, outcome.seconds))
+            build = outcome.made.hash if outcome.made is not None else None
+            await self.db(lambda db: subs.set_state(db, submission.id, state, outcome.reason, outcome.seconds, build))
             log.info("club.build", version=submission.label, ok=outcome.ok, reason=outcome.reason)
             self._notify()
-            if outcome.ok and self.on_built is not None:
-                self.on_built(submission, target)
+            if outcome.made is not None and self.on_built is not None:
+                self.on_built(submission, outcome.made.folder)
 
-    def _build_now(self, submission: subs.Submission, target: Path) -> Outcome:
-        """Build in a folder of its own under ``.incoming``, renamed into place when whole."""
-        work = self.paths.builds / ".incoming" / uuid.uuid4().hex
-        language = Language(submission.language)
-        made = recipe(language, self.paths.toolchains, self.builder.python)
-        try:
-            outcome = self.builder.build(
-                self.store.get(submission.hash).folder, self.store.tree(submission.hash), made, work
-            )
-            if outcome.ok:
-                freeze(work)
-                with contextlib.suppress(OSError):
-                    os.rename(work, target)
-                if not target.is_dir():
-                    raise OSError(f"cannot put the build of {submission.label} in place")
-            return outcome
-        finally:
-            if work.exists():
-                remove(work)
+    def _build_now(self, submission: subs.Submission) -> Outcome:
+        made = recipe(Language(submission.language), self.paths.toolchains, self.builder.python)
+        source = self.store.get(submission.hash).folder
+        return self.builder.build(source, self.store.tree(submission.hash), made, self.builds)
 
     def command(self, submission: subs.Submission) -> tuple[list[str], bool]:
         """The command that runs a built version, from its build folder, and whether it needs ``--tcp``."""

@@ -47,6 +47,7 @@ class Submission:
     state: str
     reason: str
     build_seconds: float | None
+    build: str | None  # what its build made (a frozen tree's hash)
 
     @property
     def label(self) -> str:
@@ -70,7 +71,7 @@ class Submission:
 
 _SELECT = (
     "SELECT s.id, m.name AS member, s.bot, s.version, s.hash, s.language, s.size, s.files, s.sent_at, s.state, "
-    "s.reason, s.build_seconds FROM submissions s JOIN members m ON m.id = s.member"
+    "s.reason, s.build_seconds, s.build FROM submissions s JOIN members m ON m.id = s.member"
 )
 
 
@@ -88,6 +89,7 @@ def _submission(row: sqlite3.Row) -> Submission:
         row["state"],
         row["reason"],
         row["build_seconds"],
+        row["build"],
     )
 
 
@@ -189,10 +191,26 @@ def waiting(db: sqlite3.Connection) -> list[Submission]:
 
 
 def set_state(
-    db: sqlite3.Connection, submission: int, state: str, reason: str = "", build_seconds: float | None = None
+    db: sqlite3.Connection,
+    submission: int,
+    state: str,
+    reason: str = "",
+    build_seconds: float | None = None,
+    build: str | None = None,
 ) -> None:
     with transaction(db):
         db.execute(
-            "UPDATE submissions SET state = ?, reason = ?, build_seconds = COALESCE(?, build_seconds) WHERE id = ?",
-            (state, reason, build_seconds, submission),
+            "UPDATE submissions SET state = ?, reason = ?, build_seconds = COALESCE(?, build_seconds), "
+            "build = COALESCE(?, build) WHERE id = ?",
+            (state, reason, build_seconds, build, submission),
         )
+
+
+def built_before(db: sqlite3.Connection, submission: Submission) -> str | None:
+    """What a build of the same files in the same language made, when one was made (its hash)."""
+    found = rows(
+        db,
+        "SELECT build FROM submissions WHERE hash = ? AND language = ? AND build IS NOT NULL LIMIT 1",
+        (submission.hash, submission.language),
+    )
+    return None if not found else str(found[0][0])

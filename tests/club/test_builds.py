@@ -42,15 +42,23 @@ while True:
 """
 
 
-def build(tmp_path: Path, makefile: str, limits: BuildLimits = LIMITS) -> tuple[Outcome, Path]:
+def build(tmp_path: Path, makefile: str, limits: BuildLimits = LIMITS) -> tuple[Outcome, FrozenStore]:
+    """Build a Python bot with ``makefile``: the outcome, and the store of what builds made."""
     club = tmp_path / "club"
     store = FrozenStore(club / "versions")
     folder = python_bot(tmp_path / "bot", textwrap.dedent(makefile), {"bomb.py": BOMB})
     frozen = store.put_folder(folder, Limits())
     made = builder(club, limits)
-    out = club / "builds" / "one"
+    out = FrozenStore(club / "builds")
     outcome = made.build(frozen.folder, store.tree(frozen.hash), recipe(Language.PYTHON, club, made.python), out)
     return outcome, out
+
+
+def kept(out: FrozenStore) -> list[str]:
+    """What a store of builds holds (its trees), and what is left in its incoming folder."""
+    return [p.name for p in out.root.iterdir() if p.name != ".incoming"] + list(
+        p.name for p in (out.root / ".incoming").iterdir()
+    )
 
 
 HOSTILE = {
@@ -85,7 +93,7 @@ def test_a_hostile_build_is_stopped_with_its_reason(tmp_path: Path, case: str) -
     assert not outcome.ok
     assert expected in outcome.reason and "\n" not in outcome.reason
     assert outcome.seconds < LIMITS.seconds + 10
-    assert not out.exists() or not any(out.iterdir())  # nothing it made is kept
+    assert kept(out) == []  # nothing it made is kept
     if case == "fails":
         assert "bot.py:3: syntax error <here>" in outcome.log  # the member reads its output
 
@@ -101,9 +109,9 @@ def test_a_build_reads_nothing_of_the_club_and_writes_only_its_own_folder(tmp_pa
     \t! touch {tmp_path}/escaped 2>/dev/null
     \t! touch /var/lib/escaped 2>/dev/null
     """
-    outcome, out = build(tmp_path, makefile)
-    assert outcome.ok, outcome.log
-    assert (out / "made-here").exists() and (out / "bot.py").exists()
+    outcome, _ = build(tmp_path, makefile)
+    assert outcome.ok and outcome.made is not None, outcome.log
+    assert (outcome.made.folder / "made-here").exists() and (outcome.made.folder / "bot.py").exists()
     assert not (tmp_path / "escaped").exists() and not Path("/var/lib/escaped").exists()
 
 
@@ -127,7 +135,8 @@ def test_a_build_dies_with_the_server_even_after_kill_9(tmp_path: Path) -> None:
         store = FrozenStore(club / "versions")
         frozen = store.put_folder(Path({str(folder)!r}), Limits())
         made = builder(club)
-        made.build(frozen.folder, store.tree(frozen.hash), recipe(Language.PYTHON, club, made.python), club / "out")
+        made_for = recipe(Language.PYTHON, club, made.python)
+        made.build(frozen.folder, store.tree(frozen.hash), made_for, FrozenStore(club / "out"))
     """)
     server = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
     try:
