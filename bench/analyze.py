@@ -3,7 +3,7 @@
 For each preset, rules bots play games in this process through the engine,
 logged with the referee's own log writer (``referee.gamelog``); the log is
 then read and planned as ``arena analyze`` does, and every hand is analysed
-in this process (``referee.analyze.run.analyse_hand``: each seat's luck and
+in this process (``referee.analyze.spread.analyse_hand``: each seat's luck and
 the judgement of each of its decisions). The figure is the decisions with a
 choice analysed per CPU second of this process (so per core, whatever else
 the machine is doing), the luck of each hand included; the rest of the
@@ -30,7 +30,7 @@ from machine import describe  # bench/machine.py
 from example_bots.rules_bot import RulesBot
 from referee.analyze.driver import SeatChoice, choose_seats, plan_logs
 from referee.analyze.evaluate import Budget, average_worth
-from referee.analyze.run import analyse_hand
+from referee.analyze.spread import analyse_hand
 from referee.engine.game import Game, Phase
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck

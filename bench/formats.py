@@ -30,9 +30,9 @@ from machine import describe  # bench/machine.py
 from referee.logging import configure
 from referee.runfolder import RunFolder
 from referee.sandbox import SandboxMode
-from referee.tournament.runner import Tournament
+from referee.tournament.playing import Tournament
 from referee.tournament.schedule import FormatName
-from referee.tournament.settings import Given, parse_bots, parse_rules, resolve
+from referee.tournament.settings import TournamentChoices, parse_bots, parse_rules, resolve
 
 STEP = 0.03  # the random share between two neighbours in the true order
 
@@ -56,7 +56,7 @@ def kendall_tau(order: Sequence[str], truth: Sequence[str]) -> float:
 
 
 def play(format: FormatName, bots: list[str], seed: int, preset: str, hand_limit: int, tables: int) -> dict[str, float]:
-    given = Given(
+    given = TournamentChoices(
         bots=parse_bots(bots),
         preset=preset,
         rules=parse_rules([f"hand_limit={hand_limit}"]),

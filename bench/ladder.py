@@ -8,7 +8,7 @@ at 0.05, which belongs second, after the rules bot. Then, from the database alon
 
 - the games until the ladder's order (mu - 3 sigma) matches the true order with Kendall tau >= 0.9
   (first reached, and for good), and the same for the Elo order of a round-robin's standings over the
-  same games (``referee.tournament.standings``, as ``arena tournament`` ranks);
+  same games (``referee.games.standings``, as ``arena tournament`` ranks);
 - the games until the new version reaches its place (for good), and how many of them it played;
 - games per hour on this machine, and the CPU share of the coordinator (this process: matchmaking,
   the database, the driver; the referees and bots are other processes).
@@ -35,16 +35,16 @@ sys.path.insert(0, str(ROOT))
 from machine import cpu_seconds, describe  # bench/machine.py
 
 from referee.bots import BotCommand
+from referee.games.placement import HERE, choose_backend
+from referee.games.standings import standings
 from referee.ladder import setup
+from referee.ladder.database import LADDER, LadderDatabase
+from referee.ladder.playing import LadderRun, Stop
 from referee.ladder.ratings import NEW, Rating
-from referee.ladder.run import LadderRun, Stop
-from referee.ladder.store import LADDER, Store
+from referee.ladder.settings import LadderChoices
 from referee.logging import configure
-from referee.run.placement import HERE, choose_backend
 from referee.runfolder import RunFolder
 from referee.sandbox import SandboxMode
-from referee.tournament.settings import Given
-from referee.tournament.standings import standings
 
 PY = sys.executable
 SHAKY = f"{PY} -m example_bots.shaky_bot --random-share"
@@ -69,20 +69,20 @@ def kendall_tau(order: list[str], truth: list[str]) -> float:
 
 
 def play(folder: RunFolder, field: list[tuple[str, str]], args: argparse.Namespace) -> dict[str, float]:
-    given = Given(preset=args.preset, rules={"hand_limit": str(args.hand_limit)}, seed=args.seed,
-                  sandbox=SandboxMode.OFF)  # fmt: skip
-    store, _ = setup.init(folder, replace(given, bots=tuple(BotCommand.parse(f"{n}={c}") for n, c in field)))
-    settings, options = store.settings(), store.options()
-    store.close()
+    given = LadderChoices(preset=args.preset, rules={"hand_limit": str(args.hand_limit)}, seed=args.seed,
+                          sandbox=SandboxMode.OFF)  # fmt: skip
+    db, _ = setup.init(folder, replace(given, bots=tuple(BotCommand.parse(f"{n}={c}") for n, c in field)))
+    settings, options = db.settings(), db.options()
+    db.close()
     backend, tables = choose_backend(
         HERE, workers=args.workers, concurrency=args.concurrency, sandbox=None
     )  # the coordinator here, the tables in worker processes
     ladder = LadderRun(folder, settings, options, backend, tables)
     start, own = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF)
     asyncio.run(ladder.run(Stop(games=args.add_after)))
-    store = Store.open(folder)
-    setup.add(store, BotCommand.parse(f"{NEW_VERSION[0]}={NEW_VERSION[1]}"))
-    store.close()
+    db = LadderDatabase.open(folder)
+    setup.add(db, BotCommand.parse(f"{NEW_VERSION[0]}={NEW_VERSION[1]}"))
+    db.close()
     asyncio.run(ladder.run(Stop(games=args.games - args.add_after)))
     elapsed = time.perf_counter() - start
     return {"elapsed": elapsed, "coordinator_cpu": cpu_seconds(resource.RUSAGE_SELF) - own, "tables": tables}
@@ -100,12 +100,12 @@ class Analysis:
 
 def analyse(folder: RunFolder, truth: list[str]) -> Analysis:
     """The ladder's order and a round-robin's Elo order after each rated set, against the truth."""
-    store = Store.open(folder)
-    versions = {v.id: v for v in store.versions()}
-    all_games = store.games()
+    db = LadderDatabase.open(folder)
+    versions = {v.id: v for v in db.versions()}
+    all_games = db.games()
     games = [g for g in all_games if g.kind == LADDER]
-    history = store.history()
-    store.close()
+    history = db.history()
+    db.close()
     first_label = {f"{name}.v1": name for name, _ in [*FIELD, MONTECARLO]}
     new = next(v for v in versions.values() if v.bot == NEW_VERSION[0] and v.version == 2)
     validated = max(g.finished_at for g in all_games if g.kind != LADDER and new.id in g.teams)

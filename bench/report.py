@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from machine import describe  # bench/machine.py
 
 from referee.report.replays import write_replays
-from referee.tournament.settings import Given, parse_bots, resolve
+from referee.tournament.settings import TournamentChoices, parse_bots, resolve
 
 ARENA = Path(sys.executable).with_name("arena")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
@@ -65,7 +65,7 @@ def templates(scratch: Path) -> list[list[str]]:
 
 def synthetic(folder: Path, bots: int, per_pair: int, lines: list[list[str]]) -> int:
     names = [f"bot{k:02d}" for k in range(bots)]
-    given = Given(
+    given = TournamentChoices(
         bots=parse_bots([f"{n}=python -m example_bots.random_bot" for n in names]),
         games=per_pair,
         name=folder.name,

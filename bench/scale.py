@@ -38,13 +38,13 @@ sys.path.insert(0, str(ROOT))
 
 from machine import cpu_seconds, describe  # bench/machine.py
 
+from referee.games.backends import Backend
+from referee.games.backends.local import LocalBackend
+from referee.games.backends.workers import WorkerBackend
 from referee.logging import configure
 from referee.runfolder import RunFolder
-from referee.tournament.backends import Backend
-from referee.tournament.backends.local import LocalBackend
-from referee.tournament.backends.workers import WorkerBackend
-from referee.tournament.runner import Tournament
-from referee.tournament.settings import Given, parse_bots, resolve
+from referee.tournament.playing import Tournament
+from referee.tournament.settings import TournamentChoices, parse_bots, resolve
 
 BOTS = 4
 NETNS = ["unshare", "--user", "--map-root-user", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "netns"]
@@ -52,7 +52,9 @@ NETNS = ["unshare", "--user", "--map-root-user", "--net", "sh", "-c", 'ip link s
 
 def play(backend: Backend, args: argparse.Namespace) -> dict[str, Any]:
     bots = parse_bots([f"random{k}={sys.executable} -m example_bots.random_bot" for k in range(1, BOTS + 1)])
-    given = Given(bots=bots, preset=args.preset, games=args.games, seed=args.seed, move_time=1000, name="bench")
+    given = TournamentChoices(
+        bots=bots, preset=args.preset, games=args.games, seed=args.seed, move_time=1000, name="bench"
+    )
     settings = resolve(given)
     with tempfile.TemporaryDirectory() as tmp:
         folder = RunFolder(Path(tmp) / "bench")
@@ -85,7 +87,7 @@ def ray_run(args: argparse.Namespace) -> dict[str, Any]:
     """Inside the namespace: start Ray (local, or K simulated nodes), play, print the figures as JSON."""
     import ray
 
-    from referee.tournament.backends.cluster import LOCAL, connect
+    from referee.games.backends.cluster import LOCAL, connect
 
     start = time.perf_counter()
     cluster = None

@@ -1,6 +1,6 @@
 """Tournament speed: games per minute at concurrency 1 and 2, and who uses the CPU.
 
-Runs ``arena tournament``'s own runner (``referee.tournament.runner``) in this
+Runs ``arena tournament``'s own runner (``referee.tournament.playing``) in this
 process on a round-robin of 4 random bots (example_bots.random_bot, real
 processes), in a temporary folder, once per concurrency. For each run it
 prints games per minute, decisions per second, and the CPU time of the
@@ -28,15 +28,17 @@ from machine import cpu_seconds, describe  # bench/machine.py
 
 from referee.logging import configure
 from referee.runfolder import RunFolder
-from referee.tournament.runner import Tournament
-from referee.tournament.settings import Given, parse_bots, resolve
+from referee.tournament.playing import Tournament
+from referee.tournament.settings import TournamentChoices, parse_bots, resolve
 
 BOTS = 4
 
 
 def run(preset: str, games: int, concurrency: int, seed: int) -> dict[str, float]:
     bots = parse_bots([f"random{k}={sys.executable} -m example_bots.random_bot" for k in range(1, BOTS + 1)])
-    settings = resolve(Given(bots=bots, preset=preset, games=games, seed=seed, move_time=1000, name="bench"))
+    settings = resolve(
+        TournamentChoices(bots=bots, preset=preset, games=games, seed=seed, move_time=1000, name="bench")
+    )
     with tempfile.TemporaryDirectory() as tmp:
         folder = RunFolder(Path(tmp) / "bench")
         folder.create(settings.record())

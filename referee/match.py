@@ -527,7 +527,7 @@ class MatchResult:
 
     def points_per_hand(self) -> list[float]:
         """Each team's final scores summed over the games, per hand dealt: the standings' measure
-        (``referee.tournament.standings``), so a match and a tournament read alike."""
+        (``referee.games.standings``), so a match and a tournament read alike."""
         hands = sum(r.hands for r in self.games)
         totals = [0] * self.config.rules.teams
         for r in self.games:

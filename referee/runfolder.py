@@ -1,11 +1,11 @@
 """A run's folder: the names of its files, the choice of where it is, and the one way to write a file into it.
 
 Every run of the arena that keeps a folder (a tournament, an SPRT, a
-ladder) keeps this layout, and whatever reads or writes one (the runner, the
+ladder) keeps this layout, and whatever reads or writes one (the series of games, the
 SPRT, the report, the live view, the analysis) takes the names from here::
 
     settings.json        the settings, written when the run starts (its presence says "a run is here")
-    results.jsonl        one line per finished game, appended and fsync'd (referee.tournament.results)
+    results.jsonl        one line per finished game, appended and fsync'd (referee.games.results)
     sprt.json            an SPRT's test; sprt-result.json, where it stands when it stops
     games/g0001.jsonl    each game's log (g0001.jsonl.part while it is played)
     bots/                what each table's bot processes printed
@@ -123,6 +123,13 @@ class RunFolder:
 
     def replay(self, game_id: str) -> Path:
         return self.replays / replay_name(game_id)
+
+    def last_output(self, player: str) -> Path | None:
+        """What the last process to play ``player`` printed (``bots/TABLE.PLAYER.N.stderr``, at any table and
+        seat), or None when none did."""
+        found = self.bots.glob(f"table*.{player}.[0-9]*.stderr")  # PLAYER.N: not another player named PLAYER.X
+        files = sorted(found, key=lambda p: p.stat().st_mtime_ns)
+        return files[-1] if files else None
 
     def holds_run(self) -> bool:
         """Whether a run was started here (its settings are saved)."""

@@ -1,6 +1,6 @@
-"""Settings declared once: what a setting is, the kinds of value it can take, and a table of settings.
+"""Settings declared once: what a setting is, the kinds of value it can take, and the settings a user chose.
 
-A table of settings is a frozen dataclass (a ``Named``) whose fields are
+The settings a command takes are a frozen dataclass (a ``Choices``) whose fields are
 declared with ``declare``: the field's name is the setting's name and its TOML
 key; the declaration gives the kind of value (which says what it expects and
 checks the range), the default, the help text, the command-line flag, the key
@@ -12,7 +12,7 @@ default decide.
 From the declaration come: reading a TOML file (``TomlFile``; every error
 names the file, the key and, where it can be found, the line), the command
 line's options (``referee.cli.options``), the saved record and the resume
-check of a run (``referee.tournament.settings``). Adding a setting is adding
+check of a run (``referee.games.settings``). Adding a setting is adding
 a field.
 """
 
@@ -39,7 +39,7 @@ class SettingsError(InputError):
     """Settings that cannot be used; the message is one line naming the bad part."""
 
 
-class Wrong(Exception):
+class BadValue(Exception):
     """A value its setting does not take. ``problem``: what is wrong (None: "expected ..., got ..."); ``inside``:
     the key within a table (``[bots]``'s NAME) the problem is with."""
 
@@ -66,7 +66,7 @@ class Kind(Generic[T]):
         return str
 
     def read(self, value: Any) -> T:
-        """A value from a TOML file; Wrong when it is not one."""
+        """A value from a TOML file; BadValue when it is not one."""
         raise NotImplementedError
 
     def from_cli(self, value: Any) -> T:
@@ -95,12 +95,13 @@ def is_whole(value: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class Whole(Kind[int]):
+class WholeNumber(Kind[int]):
     """A whole number, at least ``low`` and at most ``high`` where given; ``unit`` names what it counts."""
 
     low: int | None = None
     high: int | None = None
     unit: str = ""
+    metavar: str | None = None
 
     @property
     def expects(self) -> str:
@@ -115,9 +116,9 @@ class Whole(Kind[int]):
 
     def read(self, value: Any) -> int:
         if not is_whole(value):
-            raise Wrong()
+            raise BadValue()
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise Wrong()
+            raise BadValue()
         return int(value)
 
     def from_record(self, value: Any) -> int:
@@ -126,16 +127,46 @@ class Whole(Kind[int]):
         return int(value)
 
     def typer_options(self) -> dict[str, Any]:
-        return {k: v for k, v in (("min", self.low), ("max", self.high)) if v is not None}
+        bounds = {k: v for k, v in (("min", self.low), ("max", self.high)) if v is not None}
+        return {**bounds, "metavar": self.metavar} if self.metavar else bounds
+
+
+@dataclass(frozen=True)
+class Numeral(Kind[int]):
+    """A whole number whose range is known only once what it counts in is read (a game of a log, a seat of its
+    rules): the command line gives it as text, a bad one is a one-line error naming the option, and the range
+    is checked where it is known."""
+
+    metavar: str
+
+    @property
+    def expects(self) -> str:
+        return "a whole number"
+
+    def read(self, value: Any) -> int:
+        if not is_whole(value):
+            raise BadValue()
+        return int(value)
+
+    def from_cli(self, value: Any) -> int:
+        try:
+            return int(value)
+        except ValueError:
+            raise BadValue(f"needs a whole number, got {value!r}") from None
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": self.metavar}
 
 
 @dataclass(frozen=True)
 class Number(Kind[float]):
-    """A number; strictly between ``above`` and ``below`` where given. ``expects_text``: how errors name it."""
+    """A number; strictly between ``above`` and ``below``, and at least ``low``, where given. ``expects_text``: how
+    errors name it."""
 
     expects_text: str = "a number"
     above: float | None = None
     below: float | None = None
+    low: float | None = None
 
     @property
     def expects(self) -> str:
@@ -147,9 +178,11 @@ class Number(Kind[float]):
 
     def read(self, value: Any) -> float:
         if not isinstance(value, int | float) or isinstance(value, bool):
-            raise Wrong()
+            raise BadValue()
         if (self.above is not None and not value > self.above) or (self.below is not None and not value < self.below):
-            raise Wrong()
+            raise BadValue()
+        if self.low is not None and value < self.low:
+            raise BadValue()
         return float(value)
 
     def from_record(self, value: Any) -> float:
@@ -157,6 +190,9 @@ class Number(Kind[float]):
 
     def shown(self, value: float) -> str:
         return f"{value:g}"
+
+    def typer_options(self) -> dict[str, Any]:
+        return {} if self.low is None else {"min": self.low}
 
 
 class Flag(Kind[bool]):
@@ -172,7 +208,7 @@ class Flag(Kind[bool]):
 
     def read(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise Wrong()
+            raise BadValue()
         return value
 
     def from_record(self, value: Any) -> bool:
@@ -196,7 +232,7 @@ class Choice(Kind[E]):
 
     def read(self, value: Any) -> E:
         if value not in {m.value for m in self.of}:
-            raise Wrong()
+            raise BadValue()
         return self.of(value)
 
     def from_cli(self, value: Any) -> E:
@@ -229,11 +265,11 @@ class Text(Kind[str]):
 
     def read(self, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise Wrong()
+            raise BadValue()
         try:
             return self.from_cli(value)
         except ArenaError as exc:
-            raise Wrong(str(exc)) from None
+            raise BadValue(str(exc)) from None
 
     def from_cli(self, value: Any) -> str:
         if self.check is not None:
@@ -260,7 +296,7 @@ class Folder(Kind[Path]):
 
     def read(self, value: Any) -> Path:
         if not isinstance(value, str) or not value.strip():
-            raise Wrong()
+            raise BadValue()
         return Path(value)
 
     def from_cli(self, value: Any) -> Path:
@@ -271,6 +307,20 @@ class Folder(Kind[Path]):
 
     def typer_options(self) -> dict[str, Any]:
         return {"file_okay": False}
+
+
+@dataclass(frozen=True)
+class OutputPath(Folder):
+    """A path to write to (a file, or a folder of files where the command says so); ``metavar`` names it."""
+
+    metavar: str = "FILE"
+
+    @property
+    def expects(self) -> str:
+        return "a file path"
+
+    def typer_options(self) -> dict[str, Any]:
+        return {"metavar": self.metavar}
 
 
 @dataclass(frozen=True)
@@ -290,7 +340,7 @@ class Names(Kind[tuple[str, ...]]):
 
     def read(self, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-            raise Wrong()
+            raise BadValue()
         return tuple(value)
 
     def from_cli(self, value: Any) -> tuple[str, ...]:
@@ -308,7 +358,7 @@ class Names(Kind[tuple[str, ...]]):
 
 @dataclass(frozen=True)
 class Setting:
-    """One setting, declared once (a field of a ``Named`` table, by ``declare``)."""
+    """One setting, declared once (a field of a ``Choices``, by ``declare``)."""
 
     kind: Kind[Any]
     help: str  # for the command line's help, without the default (which is added from ``default``)
@@ -319,7 +369,7 @@ class Setting:
     saved: str | None = None  # its key in settings.json, and its attribute in the resolved settings; None: not saved
     decides_games: bool = False  # a resumed run must have the same value (else its results are not one run's)
     since_v1: bool = False  # added after settings format 1: a settings.json without it has the default
-    name: str = ""  # the field's name (the TOML key), filled in by ``table``
+    name: str = ""  # the field's name (the TOML key), filled in by ``declared``
 
     @property
     def can_be_off(self) -> bool:
@@ -329,6 +379,8 @@ class Setting:
     def default_words(self) -> str | None:
         """How the help says the default; None when it says nothing."""
         if self.default_text is not None:
+            if "{}" not in self.default_text:
+                return self.default_text
             return self.default_text.replace("{}", self.kind.shown(self.default))
         if self.default is None:
             return None
@@ -350,24 +402,24 @@ def declare(
     saved: str | None = None,
     decides_games: bool = False,
     since_v1: bool = False,
-    table: bool = False,
+    mapping: bool = False,
 ) -> Any:
-    """A field of a ``Named`` table that declares a setting (see ``Setting``); ``table``: its value is a
-    mapping (a TOML table), empty when nothing was named, and merges when laid over another."""
+    """A field of a ``Choices`` that declares a setting (see ``Setting``); ``mapping``: its value is a mapping
+    (a TOML table), empty when nothing was named, and merges when laid over another."""
     setting = Setting(kind, help, default, default_text, flag, short, saved, decides_games, since_v1)
-    if table:
+    if mapping:
         return dataclasses.field(default_factory=dict, metadata={_SETTING: setting})
     return dataclasses.field(default=None, metadata={_SETTING: setting})
 
 
 @dataclass(frozen=True)
-class Named:
-    """A table of settings (a frozen dataclass whose fields are ``declare``d): what the user named, None (or
+class Choices:
+    """The settings a user chose (a frozen dataclass whose fields are ``declare``d): what the user named, None (or
     an empty mapping) where nothing was said."""
 
     @classmethod
     @functools.cache
-    def table(cls) -> dict[str, Setting]:
+    def declared(cls) -> dict[str, Setting]:
         """The settings, by name, in the order they are declared."""
         return {f.name: replace(f.metadata[_SETTING], name=f.name) for f in fields(cls) if _SETTING in f.metadata}
 
@@ -376,18 +428,22 @@ class Named:
         """The settings among the command line's ``options`` (by name; None where not given), each converted
         from what the command line parsed. A value that cannot be used raises its one-line domain error."""
         values = {}
-        for name, setting in cls.table().items():
+        for name, setting in cls.declared().items():
             value = options.get(name)
             if value is None or (isinstance(value, list | tuple) and not value):
                 continue  # not given (a repeatable option: not once)
-            values[name] = setting.kind.from_cli(value)
+            try:
+                values[name] = setting.kind.from_cli(value)
+            except BadValue as exc:  # a value the option's kind does not take: said with the option's name
+                flag = (setting.flag or name).split("/")[0]
+                raise SettingsError(f"{flag} {exc.problem or f'expects {setting.kind.expects}'}") from None
         return cls(**values)
 
     @classmethod
     def from_toml(cls, toml: TomlFile) -> Self:
-        """The settings of this table that the file sets, checked (keys of other names are left alone)."""
+        """The settings of these choices that the file sets, checked (keys of other names are left alone)."""
         values = {}
-        for name, setting in cls.table().items():
+        for name, setting in cls.declared().items():
             if name in toml.data:
                 values[name] = toml.value(name, setting.kind)
         return cls(**values)
@@ -395,7 +451,7 @@ class Named:
     def over(self, base: Self) -> Self:
         """These settings laid over ``base``: what is named here replaces, tables (mappings) merge."""
         changes: dict[str, Any] = {}
-        for name in self.table():
+        for name in self.declared():
             mine = getattr(self, name)
             if isinstance(mine, Mapping):
                 changes[name] = {**getattr(base, name), **mine}
@@ -406,7 +462,7 @@ class Named:
     def value(self, name: str) -> Any:
         """The setting as named, else its default."""
         mine = getattr(self, name)
-        return self.table()[name].default if mine is None else mine
+        return self.declared()[name].default if mine is None else mine
 
 
 # ------------------------------------------------------------------ TOML files
@@ -455,7 +511,7 @@ class TomlFile:
         not one."""
         try:
             return kind.read(self.data[key])
-        except Wrong as exc:
+        except BadValue as exc:
             if exc.inside is not None:
                 raise self.bad(key, exc.inside, exc.problem or "") from None
             raise self.bad(None, key, exc.problem or f"expected {kind.expects}, got {shown(self.data[key])}") from None

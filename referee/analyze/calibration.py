@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from referee.analyze.evaluate import CARD_SET_KINDS, Budget, engine_action, judge
-from referee.analyze.run import decision_rng
+from referee.analyze.spread import decision_rng
 from referee.engine.events import HandEndEvent
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.playout import finish_game_hand

@@ -4,7 +4,7 @@
 tournament's or SPRT's folder (its ``games/``), a match's folder, or a
 folder of match logs and match folders (``logs/``). ``choose_seats`` turns ``--seat`` / ``--bot`` into the seats
 of each game, refusing a seat or a bot the logs do not have. ``analyse``
-plans every game (``plan``), runs the hands (``run``) and collects the
+plans every game (``plan``), runs the hands (``spread``) and collects the
 results (``summary.Analysis``).
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.analyze.evaluate import Budget, Worth, average_worth
 from referee.analyze.plan import GamePlan, HandPlan, plan_game
-from referee.analyze.run import Runner
+from referee.analyze.spread import Runner
 from referee.analyze.summary import Analysis, GameAnalysis, plan_game_analysis
 from referee.engine.rules import Rules
 from referee.errors import InputError, did_you_mean

@@ -11,7 +11,7 @@
   answered with an accepted claim is kept with the claim as its action; claims
   the engine refused are counted on the decision that followed them.
 
-The views are all the analysis gets (``referee.analyze.run``): a hidden card
+The views are all the analysis gets (``referee.analyze.spread``): a hidden card
 reaches it only if the seat could see it.
 
 Only complete hands are kept. A log cut off in the middle of a hand (a crash,

@@ -1,6 +1,6 @@
 """The analysis of a log or a folder of logs: every decision and hand, and what they add up to per game and per bot.
 
-``Analysis`` collects the results of ``referee.analyze.run`` as plain
+``Analysis`` collects the results of ``referee.analyze.spread`` as plain
 records (``DecisionRecord``, ``LuckRecord``) and sums them up by any grouping
 (``Stats``): per seat of a game, or per bot over every game it played.
 
@@ -37,7 +37,7 @@ from typing import Any
 from referee.analyze.evaluate import Z95, Budget, ChoiceValue, Judgement, Worth
 from referee.analyze.grades import FLAGGED, THRESHOLDS, Grade, grade
 from referee.analyze.plan import DecisionItem, GamePlan, HandPlan
-from referee.analyze.run import HandResult
+from referee.analyze.spread import HandResult
 from referee.engine.game import DecisionKind
 from referee.replay.ask import action_text
 

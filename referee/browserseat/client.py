@@ -40,7 +40,7 @@ from aiohttp import web
 from referee.analyze.driver import SeatChoice, analyse, plan_logs
 from referee.analyze.evaluate import Budget
 from referee.analyze.html import page_analysis
-from referee.analyze.run import run_here
+from referee.analyze.spread import run_here
 from referee.browserseat import advice
 from referee.browserseat.state import Refused, action_from, decision_json, game_end_json, goal_text, view_json
 from referee.engine.bids import Bid

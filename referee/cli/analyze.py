@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,35 +23,39 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.analyze.driver import AnalyzeError, Planned, SeatChoice, analyse, choose_seats, find_logs, plan_logs
-from referee.analyze.evaluate import Budget
+from referee.analyze.driver import AnalyzeError, Planned, analyse
 from referee.analyze.grades import THRESHOLDS, Grade
 from referee.analyze.html import page_analysis
-from referee.analyze.plan import HandPlan
-from referee.analyze.run import HandResult, Runner, run_here, run_on_ray, run_on_workers
+from referee.analyze.settings import AnalysisOpened, AnalyzeChoices, open_analysis
 from referee.analyze.summary import PHASES, Analysis, DecisionRecord, Mean, Stats
-from referee.cli.app import Status, app, console, err_console, fail, status_of, wide_console
+from referee.cli import options as opt
+from referee.cli.app import Status, app, console, err_console, fail, status_of, user_errors, wide_console
 from referee.cli.scale import RayOpt
 from referee.gamelog import LogError
+from referee.games.placement import Placement
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog
 from referee.runfolder import MATCH_LOG, RunFolder, write_json
 from referee.setting import SettingsError
-from referee.tournament.backends.cluster import connect
-from referee.tournament.backends.local import cpu_count
 
 # Per-game rows are printed up to this many games (all of them are in --json).
 GAMES_SHOWN = 24
 
-
-def _budget(samples: int) -> Budget:
-    """The budget for ``--samples N``: N final worlds per choice, a quarter of that (at least 8) to screen."""
-    return Budget(samples=samples, screen=max(8, samples // 4), luck_samples=samples)
+Seat = Annotated[int | None, opt.option(AnalyzeChoices, "seat")]
+Bot = Annotated[str | None, opt.option(AnalyzeChoices, "bot")]
+Game = Annotated[int | None, opt.option(AnalyzeChoices, "game")]
+Samples = Annotated[int | None, opt.option(AnalyzeChoices, "samples")]
+Seed = Annotated[int | None, opt.option(AnalyzeChoices, "seed")]
+Worst = Annotated[int | None, opt.option(AnalyzeChoices, "worst")]
+Workers = Annotated[int | None, opt.option(AnalyzeChoices, "workers")]
+AsJson = Annotated[bool | None, opt.option(AnalyzeChoices, "as_json")]
+Html = Annotated[Path | None, opt.option(AnalyzeChoices, "html")]
 
 
 @app.command("analyze")
 def analyze_command(
+    ctx: typer.Context,
     path: Annotated[
         Path,
         typer.Argument(
@@ -60,109 +64,58 @@ def analyze_command(
             show_default=False,
         ),
     ],
-    seat: Annotated[
-        int | None, typer.Option("--seat", "-s", metavar="S", help="Analyse only seat S (default: every seat).")
-    ] = None,
-    bot: Annotated[
-        str | None, typer.Option("--bot", "-b", metavar="NAME", help="Analyse only the seats bot NAME played.")
-    ] = None,
-    game: Annotated[
-        int | None, typer.Option("--game", "-g", metavar="G", min=1, help="Only game G of each log (1-based).")
-    ] = None,
-    samples: Annotated[
-        int,
-        typer.Option(
-            "--samples",
-            "-n",
-            min=8,
-            max=10_000,
-            help="Worlds each finalist choice is played out in (a quarter as many screen every choice first).",
-        ),
-    ] = Budget().samples,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the worlds: the same seed, the same analysis.")] = 1,
-    worst: Annotated[int, typer.Option("--worst", min=0, max=1000, help="Worst decisions listed per bot.")] = 5,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            "-w",
-            min=1,
-            help="Processes on this machine to spread the hands over (default: one per CPU; 1: this process).",
-        ),
-    ] = None,
+    seat: Seat = None,
+    bot: Bot = None,
+    game: Game = None,
+    samples: Samples = None,
+    seed: Seed = None,
+    worst: Worst = None,
+    workers: Workers = None,
     ray: RayOpt = None,
-    json_out: Annotated[
-        bool,
-        typer.Option("--json", help="Print the whole analysis as JSON (every decision and hand) instead of tables."),
-    ] = False,
-    html: Annotated[
-        Path | None,
-        typer.Option(
-            "--html",
-            metavar="OUT",
-            help="Write the replay page with the analysis in it: OUT.html for a log, a folder of pages for a folder.",
-        ),
-    ] = None,
+    as_json: AsJson = None,
+    html: Html = None,
 ) -> None:
     """Rate every decision of the chosen seats by the points it gave up, from that seat's information only,
     with the luck of each hand's cards; per game and per bot, with the worst decisions."""
-    if seat is not None and bot is not None:
-        raise fail("choose --seat or --bot, not both", Status.BAD_INPUT)
-    if ray is not None and workers is not None:
-        raise fail("--ray and --workers: choose one", Status.BAD_INPUT)
+    with user_errors():
+        chosen = AnalyzeChoices.from_options(ctx.params)
     try:
-        _analyze(
-            path, SeatChoice(seat=seat, bot=bot), game, _budget(samples), seed, worst, workers, ray, json_out, html
-        )
+        opened = open_analysis(path, chosen, Placement(ray))
+    except (AnalyzeError, LogError, OSError) as exc:
+        raise fail(str(exc), Status.BAD_INPUT) from None
+    except SettingsError as exc:
+        raise fail(str(exc), status_of(exc)) from None
+    try:
+        analysis = _run(opened)
     except KeyboardInterrupt:
         err_console.print("interrupted: nothing was written", highlight=False)
         raise typer.Exit(Status.INTERRUPTED) from None
-
-
-def _analyze(
-    path: Path,
-    choice: SeatChoice,
-    game: int | None,
-    budget: Budget,
-    seed: int,
-    worst: int,
-    workers: int | None,
-    ray: str | None,
-    json_out: bool,
-    html: Path | None,
-) -> None:
-    try:
-        logs = find_logs(path)
-        if html is not None and path.is_dir() and html.suffix == ".html":
-            raise AnalyzeError(f"--html {html}: for a folder of logs, --html names a folder (a page per log)")
-        seats = choose_seats(logs, choice)
-        planned = plan_logs(logs, seats, game)
-    except (AnalyzeError, LogError, OSError) as exc:
-        raise fail(str(exc), Status.BAD_INPUT) from None
-    runner, where, release = _runner(workers, ray, len(planned.hands))
-    if not json_out:
-        console.print(_start_line(path, planned, budget, seed, choice, where), highlight=False, soft_wrap=True)
-    try:
-        analysis = _run(planned, path, budget, seed, choice, runner, where)
     finally:
-        release()
+        opened.processes.release()
+    _print(opened, analysis)
+
+
+def _print(opened: AnalysisOpened, analysis: Analysis) -> None:
+    """The analysis on the terminal (or as JSON), saved for the report in a run's folder, and its pages."""
+    chosen, path = opened.chosen, opened.path
+    worst, as_json, html = chosen.value("worst"), bool(chosen.as_json), chosen.html
     record = analysis.record(worst)
-    if json_out:
+    if as_json:
         print(json.dumps(record, indent=1, ensure_ascii=False))
     else:
         print_analysis(wide_console(), analysis, worst)
+    notes = err_console if as_json else console
     if path.is_dir() and RunFolder(path).settings.is_file():
-        saved = _save_for_report(RunFolder(path), record)
-        (err_console if json_out else console).print(saved, highlight=False, soft_wrap=True)
+        notes.print(_save_for_report(RunFolder(path), record), highlight=False, soft_wrap=True)
     for line in analysis.cut_off:
         err_console.print(f"note: {escape(line)}", highlight=False, soft_wrap=True)
     if html is not None:
         try:
-            pages = _write_pages(logs, analysis, html, path.is_dir())
+            pages = _write_pages(opened.logs, analysis, html, path.is_dir())
         except OSError as exc:
             raise fail(f"--html {html}: {exc.strerror or exc}", Status.FAILED) from None
         for page in pages:
-            (err_console if json_out else console).print(f"wrote {page}", highlight=False, soft_wrap=True)
+            notes.print(f"wrote {page}", highlight=False, soft_wrap=True)
 
 
 def _save_for_report(folder: RunFolder, record: dict[str, Any]) -> str:
@@ -176,33 +129,6 @@ def _save_for_report(folder: RunFolder, record: dict[str, Any]) -> str:
     return f"wrote {escape(str(path))} (arena report {escape(str(folder.path))} shows it)"
 
 
-def _runner(workers: int | None, ray: str | None, hands: int) -> tuple[Runner, str, Callable[[], None]]:
-    """Where the hands run: the runner, how the start line says it, and what to call when done."""
-    if ray is not None:
-        try:
-            backend = connect(ray)
-        except SettingsError as exc:
-            raise fail(str(exc), status_of(exc)) from None
-        cpus = backend.default_tables()
-
-        def on_ray(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:
-            return run_on_ray(plans, budget, seed, cpus)
-
-        return on_ray, backend.describe(cpus), backend.release
-    count = min(workers if workers is not None else cpu_count(), max(1, hands))
-    if count <= 1:
-        return run_here, "in this process", _nothing
-
-    def on_workers(plans: Iterable[HandPlan], budget: Budget, seed: int) -> Iterator[tuple[HandPlan, HandResult]]:
-        return run_on_workers(plans, budget, seed, count)
-
-    return on_workers, f"on {count} worker processes", _nothing
-
-
-def _nothing() -> None:
-    return None
-
-
 # What each status of a decision the analysis does not rate is, in the start line.
 _NOT_RATED = {
     "forced": "forced (one legal choice)",
@@ -211,9 +137,15 @@ _NOT_RATED = {
 }
 
 
-def _start_line(path: Path, planned: Planned, budget: Budget, seed: int, choice: SeatChoice, where: str) -> str:
+def _start_line(path: Path, planned: Planned, opened: AnalysisOpened) -> str:
     """What is analysed: the decisions of the chosen seats, and how many of them are rated (the tables'
     "decisions") and why the others are not."""
+    budget, seed, choice, where = (
+        opened.chosen.budget,
+        opened.chosen.value("seed"),
+        opened.choice,
+        opened.processes.describe(),
+    )
     statuses = planned.statuses()
     others = "".join(f", {statuses[s]} {words}" for s, words in _NOT_RATED.items() if statuses[s])
     return (
@@ -227,9 +159,12 @@ def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
-def _run(
-    planned: Planned, path: Path, budget: Budget, seed: int, choice: SeatChoice, runner: Runner, where: str
-) -> Analysis:
+def _run(opened: AnalysisOpened) -> Analysis:
+    """Analyse the hands, the start line first (not with --json) and a progress bar on a terminal."""
+    chosen, planned, where = opened.chosen, opened.planned, opened.processes.describe()
+    budget, seed = chosen.budget, chosen.value("seed")
+    if not chosen.as_json:
+        console.print(_start_line(opened.path, planned, opened), highlight=False, soft_wrap=True)
     progress = Progress(
         TextColumn("[bold]analysing"),
         BarColumn(),
@@ -246,11 +181,11 @@ def _run(
         task = progress.add_task("analyse", total=planned.decisions)
         return analyse(
             planned,
-            source=str(path),
+            source=str(opened.path),
             budget=budget,
             seed=seed,
-            choice=choice,
-            runner=runner,
+            choice=opened.choice,
+            runner=opened.runner,
             where=where,
             on_hand=lambda done: progress.advance(task, done),
         )

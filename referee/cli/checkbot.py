@@ -16,41 +16,31 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from referee.bots import BotCommand
-from referee.checkbot.positions import check_overrides, check_rules, situations
+from referee.checkbot.positions import situations
 from referee.checkbot.session import Check, Report, check_bot
+from referee.checkbot.settings import CheckChoices, CheckOpened, open_check
 from referee.cli import options as opt
 from referee.cli.app import Status, app, console, user_errors
-from referee.cli.running import bot_sandbox, run_async
-from referee.engine.errors import RulesError
-from referee.engine.presets import PRESETS
-from referee.engine.rules import Rules
-from referee.runfolder import LOGS
-from referee.tournament.settings import Given
+from referee.cli.common import run_async, warn
+from referee.games.settings import GameChoices
+
+Presets = Annotated[list[str] | None, opt.option(CheckChoices, "presets")]
+OverTcp = Annotated[bool | None, opt.option(CheckChoices, "over_tcp")]
+AsJson = Annotated[bool | None, opt.option(CheckChoices, "as_json")]
+CheckLogDir = Annotated[Path | None, opt.option(CheckChoices, "log_dir")]
 
 
 @app.command("check-bot")
 def check_bot_command(
+    ctx: typer.Context,
     bot: Annotated[str, typer.Argument(help="NAME=COMMAND: the bot to check, as for --bot elsewhere.")],
-    preset: Annotated[
-        list[str] | None,
-        typer.Option("--preset", "-p", help="Check on this preset only (repeatable; default: every preset)."),
-    ] = None,
+    presets: Presets = None,
     rules: opt.Rules = None,
     move_time: opt.MoveTime = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report as JSON (for scripts), not a table.")
-    ] = False,
-    log_dir: Annotated[
-        Path, typer.Option("--log-dir", file_okay=False, help="Folder for the bot's output (stdout and stderr).")
-    ] = LOGS,
+    as_json: AsJson = None,
+    log_dir: CheckLogDir = None,
     sandbox: opt.Sandbox = None,
-    tcp: Annotated[
-        bool,
-        typer.Option(
-            "--tcp", help="Give the bot a 127.0.0.1 host:port in ARENA_ADDRESS, not a unix: target (docs/protocol.md)."
-        ),
-    ] = False,
+    over_tcp: OverTcp = None,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -61,59 +51,47 @@ def check_bot_command(
     """Put a bot through every kind of decision on every preset, and the protocol's Hello, Error, restart and
     Shutdown; exit status 0 only when every check passes, 1 when one fails, 2 on bad options."""
     with user_errors():
-        command = BotCommand.parse(bot).with_tcp(tcp)
-        command.check_runnable()
-        presets = list(dict.fromkeys(preset)) if preset else list(PRESETS)
-        # a malformed or unknown override: a one-line error naming it
-        given = Given.from_options({"rules": rules, "move_time": move_time, "sandbox": sandbox})
-        overrides = dict(given.rules)
-        check_overrides(overrides)
-        # an unknown preset, or an override that does not fit one: a one-line error naming it
-        played = {name: _preset_rules(name, overrides) for name in presets}
-    box = bot_sandbox(given.value("sandbox"))
-    total = 3 + sum(len(situations(r)) for r in played.values()) + 1
-    progress = Progress(
-        TextColumn(f"[bold]checking {escape(command.name)}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-        console=console,
-        transient=True,
-        disable=as_json or not console.is_terminal,
-    )
-    with user_errors(OSError), progress:
-        task = progress.add_task("", total=total)
-
-        def advance(check: object) -> None:
-            progress.update(task, advance=1, description=escape(getattr(check, "name", "")))
-
-        report = run_async(
-            check_bot(
-                command,
-                presets=presets,
-                rules=overrides,
-                move_time_ms=given.value("move_time"),
-                output_dir=log_dir,
-                on_check=advance,
-                sandbox=box,
-            ),
-            verbose,
-            interrupted="interrupted: the bot is shut down",
-        )
-    if as_json:
+        chosen = CheckChoices.from_options(ctx.params)
+        check = open_check(bot, GameChoices.from_options(ctx.params), chosen, warn=warn)
+    report = _run(check, quiet=bool(chosen.as_json), verbose=verbose)
+    if chosen.as_json:
         print(json.dumps(report.record(), indent=2))
     else:
         print_report(report, every_check=verbose)
     raise typer.Exit(Status.OK if report.passed else Status.FAILED)
 
 
-def _preset_rules(preset: str, overrides: dict[str, str]) -> Rules:
-    try:
-        return check_rules(preset, overrides)
-    except RulesError as exc:
-        if overrides and preset in PRESETS:
-            raise RulesError(f"--rule on {preset}: {exc}") from None
-        raise
+def _run(check: CheckOpened, *, quiet: bool, verbose: bool) -> Report:
+    """Run the checks, with a progress bar on a terminal (``quiet``: none)."""
+    total = 3 + sum(len(situations(r)) for r in check.played.values()) + 1
+    progress = Progress(
+        TextColumn(f"[bold]checking {escape(check.command.name)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    )
+    with user_errors(OSError), progress:
+        task = progress.add_task("", total=total)
+
+        def advance(done: object) -> None:
+            progress.update(task, advance=1, description=escape(getattr(done, "name", "")))
+
+        return run_async(
+            check_bot(
+                check.command,
+                presets=check.presets,
+                rules=check.overrides,
+                move_time_ms=check.move_time_ms,
+                output_dir=check.log_dir,
+                on_check=advance,
+                sandbox=check.sandbox,
+            ),
+            verbose,
+            interrupted="interrupted: the bot is shut down",
+        )
 
 
 def print_report(report: Report, every_check: bool = False) -> None:

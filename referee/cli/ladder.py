@@ -16,20 +16,20 @@ from rich.table import Table
 from referee.bots import BotCommand
 from referee.cli import options as opt
 from referee.cli.app import ArenaGroup, Status, app, console, fail, user_errors
+from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.live import LiveOpt
-from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
+from referee.games.placement import Placement
 from referee.ladder import setup
 from referee.ladder.board import board
 from referee.ladder.check import check
+from referee.ladder.database import LadderDatabase
 from referee.ladder.page import LadderView, serve_ladder
+from referee.ladder.playing import LadderRun, Stop, run_lock
 from referee.ladder.recover import recover
-from referee.ladder.run import LadderRun, Stop, run_lock
-from referee.ladder.store import Store
-from referee.run.ladder import open_ladder
-from referee.run.placement import Placement
+from referee.ladder.settings import BoardChoices, LadderChoices, LadderRunChoices, read_ladder_toml
+from referee.opening.ladder import open_ladder
 from referee.runfolder import RunFolder
-from referee.tournament.settings import Given
 
 ladder_app = typer.Typer(
     cls=ArenaGroup,
@@ -44,8 +44,8 @@ app.add_typer(ladder_app, name="ladder")
 FolderArg = Annotated[Path, typer.Argument(metavar="FOLDER", file_okay=False, help="The ladder's folder.")]
 
 
-def _store(folder: Path) -> Store:
-    return Store.open(RunFolder(folder))
+def _database(folder: Path) -> LadderDatabase:
+    return LadderDatabase.open(RunFolder(folder))
 
 
 @ladder_app.command("init")
@@ -61,21 +61,18 @@ def init_command(
     on_fault: opt.OnFault = None,
     all_seatings: opt.AllSeatings = None,
     sandbox: opt.Sandbox = None,
-    all_versions: Annotated[
-        bool,
-        typer.Option("--all-versions", help="Every version plays, not only each bot's newest (default: newest)."),
-    ] = False,
+    all_versions: Annotated[bool | None, opt.option(LadderChoices, "all_versions")] = None,
 ) -> None:
     """Make a ladder in FOLDER: its rules, clock, fault policy and sandbox, fixed for all its games."""
     with user_errors(OSError):
-        given = Given.from_options(ctx.params)
+        chosen = LadderChoices.from_options(ctx.params)
         if config is not None:
-            given = given.over(setup.read_ladder_toml(config))
-        store, added = setup.init(RunFolder(folder), given, all_versions=all_versions)
-    settings = store.settings()
-    store.close()
+            chosen = chosen.over(read_ladder_toml(config))
+        db, added = setup.init(RunFolder(folder), chosen)
+    settings = db.settings()
+    db.close()
     console.print(
-        f"ladder {folder}: {settings.preset} ({settings.rules.teams} teams), sets of {settings.games} games, "
+        f"ladder {folder}: {settings.preset} ({settings.rules.teams} teams), sets of {settings.set_size} games, "
         f"{settings.move_time_ms} ms a move, seed {settings.seed}",
         highlight=False,
         soft_wrap=True,
@@ -92,11 +89,11 @@ def add_command(
     """Add a bot, or a new version of a bot in the ladder: it plays once it passes its validation game."""
     with user_errors(OSError):
         command = BotCommand.parse(bot)
-        store = _store(folder)
+        db = _database(folder)
         try:
-            added = setup.add(store, command)
+            added = setup.add(db, command)
         finally:
-            store.close()
+            db.close()
     console.print(added.line(), highlight=False, soft_wrap=True)
 
 
@@ -104,11 +101,11 @@ def add_command(
 def retire_command(folder: FolderArg, name: Annotated[str, typer.Argument(metavar="NAME")]) -> None:
     """Take a bot out of play; its versions keep their ratings."""
     with user_errors(OSError):
-        store = _store(folder)
+        db = _database(folder)
         try:
-            retired = setup.retire(store, name)
+            retired = setup.retire(db, name)
         finally:
-            store.close()
+            db.close()
     console.print(f"retired {', '.join(v.label for v in retired)}", highlight=False)
 
 
@@ -116,11 +113,11 @@ def retire_command(folder: FolderArg, name: Annotated[str, typer.Argument(metava
 def list_command(folder: FolderArg) -> None:
     """Every bot and version: status (and why), when added, command."""
     with user_errors(OSError):
-        store = _store(folder)
+        db = _database(folder)
         try:
-            versions = store.versions()
+            versions = db.versions()
         finally:
-            store.close()
+            db.close()
     table = Table(title=f"{folder}: {len(versions)} version(s)")
     for col in ("bot", "version", "status", "added", "command", "why"):
         table.add_column(col, overflow="fold")
@@ -131,17 +128,20 @@ def list_command(folder: FolderArg) -> None:
     console.print(table)
 
 
+RunGames = Annotated[int | None, opt.option(LadderRunChoices, "games")]
+Hours = Annotated[float | None, opt.option(LadderRunChoices, "hours")]
+RunConcurrency = Annotated[int | None, opt.option(LadderRunChoices, "concurrency")]
+RunWorkers = Annotated[int | None, opt.option(LadderRunChoices, "workers")]
+
+
 @ladder_app.command("run")
 def run_command(
+    ctx: typer.Context,
     folder: FolderArg,
-    games: Annotated[
-        int | None, typer.Option("--games", "-n", min=1, help="Stop after this many games (default: play on).")
-    ] = None,
-    hours: Annotated[
-        float | None, typer.Option("--hours", min=0.0, help="Stop after this many hours (default: play on).")
-    ] = None,
-    concurrency: opt.Concurrency = None,
-    workers: opt.Workers = None,
+    games: RunGames = None,
+    hours: Hours = None,
+    concurrency: RunConcurrency = None,
+    workers: RunWorkers = None,
     ray: RayOpt = None,
     ray_working_dir: RayWorkingDirOpt = None,
     live: LiveOpt = None,
@@ -150,15 +150,9 @@ def run_command(
     """Play the ladder until Ctrl-C, --games or --hours; a stopped run goes on where it was."""
     run_folder = RunFolder(folder)
     with user_errors(OSError), run_lock(run_folder):
-        ladder = open_ladder(
-            run_folder,
-            concurrency=concurrency,
-            workers=workers,
-            place=Placement(ray, ray_working_dir, verbose),
-            warn=warn,
-            say=_say,
-        )
-        stop = Stop(games, None if hours is None else time.monotonic() + hours * 3600)
+        chosen = LadderRunChoices.from_options(ctx.params)
+        place = Placement(ray, ray_working_dir, verbose)
+        ladder, stop = open_ladder(run_folder, chosen, place=place, warn=warn, say=_say)
         where = ladder.backend.describe(ladder.tables)
         console.print(
             f"ladder {folder}: {ladder.settings.preset}, {ladder.tables} table(s)" + (f" {where}" if where else ""),
@@ -197,7 +191,7 @@ def _say(line: str) -> None:
 @ladder_app.command("standings")
 def standings_command(
     folder: FolderArg,
-    as_json: Annotated[bool, typer.Option("--json", help="As JSON, on stdout.")] = False,
+    as_json: Annotated[bool | None, opt.option(BoardChoices, "as_json")] = None,
 ) -> None:
     """The leaderboard: versions that play ranked by mu - 3 sigma, then the others with their status."""
     if as_json:
@@ -209,11 +203,11 @@ def standings_command(
 
 
 def _board(folder: Path) -> dict[str, Any]:
-    store = _store(folder)
+    db = _database(folder)
     try:
-        return board(store)
+        return board(db)
     finally:
-        store.close()
+        db.close()
 
 
 def _print_standings(folder: Path) -> None:
@@ -259,7 +253,7 @@ def serve_command(
 ) -> None:
     """Serve the ladder's page on 127.0.0.1 (refreshed as games end) until Ctrl-C."""
     with user_errors(OSError):
-        _store(folder).close()  # one line for a folder that is no ladder, before anything listens
+        _database(folder).close()  # one line for a folder that is no ladder, before anything listens
         run_async(
             serve_ladder(RunFolder(folder), port, _say),
             verbose=False,
@@ -271,11 +265,11 @@ def serve_command(
 def check_command(folder: FolderArg) -> None:
     """Recompute every rating from the games table, in order, and compare with the stored ones."""
     with user_errors(OSError):
-        store = _store(folder)
+        db = _database(folder)
         try:
-            problems, summary = check(store)
+            problems, summary = check(db)
         finally:
-            store.close()
+            db.close()
     if problems:
         for line in problems[:20]:
             console.print(line, highlight=False, markup=False, soft_wrap=True)

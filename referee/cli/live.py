@@ -8,10 +8,10 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from referee.games.results import GameRecord
+from referee.games.series import Series
 from referee.live.server import LiveView
 from referee.report.data import Report, read_extras, read_folder
-from referee.tournament.results import GameRecord
-from referee.tournament.runner import Tournament
 
 T = TypeVar("T")
 
@@ -44,24 +44,24 @@ def bare_live(args: Sequence[str], flags: Sequence[str] = ("--live", "--browser"
 
 async def watched(
     run: Callable[[], Coroutine[Any, Any, T]],
-    tournament: Tournament,
+    series: Series,
     port: int,
     announce: Callable[[str], None],
 ) -> tuple[T, Report]:
-    """``run()`` with the live view serving ``tournament``'s folder on ``port``; its result and the report
-    (every game taken in, for the report written at the end)."""
-    report = await asyncio.to_thread(read_folder, tournament.folder.path)
+    """``run()`` with the live view serving the folder of ``series`` (a tournament's, an SPRT's) on ``port``;
+    its result and the report (every game taken in, for the report written at the end)."""
+    report = await asyncio.to_thread(read_folder, series.folder.path)
     async with LiveView(report, port) as live:
         announce(f"live view: {live.url}")
-        finished = tournament.on_game
+        finished = series.on_game
 
         def game_over(record: GameRecord) -> None:
             if finished is not None:
                 finished(record)
             live.game_over(record)
 
-        tournament.on_game = game_over
-        tournament.on_records = live.table_records
+        series.on_game = game_over
+        series.on_records = live.table_records
         result = await run()
         await live.settled()
     report.problems = []  # those met when the run began (a results line cut off) are mended by now

@@ -7,79 +7,43 @@ from typing import Annotated
 
 import typer
 
-from referee.bots import BotCommand, with_tcp
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import (
-    VerboseOpt,
-    bot_sandbox,
-    game_line,
-    long_game_line,
-    match_config,
-    print_result,
-    run_async,
-)
-from referee.engine.rules import Rules
-from referee.match import GameResult, Match, MatchConfig, MatchResult, SeatBot, seat_bots
+from referee.cli.common import VerboseOpt, game_line, long_game_line, print_result, run_async, warn
+from referee.games.matches import DEFAULT_BOTS, MatchChoices, open_match
+from referee.match import GameResult, Match, MatchConfig, MatchResult
 from referee.names import shown_name
-from referee.runfolder import LOGS
-from referee.tournament.settings import Given
 
-# The example bots `arena match` plays when no --bot is given (team 0 first);
-# presets with more teams give the last one to each further team.
-DEFAULT_BOTS = ("rules", "random")
-
-
-def example_bot(name: str) -> str:
-    """The NAME=COMMAND of an example bot (example_bots/NAME_bot.py)."""
-    return f"{name}=python -m example_bots.{name}_bot"
-
-
-def default_bots(teams: int) -> list[BotCommand]:
-    """One example bot per team: rules, then random for every other team (three-team presets too)."""
-    names = [*DEFAULT_BOTS, *[DEFAULT_BOTS[-1]] * (teams - len(DEFAULT_BOTS))][:teams]
-    return [BotCommand.parse(example_bot(name)) for name in names]
+MatchBots = Annotated[
+    list[str] | None,
+    opt.option(
+        MatchChoices,
+        "bots",
+        help="Repeatable: team t is played by the t-th bot (one bot: it plays every team). "
+        f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots; {DEFAULT_BOTS[-1]} again for a third team)",
+    ),
+]
 
 
 @app.command("match")
 def match_command(
-    bot: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bot",
-            "-b",
-            metavar="NAME=COMMAND",
-            help="Repeatable: team t is played by the t-th bot (one bot: it plays every team). "
-            f"Default: {' vs '.join(DEFAULT_BOTS)} (example bots; {DEFAULT_BOTS[-1]} again for a third team).",
-        ),
-    ] = None,
+    ctx: typer.Context,
+    bots: MatchBots = None,
     preset: opt.Preset = None,
     rules: opt.Rules = None,
-    games: opt.MatchGames = opt.MATCH_GAMES,
+    games: opt.MatchGames = None,
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
     on_fault: opt.OnFault = None,
-    log_dir: opt.LogDir = LOGS,
+    log_dir: opt.LogDir = None,
     sandbox: opt.Sandbox = None,
     tcp: opt.Tcp = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Play a match between bots (each seat its own process) and print the result and the log path."""
     with user_errors():
-        named = {"preset": preset, "rules": rules, "seed": seed, "move_time": move_time, "time_bank": time_bank}
-        given = Given.from_options({**named, "on_fault": on_fault, "sandbox": sandbox})
-        commands = with_tcp([BotCommand.parse(spec) for spec in bot or []], tcp or []) if bot else []
-        for command in commands:
-            command.check_runnable()
-
-        def teams(rules: Rules) -> tuple[SeatBot, ...]:
-            chosen = commands or with_tcp(default_bots(rules.teams), tcp or [])
-            return seat_bots(rules, [SeatBot(c.name, c) for c in chosen])
-
-        config = match_config(
-            given, seats=teams, games=games, log_dir=log_dir, sandbox=bot_sandbox(given.value("sandbox"))
-        )
+        config = open_match(MatchChoices.from_options(ctx.params), warn=warn)
     progress = _Progress()
     with user_errors(OSError):  # cannot listen, cannot write the log, a bot cannot start
         result = run_async(_play(config, progress), verbose, interrupted=progress.interrupted)

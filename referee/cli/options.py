@@ -1,14 +1,18 @@
 """The command line's options for the declared settings (``referee.setting``): one typed alias per setting.
 
-Each alias is ``Annotated[T | None, option(Table, "name")]``: the flag, the
+Each alias is ``Annotated[T | None, option(Choices, "name")]``: the flag, the
 short flag, the range or choices and the help text, whose default is the
 declaration's. Every option is None when not given, so that a ``--config``
 file, a resumed run's saved settings or the declared default decide. A
 command names its parameters as the settings are named, and reads them from
-``ctx.params`` (``Given.from_options``): options -> ``Given`` -> open a run.
+``ctx.params`` (``Choices.from_options``): options -> choices -> open -> run
+-> print. The options every command that plays games shares are here; a
+command's own are beside it, from its own declarations (``MatchChoices``,
+``AnalyzeChoices`` ...).
 
-Options that are no run's settings (``--resume``, ``--live``, ``--ray``, a
-command's own) are declared with their commands.
+The command line's own switches, which are no settings (``--config``,
+``--resume``, ``--live``, ``--ray``, ``--verbose``), are declared with the
+commands.
 """
 
 from __future__ import annotations
@@ -19,22 +23,23 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from referee.games.matches import MatchChoices
+from referee.games.settings import FolderChoices, GameChoices, SeatingChoices, TableChoices
 from referee.match import FaultPolicy
-from referee.runfolder import LOGS
 from referee.sandbox import SandboxMode
-from referee.setting import Named
-from referee.sprt.config import SprtGiven, read_sprt_toml
+from referee.setting import Choices
+from referee.sprt.config import SprtChoices, read_sprt_toml
 from referee.stats.sprt import Model
 from referee.tournament.schedule import FormatName
-from referee.tournament.settings import Given, read_toml
+from referee.tournament.settings import TournamentChoices, read_toml
 
 
 def option(
-    table: type[Named], name: str, *, help: str | None = None, default: str | None = None, saved: bool = False
+    choices: type[Choices], name: str, *, help: str | None = None, default: str | None = None, saved: bool = False
 ) -> Any:
-    """The typer option of setting ``name`` of ``table``; ``help``/``default``: a command's own words for it;
+    """The typer option of setting ``name`` of ``choices``; ``help``/``default``: a command's own words for it;
     ``saved``: the help says a run's folder keeps it for --resume."""
-    setting = table.table()[name]
+    setting = choices.declared()[name]
     assert setting.flag is not None, f"{name} is not a command-line setting"
     words = default if default is not None else setting.default_words()
     if saved:
@@ -46,30 +51,30 @@ def option(
 
 
 # what the bots play: every command that plays games
-Preset = Annotated[str | None, option(Given, "preset")]
-Rules = Annotated[list[str] | None, option(Given, "rules")]
-Seed = Annotated[int | None, option(Given, "seed")]
-MoveTime = Annotated[int | None, option(Given, "move_time")]
-TimeBank = Annotated[int | None, option(Given, "time_bank")]
-OnFault = Annotated[FaultPolicy | None, option(Given, "on_fault")]
-Sandbox = Annotated[SandboxMode | None, option(Given, "sandbox")]
-Tcp = Annotated[list[str] | None, option(Given, "tcp")]
+Preset = Annotated[str | None, option(GameChoices, "preset")]
+Rules = Annotated[list[str] | None, option(GameChoices, "rules")]
+Seed = Annotated[int | None, option(GameChoices, "seed")]
+MoveTime = Annotated[int | None, option(GameChoices, "move_time")]
+TimeBank = Annotated[int | None, option(GameChoices, "time_bank")]
+OnFault = Annotated[FaultPolicy | None, option(GameChoices, "on_fault")]
+Sandbox = Annotated[SandboxMode | None, option(GameChoices, "sandbox")]
+Tcp = Annotated[list[str] | None, option(GameChoices, "tcp")]
 
 # a run: tournament, sprt (and what is saved, the folder's settings.json keeps for --resume)
-Bots = Annotated[list[str] | None, option(Given, "bots")]
-Name = Annotated[str | None, option(Given, "name")]
-Out = Annotated[Path | None, option(Given, "out")]
-Games = Annotated[int | None, option(Given, "games")]
-Duplicate = Annotated[bool | None, option(Given, "duplicate")]
-AllSeatings = Annotated[bool | None, option(Given, "all_seatings")]
-Gauntlet = Annotated[str | None, option(Given, "gauntlet")]
-Format = Annotated[FormatName | None, option(Given, "format")]
-Rounds = Annotated[int | None, option(Given, "rounds")]
-TieSets = Annotated[int | None, option(Given, "tie_sets")]
-Seeding = Annotated[tuple[str, str] | None, option(Given, "seeding")]
-Concurrency = Annotated[int | None, option(Given, "concurrency")]
-Workers = Annotated[int | None, option(Given, "workers")]
-RunSandbox = Annotated[SandboxMode | None, option(Given, "sandbox", saved=True)]
+Bots = Annotated[list[str] | None, option(GameChoices, "bots")]
+Name = Annotated[str | None, option(FolderChoices, "name")]
+Out = Annotated[Path | None, option(FolderChoices, "out")]
+Games = Annotated[int | None, option(TournamentChoices, "games")]
+Duplicate = Annotated[bool | None, option(TournamentChoices, "duplicate")]
+AllSeatings = Annotated[bool | None, option(SeatingChoices, "all_seatings")]
+Gauntlet = Annotated[str | None, option(TournamentChoices, "gauntlet")]
+Format = Annotated[FormatName | None, option(TournamentChoices, "format")]
+Rounds = Annotated[int | None, option(TournamentChoices, "rounds")]
+TieSets = Annotated[int | None, option(TournamentChoices, "tie_sets")]
+Seeding = Annotated[tuple[str, str] | None, option(TournamentChoices, "seeding")]
+Concurrency = Annotated[int | None, option(TableChoices, "concurrency")]
+Workers = Annotated[int | None, option(TableChoices, "workers")]
+RunSandbox = Annotated[SandboxMode | None, option(GameChoices, "sandbox", saved=True)]
 Config = Annotated[
     Path | None,
     typer.Option(
@@ -81,42 +86,27 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue the run in the 
 # an SPRT's test
 SprtBots = Annotated[
     list[str] | None,
-    option(Given, "bots", help="Twice: the new bot first, then the base it is tested against."),
+    option(SprtChoices, "bots", help="Twice: the new bot first, then the base it is tested against."),
 ]
-Elo0 = Annotated[float | None, option(SprtGiven, "elo0")]
-Elo1 = Annotated[float | None, option(SprtGiven, "elo1")]
-Alpha = Annotated[float | None, option(SprtGiven, "alpha")]
-Beta = Annotated[float | None, option(SprtGiven, "beta")]
-EloModel = Annotated[Model | None, option(SprtGiven, "model")]
-MaxPairs = Annotated[int | None, option(SprtGiven, "max_pairs")]
+Elo0 = Annotated[float | None, option(SprtChoices, "elo0")]
+Elo1 = Annotated[float | None, option(SprtChoices, "elo1")]
+Alpha = Annotated[float | None, option(SprtChoices, "alpha")]
+Beta = Annotated[float | None, option(SprtChoices, "beta")]
+EloModel = Annotated[Model | None, option(SprtChoices, "model")]
+MaxPairs = Annotated[int | None, option(SprtChoices, "max_pairs")]
 
 # one match at a time (match, play, serve)
-MATCH_GAMES = 1
-MatchGames = Annotated[
-    int, typer.Option("--games", "-n", min=1, show_default=False, help=f"Games to play (default: {MATCH_GAMES}).")
-]
-LogDir = Annotated[
-    Path,
-    typer.Option(
-        "--log-dir",
-        file_okay=False,
-        show_default=False,
-        help=f"Where the match's folder goes: DIR/match-DATE-TIME/ holds its log and the bots' output "
-        f"(default: {LOGS}).",
-    ),
-]
+MatchGames = Annotated[int | None, option(MatchChoices, "games")]
+LogDir = Annotated[Path | None, option(MatchChoices, "log_dir")]
 
 
-def named(ctx: typer.Context, config: Path | None) -> Given:
+def tournament_choices(ctx: typer.Context, config: Path | None) -> TournamentChoices:
     """The settings the command's options name (its parameters, by setting name), over the ``--config`` file's."""
-    given = Given.from_options(ctx.params)
-    return given if config is None else given.over(read_toml(config))
+    chosen = TournamentChoices.from_options(ctx.params)
+    return chosen if config is None else chosen.over(read_toml(config))
 
 
-def named_sprt(ctx: typer.Context, config: Path | None) -> tuple[Given, SprtGiven]:
+def sprt_choices(ctx: typer.Context, config: Path | None) -> SprtChoices:
     """An SPRT's settings (the games', the test's) its options name, over the ``--config`` file's."""
-    given, test = Given.from_options(ctx.params), SprtGiven.from_options(ctx.params)
-    if config is None:
-        return given, test
-    toml, toml_test = read_sprt_toml(config)
-    return given.over(toml), test.over(toml_test)
+    chosen = SprtChoices.from_options(ctx.params)
+    return chosen if config is None else chosen.over(read_sprt_toml(config))

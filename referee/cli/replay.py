@@ -14,28 +14,27 @@ from typing import Annotated
 import typer
 
 from referee.bots import output_lines
+from referee.cli import options as opt
 from referee.cli.app import Status, app, console, fail, user_errors, wide_console
 from referee.engine.game import Decision, DecisionKind
 from referee.gamelog import LogError, NotAGameLog
 from referee.names import shown_name
 from referee.replay.html import viewer_page
 from referee.replay.logfile import MatchLog, load_log
+from referee.replay.settings import Mode, ReplayChoices, decision_at, one_game
+from referee.replay.settings import choose as choose_replay
 from referee.replay.text import Selection, render_match
 from referee.replay.verify import verify_log
 
-
-def _number(option: str, text: str | None, low: int, high: int | None = None) -> int | None:
-    """A whole number from the command line, or a one-line error naming the option."""
-    if text is None:
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise fail(f"{option} needs a whole number, got {text!r}", Status.BAD_INPUT) from None
-    if value < low or (high is not None and value > high):
-        bounds = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise fail(f"{option} must be {bounds}, got {value}", Status.BAD_INPUT)
-    return value
+Game = Annotated[str | None, opt.option(ReplayChoices, "game")]  # text: checked against the log
+Hand = Annotated[str | None, opt.option(ReplayChoices, "hand")]
+Trick = Annotated[str | None, opt.option(ReplayChoices, "trick")]
+Seat = Annotated[str | None, opt.option(ReplayChoices, "seat")]
+Verify = Annotated[bool | None, opt.option(ReplayChoices, "verify")]
+Ask = Annotated[str | None, opt.option(ReplayChoices, "ask")]
+At = Annotated[str | None, opt.option(ReplayChoices, "at")]
+Prime = Annotated[str | None, opt.option(ReplayChoices, "prime")]
+Html = Annotated[Path | None, opt.option(ReplayChoices, "html")]
 
 
 def _load(path: Path, verify: bool) -> MatchLog:
@@ -54,206 +53,121 @@ def _load(path: Path, verify: bool) -> MatchLog:
 
 @app.command("replay")
 def replay_command(
+    ctx: typer.Context,
     log: Annotated[Path, typer.Argument(help="A game log (JSONL), as written by `arena match`.", show_default=False)],
-    game: Annotated[
-        str | None, typer.Option("--game", "-g", metavar="G", help="Only game G of a log holding several (1-based).")
-    ] = None,
-    hand: Annotated[str | None, typer.Option("--hand", "-n", metavar="N", help="Only hand N (1-based).")] = None,
-    trick: Annotated[
-        str | None,
-        typer.Option("--trick", "-t", metavar="T", help="With --hand: start at trick T, showing who held what."),
-    ] = None,
-    seat: Annotated[
-        str | None, typer.Option("--seat", "-s", metavar="S", help="Show only what seat S knew at each point.")
-    ] = None,
-    verify: Annotated[
-        bool, typer.Option("--verify", help="Re-run the engine over the log and check every record.")
-    ] = False,
-    ask: Annotated[
-        str | None,
-        typer.Option(
-            "--ask",
-            metavar="COMMAND",
-            help="Start this bot (COMMAND, or NAME=COMMAND as for `arena match --bot`), serve it the request "
-            "logged at --at and print its answer beside the logged one.",
-        ),
-    ] = None,
-    at: Annotated[
-        str | None,
-        typer.Option(
-            "--at",
-            metavar="ADDRESS",
-            help="A decision: HAND.TRICK.SEAT (a play), HAND.bid.SEAT[.TURN], HAND.trump, HAND.give.SEAT, "
-            "HAND.discard, or #N (the game's N-th decision). Alone: show the game from there; with --ask: "
-            "put it to a bot.",
-        ),
-    ] = None,
-    prime: Annotated[
-        str,
-        typer.Option(
-            "--prime",
-            metavar="game|hand|none",
-            help="With --ask: first serve the seat's earlier requests of the whole game, of the hand only, or none.",
-        ),
-    ] = "game",
-    html: Annotated[
-        Path | None,
-        typer.Option(
-            "--html",
-            metavar="OUT.html",
-            help="Write a self-contained page that steps through the game on a card table "
-            "(--hand and --seat choose where it opens).",
-        ),
-    ] = None,
+    game: Game = None,
+    hand: Hand = None,
+    trick: Trick = None,
+    seat: Seat = None,
+    verify: Verify = None,
+    ask: Ask = None,
+    at: At = None,
+    prime: Prime = None,
+    html: Html = None,
 ) -> None:
     """Show a logged game hand by hand, check it against the engine (--verify), write it as a web page (--html),
     or re-ask a bot one of its decisions (--ask with --at)."""
     with user_errors(OSError):
-        match = _load(log, verify)
-        rules = match.rules
-        selection = Selection(
-            game=_number("--game", game, 1),
-            hand=_number("--hand", hand, 1),
-            trick=_number("--trick", trick, 1, rules.cards_each),
-            seat=_number("--seat", seat, 0, rules.players - 1),
-        )
-        if selection.trick is not None and selection.hand is None:
-            raise fail("--trick needs --hand (the hand the trick belongs to)", Status.BAD_INPUT)
-        modes = [name for name, on in (("--verify", verify), ("--html", html is not None), ("--ask", ask)) if on]
-        if len(modes) > 1:
-            raise fail(f"choose one of {' and '.join(modes)}", Status.BAD_INPUT)
-        if ask is not None:
-            _ask(match, selection, ask, at, prime)
+        chosen = ReplayChoices.from_options(ctx.params)
+        match = _load(log, bool(chosen.verify))
+        todo = choose_replay(match, chosen)
+        selection = todo.selection
+        if todo.mode is Mode.ASK and chosen.ask is not None and chosen.at is not None:
+            _ask(match, selection, chosen.ask, chosen.at, chosen.value("prime"))
             return
-        if at is not None:
-            if verify:
-                raise fail("choose one of --verify and --at", Status.BAD_INPUT)
-            selection = _open_at(match, selection, at, html is not None)
-        if verify:
-            if selection.hand is not None or selection.seat is not None:
-                raise fail("--verify checks whole games: drop --hand, --trick and --seat", Status.BAD_INPUT)
+        if chosen.at is not None:
+            selection = _open_at(match, selection, chosen.at, todo.mode is Mode.HTML)
+        if todo.mode is Mode.VERIFY:
             _verify(match, selection.game)
-            return
-        if html is not None:
-            if selection.trick is not None:
-                raise fail("--html opens at the start of a hand: drop --trick", Status.BAD_INPUT)
+        elif todo.mode is Mode.HTML and chosen.html is not None:
             page = viewer_page(match, selection.game, start_hand=selection.hand, start_seat=selection.seat)
-            html.write_text(page, encoding="utf-8")
-            console.print(f"wrote {html}", highlight=False, soft_wrap=True)
-            return
-        out = wide_console()
-        render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
+            chosen.html.write_text(page, encoding="utf-8")
+            console.print(f"wrote {chosen.html}", highlight=False, soft_wrap=True)
+        else:
+            out = wide_console()
+            render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
 
 
 def _open_at(match: MatchLog, selection: Selection, at: str, page: bool) -> Selection:
     """``--at ADDRESS`` without ``--ask``: say which decision it is, and show the game from there (its hand,
     from its trick; a page opens at its hand)."""
-    from referee.replay.ask import Address, AskError
-    from referee.replay.steps import DecisionPoint, GameReplay
+    from referee.replay.ask import AskError, action_text
 
-    if selection.hand is not None or selection.trick is not None:
-        raise fail("--at names the decision: drop --hand and --trick", Status.BAD_INPUT)
     with user_errors(AskError):
-        address = Address.parse(at)
-        game = selection.game
-        if game is None:
-            if len(match.games) != 1:
-                raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game", Status.BAD_INPUT)
-            game = 1
-        logged = match.game(game)
-        replay = GameReplay(match, logged)
-        point = next((p for p in replay if isinstance(p, DecisionPoint) and address.matches(p)), None)
-        if point is None:
-            where = f" (the log is cut off: game {game} stops {replay.cut_off})" if replay.cut_off else ""
-            raise AskError(f"game {game} has no decision {address.text}{where}")
-    from referee.replay.ask import action_text
-
-    decision = point.decision
-    name = shown_name(logged.seat_names[decision.seat])
+        found = decision_at(match, selection, at)
+    point, decision = found.point, found.point.decision
+    name = shown_name(found.logged.seat_names[decision.seat])
     where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
     verb = _VERBS.get(decision.kind, decision.kind.value)
     taken = action_text(decision.kind, point.action)
     console.print(
-        f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} ({name}) to {verb}, "
-        f"log line {point.line}: {taken}",
+        f"{match.path}: game {found.game}, decision {point.number} ({where}): seat {decision.seat} ({name}) to "
+        f"{verb}, log line {point.line}: {taken}",
         highlight=False,
         soft_wrap=True,
     )
     trick = point.trick or None if not page else None
-    return Selection(game=game, hand=point.hand, trick=trick, seat=selection.seat)
+    return Selection(game=found.game, hand=point.hand, trick=trick, seat=selection.seat)
 
 
-def _ask(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:
+def _ask(match: MatchLog, selection: Selection, command: str, at: str, prime: str) -> None:
+    """``--ask COMMAND --at ADDRESS``: the logged request put to the bot again, its answer beside the log's."""
     # imported here: only --ask needs the referee's server (and grpc)
+    from referee.replay.ask import Address, action_text, bot_command, find_request, run_ask, same_action
 
     with user_errors():
-        _ask_bot(match, selection, command, at, prime)
-
-
-def _ask_bot(match: MatchLog, selection: Selection, command: str | None, at: str | None, prime: str) -> None:
-    from referee.replay.ask import PRIMING, Address, action_text, bot_command, find_request, run_ask, same_action
-
-    if command is None or at is None:
-        raise fail("--ask COMMAND and --at ADDRESS go together", Status.BAD_INPUT)
-    if selection.hand is not None or selection.trick is not None:
-        raise fail("--at names the decision: drop --hand and --trick", Status.BAD_INPUT)
-    address = Address.parse(at)
-    if prime not in PRIMING:
-        raise fail(f"--prime must be one of {', '.join(PRIMING)}, got {prime!r}", Status.BAD_INPUT)
-    bot = bot_command(command)
-    bot.check_runnable()
-    game = selection.game
-    if game is None:
-        if len(match.games) != 1:
-            raise fail(f"{match.path} holds {len(match.games)} games: choose one with --game", Status.BAD_INPUT)
-        game = 1
-    request = find_request(match, game, address, prime)
-    point, decision = request.point, request.decision
-    if selection.seat is not None and selection.seat != decision.seat:  # --seat S: the seat it is asked of
-        raise fail(
-            f"the decision at {address.text} is seat {decision.seat}'s, not seat {selection.seat}'s", Status.BAD_INPUT
+        address = Address.parse(at)
+        bot = bot_command(command)
+        bot.check_runnable()
+        game = one_game(match, selection)
+        request = find_request(match, game, address, prime)
+        point, decision = request.point, request.decision
+        if selection.seat is not None and selection.seat != decision.seat:  # --seat S: the seat it is asked of
+            raise fail(
+                f"the decision at {address.text} is seat {decision.seat}'s, not seat {selection.seat}'s",
+                Status.BAD_INPUT,
+            )
+        names = request.replay.logged.seat_names
+        where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
+        console.print(
+            f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} "
+            f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, "
+            f"log line {point.line}",
+            highlight=False,
+            soft_wrap=True,
         )
-    names = request.replay.logged.seat_names
-    where = f"hand {point.hand}" + (f", trick {point.trick}" if point.trick else "")
-    console.print(
-        f"{match.path}: game {game}, decision {point.number} ({where}): seat {decision.seat} "
-        f"({shown_name(names[decision.seat])}) to {_VERBS.get(decision.kind, decision.kind.value)}, "
-        f"log line {point.line}",
-        highlight=False,
-        soft_wrap=True,
-    )
-    console.print(f"  legal: {_choices(decision)}", highlight=False, soft_wrap=True)
-    earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
-    console.print(
-        f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
-        f"{f', time bank {request.time_bank_ms} ms' if request.time_bank_ms else ''}{earlier}",
-        highlight=False,
-        soft_wrap=True,
-    )
-    logged = action_text(decision.kind, point.action)
-    if point.refused_claims:
-        logged += " (after its claim was refused)"
-    faults = "; ".join(f"{v.kind}: {shown_name(v.detail, 500)}" for v in point.violations)
-    if not request.was_asked:
-        logged += " (played by the referee: the bot had crashed and was not asked)"
-    elif faults:
-        logged += f" (played by the referee after {faults})"
-    console.print(f"  logged: {logged}", highlight=False, soft_wrap=True)
-    answer = run_ask(match, request, bot, match.path.parent)
-    if answer.action is None:
-        console.print("  asked:  no answer", highlight=False)
+        console.print(f"  legal: {_choices(decision)}", highlight=False, soft_wrap=True)
+        earlier = f", after its {len(request.earlier)} earlier request(s)" if request.earlier else ""
+        console.print(
+            f"  request {request.request_id}: {len(request.events)} new event(s), time limit {request.time_limit_ms} ms"
+            f"{f', time bank {request.time_bank_ms} ms' if request.time_bank_ms else ''}{earlier}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        logged = action_text(decision.kind, point.action)
+        if point.refused_claims:
+            logged += " (after its claim was refused)"
+        faults = "; ".join(f"{v.kind}: {shown_name(v.detail, 500)}" for v in point.violations)
+        if not request.was_asked:
+            logged += " (played by the referee: the bot had crashed and was not asked)"
+        elif faults:
+            logged += f" (played by the referee after {faults})"
+        console.print(f"  logged: {logged}", highlight=False, soft_wrap=True)
+        answer = run_ask(match, request, bot, match.path.parent)
+        if answer.action is None:
+            console.print("  asked:  no answer", highlight=False)
+            _print_output(answer.output)
+            raise fail(f"bot {bot.name!r}: {answer.problem}", Status.FAILED)
+        text = action_text(decision.kind, answer.action)
+        if answer.claim is not None:
+            text += " (accepted: the hand ends)" if answer.claim.accepted else " (refused: the seat plays a card next)"
+        if not answer.legal:
+            console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
+            _print_output(answer.output)
+            raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}", Status.FAILED)
+        same = "same as the log" if same_action(decision.kind, answer.action, point.action) else "differs from the log"
+        console.print(f"  asked:  {text} ({same})", highlight=False, soft_wrap=True)
         _print_output(answer.output)
-        raise fail(f"bot {bot.name!r}: {answer.problem}", Status.FAILED)
-    text = action_text(decision.kind, answer.action)
-    if answer.claim is not None:
-        text += " (accepted: the hand ends)" if answer.claim.accepted else " (refused: the seat plays a card next)"
-    if not answer.legal:
-        console.print(f"  asked:  {text}", highlight=False, soft_wrap=True)
-        _print_output(answer.output)
-        raise fail(f"bot {bot.name!r} answered {text}: {answer.problem}", Status.FAILED)
-    same = "same as the log" if same_action(decision.kind, answer.action, point.action) else "differs from the log"
-    console.print(f"  asked:  {text} ({same})", highlight=False, soft_wrap=True)
-    _print_output(answer.output)
 
 
 # The bot's last lines printed after its answer (the whole of it is in the file named).

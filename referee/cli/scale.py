@@ -1,6 +1,6 @@
 """Where ``arena tournament`` and ``arena sprt`` run their tables: the ``--ray`` options.
 
-The backend they choose is picked where a run is opened (``referee.run.placement``); ``--workers`` is a
+The backend they choose is picked where a run is opened (``referee.games.placement``); ``--workers`` is a
 setting (``referee.cli.options``).
 """
 
@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from referee.tournament.backends.cluster import INSTALL as RAY_INSTALL
-from referee.tournament.backends.cluster import LOCAL
+from referee.games.backends.cluster import INSTALL as RAY_INSTALL
+from referee.games.backends.cluster import LOCAL
 
 RayOpt = Annotated[
     str | None,

@@ -8,38 +8,33 @@ import typer
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
-from referee.cli.running import VerboseOpt, game_line, match_config, print_result, run_async
-from referee.match import Match, MatchConfig, MatchResult, SeatBot
-from referee.runfolder import LOGS
-from referee.server import DEFAULT_HOST
-from referee.tournament.settings import Given
+from referee.cli.common import VerboseOpt, game_line, print_result, run_async, warn
+from referee.games.matches import ServeChoices, open_match, started_by_hand
+from referee.match import Match, MatchConfig, MatchResult
+
+Host = Annotated[str | None, opt.option(ServeChoices, "host")]
+Port = Annotated[int | None, opt.option(ServeChoices, "port")]
 
 
 @app.command("serve")
 def serve_command(
+    ctx: typer.Context,
     preset: opt.Preset = None,
     rules: opt.Rules = None,
-    games: opt.MatchGames = opt.MATCH_GAMES,
+    games: opt.MatchGames = None,
     seed: opt.Seed = None,
     move_time: opt.MoveTime = None,
     time_bank: opt.TimeBank = None,
     on_fault: opt.OnFault = None,
-    log_dir: opt.LogDir = LOGS,
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 0,
+    log_dir: opt.LogDir = None,
+    host: Host = None,
+    port: Port = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Print the address and one token per seat, wait for bots started by hand (say, in a debugger), then play."""
     with user_errors():
-        named = {"preset": preset, "rules": rules, "seed": seed, "move_time": move_time, "time_bank": time_bank}
-        config = match_config(
-            Given.from_options({**named, "on_fault": on_fault}),
-            seats=lambda rules: tuple(SeatBot(f"seat{s}") for s in range(rules.players)),
-            games=games,
-            log_dir=log_dir,
-            host=host,
-            port=port,
-        )
+        chosen = ServeChoices.from_options(ctx.params)
+        config = open_match(chosen, started_by_hand, example=None, warn=warn, sandboxed=False)
     with user_errors(OSError):  # cannot listen, cannot write the log
         result = run_async(_serve(config), verbose)
     print_result(result)

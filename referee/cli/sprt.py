@@ -11,14 +11,14 @@ from rich.text import Text
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, user_errors
+from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
-from referee.cli.running import VerboseOpt, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
+from referee.games.placement import Placement
+from referee.opening.sprt import open_sprt
 from referee.report.data import Report
-from referee.run.placement import Placement
-from referee.run.sprt import open_sprt
-from referee.sprt.runner import SprtRun, Status
+from referee.sprt.playing import SprtRun, Status
 from referee.stats.sprt import Verdict
 
 
@@ -53,13 +53,13 @@ def sprt_command(
 ) -> None:
     """Play duplicate pairs between two bots until a sequential probability ratio test says which hypothesis holds."""
     with user_errors(OSError):
-        given, test = opt.named_sprt(ctx, config)
-        run = open_sprt(given, test, resume=resume, place=Placement(ray, ray_working_dir, verbose), warn=warn)
+        chosen = opt.sprt_choices(ctx, config)
+        run = open_sprt(chosen, resume=resume, place=Placement(ray, ray_working_dir, verbose), warn=warn)
     plan, settings, folder = run.plan, run.settings, run.folder
     new, base = settings.bot_names
-    pending = 2 * plan.max_pairs - len(run.tournament.done)
-    tables = min(run.tournament.concurrency, pending)
-    where = run.tournament.backend.describe(tables)
+    pending = 2 * plan.max_pairs - len(run.series.done)
+    tables = min(run.series.concurrency, pending)
+    where = run.series.backend.describe(tables)
     t = plan.test
     console.print(
         f"SPRT {new} vs {base}: H0 Elo {t.elo0:g}, H1 Elo {t.elo1:g} ({t.model}), alpha {t.alpha:g}, "
@@ -72,7 +72,7 @@ def sprt_command(
         try:
             final, report = _play(run, verbose, live)
         finally:
-            run.tournament.backend.release()
+            run.series.backend.release()
     console.print(status_line(run, final), highlight=False, soft_wrap=True)
     console.print(verdict_text(run, run.decided or final), highlight=False, soft_wrap=True)
     console.print(f"results: {folder.sprt_result}; game logs: {folder.games}", highlight=False, soft_wrap=True)
@@ -116,7 +116,7 @@ def _play(run: SprtRun, verbose: bool, live: int | None) -> tuple[Status, Report
         async def play() -> tuple[Status, Report | None]:
             if live is None:
                 return await run.run(), None
-            return await watched(run.run, run.tournament, live, say)
+            return await watched(run.run, run.series, live, say)
 
         return play()
 

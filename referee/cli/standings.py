@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
+from referee.games.standings import RANKING, Standing
 from referee.names import shown_name
-from referee.tournament.standings import RANKING, Standing
 
 
 @dataclass(frozen=True)

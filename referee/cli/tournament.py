@@ -10,21 +10,21 @@ from rich.table import Table
 
 from referee.cli import options as opt
 from referee.cli.app import app, console, err_console, user_errors
+from referee.cli.common import VerboseOpt, long_game_line, run_async, warn
 from referee.cli.live import LiveOpt, watched
 from referee.cli.report import write_folder_report
-from referee.cli.running import VerboseOpt, long_game_line, run_async, warn
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.cli.standings import standings_table
+from referee.games.placement import Placement
+from referee.games.results import GameRecord
+from referee.games.standings import RANKING, Standing
 from referee.names import shown_name
+from referee.opening.tournament import open_tournament
 from referee.report.data import Report
-from referee.run.placement import Placement
-from referee.run.tournament import open_tournament
 from referee.tournament.gauntlet import Matchup
-from referee.tournament.results import GameRecord
-from referee.tournament.runner import Tournament
+from referee.tournament.playing import Tournament
 from referee.tournament.schedule import FormatName
 from referee.tournament.settings import TournamentSettings
-from referee.tournament.standings import RANKING, Standing
 
 
 @app.command("tournament")
@@ -62,7 +62,7 @@ def tournament_command(
     (wins, points per hand, Elo)."""
     with user_errors(OSError):
         place = Placement(ray, ray_working_dir, verbose)
-        tournament = open_tournament(opt.named(ctx, config), resume=resume, place=place, warn=warn)
+        tournament = open_tournament(opt.tournament_choices(ctx, config), resume=resume, place=place, warn=warn)
     settings, folder = tournament.settings, tournament.folder
     console.print(start_line(tournament), highlight=False, soft_wrap=True)
     report: Report | None = None

@@ -55,12 +55,10 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, NUM_CODES, TRICK_KEY, Card, playable, winning_index
-
-if TYPE_CHECKING:
-    from referee.engine.game import Game
+from referee.engine.rules import Rules
 
 
 def _suit_orders() -> list[list[list[Card]]]:
@@ -406,7 +404,24 @@ class ClaimSearch:
         return top
 
 
-def claim_card(game: Game) -> Card | None:
+class Claimable(Protocol):
+    """What finding a claim's card needs of a game in its play (``referee.engine.game.Game`` is one): the seat to
+    play, and the search of whether a team takes every trick left. The game runs the search; this module needs
+    only this much of it, and so does not import the game, which imports this module to check claims."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def phase(self) -> object: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    def claim_search(self, team: int, limit: int = ...) -> ClaimSearch: ...
+
+
+def claim_card(game: Claimable) -> Card | None:
     """A card for the seat to play that keeps every remaining trick for its team, or None when none does."""
     if game.to_act is None:
         raise ValueError(f"no seat is to play in the {game.phase} phase")

@@ -1,12 +1,12 @@
 """What the ladder shows, from its database: the leaderboard, each bot's versions, ratings over time,
 head-to-head results and recent games. ``standings --json``, the terminal table and the page all come
-from ``board(store)``, so they show the same numbers.
+from ``board(db)``, so they show the same numbers.
 
 The leaderboard ranks the versions that play (status ``active``) by the conservative rating
 ``mu - 3 sigma``; the other versions (superseded, retired, suspended, in error, waiting for their
 validation game) follow, unranked, with their status and its reason. Games, wins, draws, losses, points
 per hand and faults count the ladder's games (not validation games), as ``arena tournament`` counts them
-(``referee.tournament.standings``). Head-to-head results count duplicate sets: a bot wins a set against
+(``referee.games.standings``). Head-to-head results count duplicate sets: a bot wins a set against
 another when it ranked above it (fewer forfeits, else more points over the set).
 """
 
@@ -16,10 +16,10 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from referee.games.standings import standings
+from referee.ladder.database import ACTIVE, LADDER, RATED, GameRow, LadderDatabase
 from referee.ladder.ratings import MODEL, PLACED_SIGMA, ranks, set_result
-from referee.ladder.store import ACTIVE, LADDER, RATED, GameRow, Store
 from referee.runfolder import replay_name
-from referee.tournament.standings import standings
 
 RECENT = 30  # recent games on a bot's page
 MODEL_TEXT = (
@@ -32,19 +32,19 @@ def _when(t: float | None) -> str | None:
     return None if t is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
 
-def board(store: Store) -> dict[str, Any]:
+def board(db: LadderDatabase) -> dict[str, Any]:
     """The ladder as plain data (JSON): ``meta``, ``standings`` (one row per version), ``bots``."""
-    settings = store.settings()
-    versions = store.versions()
+    settings = db.settings()
+    versions = db.versions()
     label = {v.id: v.label for v in versions}
-    games = store.games()
+    games = db.games()
     ladder_games = [g for g in games if g.kind == LADDER]
     stats = {s.bot: s for s in standings([v.label for v in versions], [g.record.outcome() for g in ladder_games])}
     last: dict[int, GameRow] = {}
     for g in ladder_games:
         for vid in g.teams:
             last[vid] = g
-    rated = store.rated_sets()
+    rated = db.rated_sets()
     rows = []
     for v in versions:
         s = stats[v.label]
@@ -88,30 +88,30 @@ def board(store: Store) -> dict[str, Any]:
             "name": settings.name,
             "preset": settings.preset,
             "teams": settings.rules.teams,
-            "set_size": settings.games,
+            "set_size": settings.set_size,
             "seed": settings.seed,
             "games": len(games),
             "ladder_games": len(ladder_games),
-            "rated_sets": len(store.sets(state=RATED)),
+            "rated_sets": len(db.sets(state=RATED)),
             "placed_sigma": PLACED_SIGMA,
             "model": MODEL_TEXT,
             "ordinal": "mu - 3 sigma",
             "updated": _when(time.time()),
         },
         "standings": playing + others,
-        "bots": _bots(store, versions, label, games),
+        "bots": _bots(db, versions, label, games),
     }
 
 
-def _bots(store: Store, versions: list[Any], label: dict[int, str], games: list[GameRow]) -> dict[str, Any]:
+def _bots(db: LadderDatabase, versions: list[Any], label: dict[int, str], games: list[GameRow]) -> dict[str, Any]:
     bot_of = {v.id: v.bot for v in versions}
     history: dict[int, list[list[Any]]] = defaultdict(list)
-    for update, _set, vid, r, at in store.history():
+    for update, _set, vid, r, at in db.history():
         history[vid].append([update, round(r.mu, 4), round(r.sigma, 4), round(r.ordinal, 4), _when(at)])
     h2h: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # bot -> bot -> WDL
-    for ladder_set in store.sets(state=RATED):
+    for ladder_set in db.sets(state=RATED):
         vids = ladder_set.versions
-        points, forfeits = set_result(vids, store.set_games(ladder_set.id))
+        points, forfeits = set_result(vids, db.set_games(ladder_set.id))
         order = dict(zip(vids, ranks(vids, points, forfeits), strict=True))
         for a in vids:
             for b in vids:

@@ -8,19 +8,19 @@ own integrity check of the file runs first.
 
 from __future__ import annotations
 
+from referee.ladder.database import LADDER, OPEN, LadderDatabase
 from referee.ladder.ratings import NEW, recompute
-from referee.ladder.store import LADDER, OPEN, Store
 
 TOLERANCE = 1e-9
 
 
-def check(store: Store) -> tuple[list[str], str]:
+def check(db: LadderDatabase) -> tuple[list[str], str]:
     """The problems found (none: the ratings are those of the games) and a summary line."""
-    problems = [f"integrity: {line}" for line in store.integrity()]
-    sets = store.rated_in_order()
+    problems = [f"integrity: {line}" for line in db.integrity()]
+    sets = db.rated_in_order()
     final, history = recompute(sets)
     stored: dict[int, dict[int, tuple[float, float]]] = {}
-    for _, set_id, vid, rating, _ in store.history():
+    for _, set_id, vid, rating, _ in db.history():
         stored.setdefault(set_id, {})[vid] = (rating.mu, rating.sigma)
     for set_id, after in history:
         for vid, rating in after.items():
@@ -30,22 +30,22 @@ def check(store: Store) -> tuple[list[str], str]:
                     f"set {set_id}, version {vid}: stored {mu:.6f} ± {sigma:.6f}, "
                     f"recomputed {rating.mu:.6f} ± {rating.sigma:.6f}"
                 )
-    for v in store.versions():
+    for v in db.versions():
         expected = final.get(v.id, NEW)
         if abs(v.rating.mu - expected.mu) > TOLERANCE or abs(v.rating.sigma - expected.sigma) > TOLERANCE:
             problems.append(
                 f"{v.label}: rating {v.rating.mu:.6f} ± {v.rating.sigma:.6f}, its games give "
                 f"{expected.mu:.6f} ± {expected.sigma:.6f}"
             )
-    for s in store.sets():
-        games = len(store.recorded(s.id))
+    for s in db.sets():
+        games = len(db.recorded(s.id))
         if s.kind == LADDER and s.state != OPEN and s.state != "dropped" and games != s.size:
             problems.append(f"set {s.id} is {s.state} with {games} of its {s.size} games")
         if s.kind == LADDER and s.state == OPEN and games >= s.size:
             problems.append(f"set {s.id} has all its games and no rating")
-    games = store.game_count()
+    games = db.game_count()
     summary = (
-        f"ok: {len(sets)} rated set(s), {games} game(s), {len(store.versions())} version(s): every stored rating "
+        f"ok: {len(sets)} rated set(s), {games} game(s), {len(db.versions())} version(s): every stored rating "
         "is the one its games give"
     )
     return problems, summary

@@ -28,7 +28,7 @@ from aiohttp import web
 
 from referee import webassets
 from referee.ladder.board import board
-from referee.ladder.store import Store
+from referee.ladder.database import LadderDatabase
 from referee.live.server import LiveView
 from referee.report.data import Report
 from referee.report.page import script_json
@@ -42,7 +42,7 @@ _HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Co
 
 
 def ladder_page(document: dict[str, Any]) -> str:
-    """The whole page for ``document`` (``board(store)``, perhaps with ``live``)."""
+    """The whole page for ``document`` (``board(db)``, perhaps with ``live``)."""
     page = resources.files("referee.ladder").joinpath("page.html").read_text(encoding="utf-8")
     if page.count(_DATA_MARK) != 1 or page.count(_CHART_MARK) != 1:
         raise RuntimeError("page.html must hold the data and Chart.js marks exactly once")
@@ -66,7 +66,7 @@ class LadderView(LiveView):
         # the live view's report is a tournament's; of it, the ladder's view uses only the folder (replays)
         super().__init__(cast(Report, _Folder(folder.path)), port)
         self.folder = folder
-        self._store: Store | None = None  # opened in the view's thread, used only there
+        self._db: LadderDatabase | None = None  # opened in the view's thread, used only there
         self._poller: asyncio.Task[None] | None = None
         self._mark: tuple[int, int, str] | None = None
 
@@ -78,15 +78,15 @@ class LadderView(LiveView):
         self.changed()
 
     def _compute(self) -> tuple[list[list[Any]], str]:
-        if self._store is None:
-            self._store = Store.open(self.folder)
-        self._mark = self._store.change_mark()
-        data = board(self._store)
+        if self._db is None:
+            self._db = LadderDatabase.open(self.folder)
+        self._mark = self._db.change_mark()
+        data = board(self._db)
         data["live"] = self._live_entry()
         return [], json.dumps(data, separators=(",", ":"))
 
     def _changed_since(self) -> bool:
-        return self._store is not None and self._store.change_mark() != self._mark
+        return self._db is not None and self._db.change_mark() != self._mark
 
     async def _poll(self) -> None:
         loop = asyncio.get_running_loop()
@@ -107,9 +107,9 @@ class LadderView(LiveView):
         try:
             await super().__aexit__(*exc)
         finally:
-            if self._store is not None:
+            if self._db is not None:
                 with contextlib.suppress(Exception):
-                    self._store.close()
+                    self._db.close()
 
     async def _report_page(self, request: web.Request) -> web.Response:
         document = json.loads(self.summary)

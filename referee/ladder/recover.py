@@ -28,8 +28,9 @@ from typing import Any
 
 from referee.faults import Penalty
 from referee.gamelog import LogError, read_json_lines
-from referee.ladder.ratings import NEW
-from referee.ladder.store import (
+from referee.games.results import GameRecord, ViolationRecord
+from referee.ladder.backup import read_backup, write_backup
+from referee.ladder.database import (
     DROPPED,
     INSERT_SET,
     LADDER,
@@ -37,46 +38,36 @@ from referee.ladder.store import (
     RATED,
     VALIDATED,
     VALIDATION,
+    LadderDatabase,
     LadderError,
     LadderSet,
-    Store,
     first_row,
     ladder_set_of,
 )
+from referee.ladder.rate import rate_set
+from referee.ladder.ratings import NEW
+from referee.ladder.settings import LadderSettings
 from referee.runfolder import LADDER_DB, RunFolder, log_name
 from referee.seeding import derive_seed
-from referee.tournament.results import GameRecord, ViolationRecord
-from referee.tournament.settings import SettingsError, TournamentSettings
+from referee.setting import SettingsError
 
 _GAME = re.compile(r"^g(\d+)\.jsonl$")
 
 
 def recover(folder: RunFolder) -> list[str]:
     """Rebuild the database; what was done, as lines to print. LadderError when there is nothing to rebuild from."""
-    saved = _ladder_json(folder)
+    saved = read_backup(folder)
     try:
-        settings = TournamentSettings.from_record(saved["settings"], str(folder.ladder_json))
+        settings = LadderSettings.from_record(saved["settings"], str(folder.ladder_json))
     except (SettingsError, KeyError) as exc:
         raise LadderError(f"{folder.ladder_json}: cannot read the settings ({exc})") from None
     kept = _set_aside(folder)
-    store = Store.build(folder, settings, dict(saved.get("options", {})))
+    db = LadderDatabase.build(folder, settings, dict(saved.get("options", {})))
     try:
         lines = [f"kept the damaged database as {', '.join(kept)}"] if kept else []
-        return lines + _rebuild(store, settings, saved["versions"])
+        return lines + _rebuild(db, settings, saved["versions"])
     finally:
-        store.close()
-
-
-def _ladder_json(folder: RunFolder) -> dict[str, Any]:
-    if not folder.ladder_json.exists():
-        raise LadderError(f"{folder.path} has no ladder.json: nothing to rebuild a ladder from")
-    try:
-        data = json.loads(folder.ladder_json.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise LadderError(f"{folder.ladder_json}: cannot read it ({exc})") from None
-    if not isinstance(data, dict) or "versions" not in data or "settings" not in data:
-        raise LadderError(f"{folder.ladder_json} is not a ladder's settings and versions")
-    return data
+        db.close()
 
 
 def _set_aside(folder: RunFolder) -> list[str]:
@@ -91,12 +82,12 @@ def _set_aside(folder: RunFolder) -> list[str]:
     return kept
 
 
-def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str, Any]]) -> list[str]:
+def _rebuild(db: LadderDatabase, settings: LadderSettings, versions: list[dict[str, Any]]) -> list[str]:
     teams = settings.rules.teams
     labels: dict[str, int] = {}
-    with store.write():
+    with db.write():
         for vid, v in enumerate(versions, start=1):
-            store.db.execute(
+            db.sql.execute(
                 "INSERT INTO versions (id, bot, version, argv, added_at, status, reason, output, mu, sigma) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (vid, v["bot"], v["version"], json.dumps(v["argv"]), v["added_at"], v["status"], v["reason"],
@@ -105,7 +96,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
             label = f"{v['bot']}.v{v['version']}"
             for k in range(teams):
                 labels[label if k == 0 else f"{label}.c{k + 1}"] = vid
-    games = _logged_games(store.folder, settings, labels)
+    games = _logged_games(db.folder, settings, labels)
     validation = {derive_seed(settings.seed, "validation", vid): vid for vid in range(1, len(versions) + 1)}
     most = max((g[0].game for g in games), default=0)
     by_seed = {derive_seed(settings.seed, "set", s): s for s in range(1, 2 * most + 2)}
@@ -123,9 +114,9 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
             unplaced += 1
             continue
         sets.setdefault(set_id, []).append((record, vids, ended))
-    size = settings.games
+    size = settings.set_size
     done: list[tuple[float, LadderSet]] = []
-    with store.write():
+    with db.write():
         for set_id, members in sorted(sets.items(), key=lambda kv: min(r.game for r, _, _ in kv[1])):
             members.sort(key=lambda m: m[0].game)
             kind = kinds[set_id]
@@ -133,7 +124,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
             group = members[0][1] if kind == LADDER else [-set_id]
             complete = kind == VALIDATION or len(members) == size
             state = (VALIDATED if kind == VALIDATION else OPEN) if complete else DROPPED
-            cursor = store.db.execute(
+            cursor = db.sql.execute(
                 INSERT_SET,
                 (kind, json.dumps(group), first.seed, first.game,
                  1 if kind == VALIDATION else size, members[0][2], state),
@@ -141,17 +132,17 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
             assert cursor.lastrowid is not None
             for record, vids, ended in members:
                 seated = replace(record, rotation=record.game - first.game)
-                store.insert_game(cursor.lastrowid, seated, vids, ended, ended)
+                db.insert_game(cursor.lastrowid, seated, vids, ended, ended)
             if kind == LADDER and complete:
-                row = first_row(store.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
+                row = first_row(db.sql.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
                 done.append((max(m[2] for m in members), ladder_set_of(row)))
     for _, ladder_set in sorted(done, key=lambda d: d[0]):
-        with store.write():
-            store._rate(ladder_set)
-    store.write_versions_file()
-    rated = len(store.sets(state=RATED))
+        with db.write():
+            rate_set(db, ladder_set)
+    write_backup(db)
+    rated = len(db.sets(state=RATED))
     lines = [
-        f"rebuilt {store.folder.ladder_db}: {len(versions)} version(s), {len(games)} game(s) from their logs, "
+        f"rebuilt {db.folder.ladder_db}: {len(versions)} version(s), {len(games)} game(s) from their logs, "
         f"{rated} rated set(s)"
     ]
     if unplaced:
@@ -160,7 +151,7 @@ def _rebuild(store: Store, settings: TournamentSettings, versions: list[dict[str
 
 
 def _logged_games(
-    folder: RunFolder, settings: TournamentSettings, labels: dict[str, int]
+    folder: RunFolder, settings: LadderSettings, labels: dict[str, int]
 ) -> list[tuple[GameRecord, list[int], float]]:
     """Each complete game log of the folder: its record, the version per team, when it ended."""
     out = []
@@ -175,7 +166,7 @@ def _logged_games(
     return out
 
 
-def _record(path: Path, number: int, settings: TournamentSettings) -> GameRecord | None:
+def _record(path: Path, number: int, settings: LadderSettings) -> GameRecord | None:
     start: dict[str, Any] | None = None
     end: dict[str, Any] | None = None
     violations: list[dict[str, Any]] = []

@@ -1,62 +1,23 @@
 """Making a ladder and changing its field: ``init``, ``add``, ``retire``.
 
-A ladder's settings are the tournament's declarations (``referee.tournament.settings.Given``), the ones
-that make sense for a ladder (``SETTINGS``): the rules (preset, overrides, all seatings for three
-teams), the time per move and the time bank, the fault policy, the seed of its deals and pairings, the
-sandbox; and from a TOML file the same keys, with a ``[bots]`` table of first versions. They are fixed
-when the ladder is made: every game of a ladder is played under the same rules, or its ratings would
-not compare.
+A ladder's settings (``referee.ladder.settings``) are fixed when it is made; the bots it is made with are
+the first versions, and each later version is added by ``add``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 from referee.bots import BotCommand
-from referee.engine.presets import rules_for
-from referee.ladder.store import LadderError, Store, Version
+from referee.ladder import policy
+from referee.ladder.backup import write_backup
+from referee.ladder.database import LadderDatabase, LadderError, Version
+from referee.ladder.settings import LadderChoices, LadderSettings, ladder_settings
 from referee.runfolder import RunFolder
-from referee.setting import SettingsError, TomlFile
-from referee.tournament.schedule import set_size
-from referee.tournament.settings import SETTINGS as TOURNAMENT_SETTINGS
-from referee.tournament.settings import Given, TournamentSettings
 
-# the tournament's settings a ladder takes (the others, such as games per pairing or a gauntlet, are a
-# tournament's schedule)
-SETTINGS = ("preset", "rules", "seed", "move_time", "time_bank", "on_fault", "all_seatings", "sandbox", "bots")
 NAME_LENGTH = 22  # a bot's name, so that "NAME.vN" (and a validation copy's "NAME.vN.c3") fit a bot name
-
-
-def read_ladder_toml(path: Path) -> Given:
-    """A ladder's TOML file: the keys of ``SETTINGS``; SettingsError names the file and line of the first other."""
-    toml = TomlFile.read(path)
-    toml.check_keys({k: v for k, v in TOURNAMENT_SETTINGS.items() if k in SETTINGS})
-    return Given.from_toml(toml)
-
-
-def ladder_settings(given: Given, name: str) -> TournamentSettings:
-    """The settings a ladder's games are played under: what ``given`` names, the declared defaults for the rest."""
-    preset = given.value("preset")
-    rules = rules_for(preset, dict(given.rules))
-    all_seatings = bool(given.value("all_seatings"))
-    return TournamentSettings(
-        bots=(),
-        preset=preset,
-        rules=rules,
-        overrides=tuple(given.rules.items()),
-        games=set_size(rules, all_seatings),
-        seed=given.value("seed"),
-        move_time_ms=given.value("move_time"),
-        time_bank_ms=given.value("time_bank"),
-        on_fault=given.value("on_fault"),
-        duplicate=True,
-        all_seatings=all_seatings,
-        gauntlet=None,
-        sandbox=given.value("sandbox"),
-        name=name,
-    )
 
 
 @dataclass(frozen=True)
@@ -82,26 +43,36 @@ def check_bot(command: BotCommand) -> None:
     command.check_runnable()
 
 
-def init(folder: RunFolder, given: Given, *, all_versions: bool = False) -> tuple[Store, list[Added]]:
-    """Make the ladder (its settings fixed now) and add the bots ``given`` names as their first versions.
+def create(folder: RunFolder, settings: LadderSettings, options: dict[str, Any]) -> LadderDatabase:
+    """A new ladder in ``folder`` (which must not exist, or be empty): its database, written whole (made beside,
+    then renamed into place), and its ladder.json."""
+    if folder.ladder_db.exists():
+        raise LadderError(f"{folder.path} is a ladder already: add bots with `arena ladder add`")
+    if folder.path.exists() and (not folder.path.is_dir() or any(folder.path.iterdir())):
+        raise LadderError(f"{folder.path} is not empty: choose a new folder for the ladder")
+    folder.path.mkdir(parents=True, exist_ok=True)
+    db = LadderDatabase.build(folder, settings, options)
+    write_backup(db)
+    return db
+
+
+def init(folder: RunFolder, chosen: LadderChoices) -> tuple[LadderDatabase, list[Added]]:
+    """Make the ladder (its settings fixed now) and add the bots ``chosen`` names as their first versions.
     Nothing is written when something is wrong."""
-    named = [k for k, s in TOURNAMENT_SETTINGS.items() if k not in SETTINGS and getattr(given, k) not in (None, {})]
-    if named and named != ["name"]:
-        raise SettingsError(f"a ladder has no setting {named[0]!r}; its settings: {', '.join(SETTINGS)}")
-    settings = ladder_settings(given, folder.path.name)
-    bots = given.bots or ()
+    settings = ladder_settings(chosen, folder.path.name)
+    bots = chosen.bots or ()
     for command in bots:
         check_bot(command)
-    store = Store.create(folder, settings, {"all_versions": all_versions})
-    return store, [add(store, command) for command in bots]
+    db = create(folder, settings, {"all_versions": bool(chosen.value("all_versions"))})
+    return db, [add(db, command) for command in bots]
 
 
-def add(store: Store, command: BotCommand) -> Added:
+def add(db: LadderDatabase, command: BotCommand) -> Added:
     """A new version of ``command.name`` (its first, or the next)."""
     check_bot(command)
-    version, previous = store.add_version(command.name, command.argv)
+    version, previous = policy.add_version(db, command.name, command.argv)
     return Added(version, previous)
 
 
-def retire(store: Store, name: str) -> Sequence[Version]:
-    return store.retire(name)
+def retire(db: LadderDatabase, name: str) -> Sequence[Version]:
+    return policy.retire(db, name)

@@ -41,13 +41,13 @@ from aiohttp import web
 
 from referee.errors import ArenaError
 from referee.gamelog import LogError
+from referee.games.results import GameRecord
 from referee.live.feed import LiveTable
 from referee.replay.html import viewer_html, viewer_page
 from referee.replay.logfile import load_log
 from referee.report.data import Report
 from referee.report.page import report_page, script_json
 from referee.runfolder import REPLAYS, RunFolder, write_atomically
-from referee.tournament.results import GameRecord
 from referee.webserve import HEADERS, HOST, KEEPALIVE, ServeError, new_key, sse_event, start_site
 
 log = structlog.get_logger("referee.live")

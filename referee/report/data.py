@@ -7,9 +7,9 @@ too: its game keeps its result, without think times or a replay link) and ``anal
 ``arena analyze`` left one. ``Report.add`` takes one more finished game: the live view calls it as games end.
 
 The numbers come from the arena's own code, so they are those of the terminal and the files: standings and
-Elo from ``referee.tournament.standings``, each pair's Elo difference as a gauntlet's head-to-head
+Elo from ``referee.games.standings``, each pair's Elo difference as a gauntlet's head-to-head
 (``referee.tournament.gauntlet``), the SPRT's LLR and Elo from ``referee.stats.sprt`` counting pairs as the
-run does (``referee.sprt.runner.PairTally``).
+run does (``referee.sprt.playing.PairTally``); an SPRT's games are its pairs (``referee.sprt.playing.pairs``).
 
 ``document()`` is what the page draws: JSON made of lists and numbers, games as compact rows (30 bots and
 10,000 games stay under a couple of megabytes).
@@ -30,15 +30,17 @@ from typing import Any
 from referee.errors import InputError
 from referee.faults import Penalty
 from referee.gamelog import LogError
+from referee.games.results import GameRecord
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import RANKING, Outcome, standings
 from referee.report.gamestats import KINDS, GameStats, read_game
 from referee.runfolder import SETTINGS, FolderError, RunFolder
-from referee.sprt.runner import PairTally, SprtPlan
+from referee.sprt.config import SprtPlan, SprtSettings
+from referee.sprt.playing import PairTally, pairs
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
-from referee.tournament.results import GameRecord
-from referee.tournament.schedule import Format, Plan, ScheduledGame
+from referee.tournament.schedule import FixedSchedule, Format, Plan
 from referee.tournament.settings import SettingsError, TournamentSettings
-from referee.tournament.standings import RANKING, Outcome, standings
 
 # Think-time histogram bins (ms): each bin holds the times from its edge up to the next one.
 THINK_EDGES = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000)
@@ -87,13 +89,19 @@ class _Game:
 class Report:
     """The report of one folder, game by game. ``add`` one finished game; ``document()`` for the page."""
 
-    def __init__(self, folder: Path, settings: TournamentSettings, plan: SprtPlan | None = None) -> None:
+    def __init__(self, folder: Path, settings: TournamentSettings | SprtSettings, plan: SprtPlan | None = None) -> None:
+        """A tournament's folder (``settings``), or an SPRT's (its ``settings`` and ``plan``, its test)."""
         self.folder = folder
         self.settings = settings
         self.plan = plan
         self.bots = list(settings.bot_names)
         self.index = {name: k for k, name in enumerate(self.bots)}
-        self.format = settings.format()
+        self.format: Format
+        if isinstance(settings, TournamentSettings):
+            self.format = settings.format()
+        else:
+            assert plan is not None, "an SPRT's report needs its test"
+            self.format = FixedSchedule(pairs(settings, plan))
         self._plan: Plan | None = None  # of the games added so far (made again when one is added)
         self.games: dict[int, _Game] = {}
         self.order: list[int] = []  # game numbers in the order they were added (the live page appends)
@@ -158,9 +166,18 @@ class Report:
 
     @property
     def kind(self) -> str:
-        if self.plan is not None:
-            return "sprt"
-        return str(self.settings.format_name)
+        if isinstance(self.settings, TournamentSettings):
+            return str(self.settings.format_name)
+        return "sprt"
+
+    def _schedule_meta(self) -> dict[str, Any]:
+        """How the games are dealt and how many a group plays: a tournament's settings say it, an SPRT plays
+        duplicate pairs, up to its most pairs."""
+        settings = self.settings
+        if isinstance(settings, TournamentSettings):
+            return {"duplicate": settings.duplicate, "games_per_pairing": settings.games, "gauntlet": settings.gauntlet}
+        assert self.plan is not None
+        return {"duplicate": True, "games_per_pairing": 2 * self.plan.max_pairs, "gauntlet": None}
 
     def outcomes(self) -> list[Outcome]:
         return [g.outcome for g in self.games.values()]
@@ -203,11 +220,9 @@ class Report:
                 "teams": settings.rules.teams,
                 "players": settings.rules.players,
                 "seed": settings.seed,
-                "duplicate": settings.duplicate,
-                "games_per_pairing": settings.games,
+                **self._schedule_meta(),
                 "move_time_ms": settings.move_time_ms,
                 "on_fault": settings.on_fault.value,
-                "gauntlet": settings.gauntlet,
                 "games_played": len(self.games),
                 "games_scheduled": plan.expected,
                 "written": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -217,7 +232,7 @@ class Report:
             "problems": self.all_problems(),
             "standings": [{"rank": k, **r.as_dict()} for k, r in enumerate(rows, start=1)],
             "pairs": self._pairs(outcomes),
-            "groups": self._groups() if settings.rules.teams > 2 and not plan.matches else None,
+            "groups": self._groups() if settings.rules.teams > 2 and not plan.meetings else None,
             "rounds": self._rounds(plan),
             "perBot": self._per_bot(),
             "thinkEdges": list(THINK_EDGES),
@@ -270,7 +285,7 @@ class Report:
     def _rounds(self, plan: Plan) -> list[dict[str, Any]]:
         """A format played in rounds: its meetings, round by round; a meeting's games as [number, id, played]."""
         rounds: list[dict[str, Any]] = []
-        for m in plan.matches:
+        for m in plan.meetings:
             if not rounds or rounds[-1]["round"] != m.round:
                 rounds.append({"round": m.round, "matches": []})
             rounds[-1]["matches"].append(
@@ -453,8 +468,9 @@ class Report:
 # ------------------------------------------------------------------ reading a folder
 
 
-def read_settings(path: Path) -> tuple[TournamentSettings, SprtPlan | None]:
-    """The folder's settings and SPRT plan; ReportError, one line, when it is not a tournament's folder."""
+def read_settings(path: Path) -> tuple[TournamentSettings | SprtSettings, SprtPlan | None]:
+    """The folder's settings, and an SPRT's plan (its test); ReportError, one line, when it is not the folder of
+    a tournament or of an SPRT."""
     folder = RunFolder(path)
     if not path.is_dir():
         raise ReportError(f"{path}: no such folder")
@@ -463,17 +479,19 @@ def read_settings(path: Path) -> tuple[TournamentSettings, SprtPlan | None]:
             f"{path} is not a tournament folder: it has no {SETTINGS} (arena tournament and arena sprt write one "
             "when they start)"
         )
+    if not folder.sprt.exists():
+        try:
+            return TournamentSettings.load(folder), None
+        except (SettingsError, FolderError) as exc:
+            raise ReportError(str(exc)) from None
     try:
-        settings = TournamentSettings.load(folder)
+        plan = SprtPlan.from_record(json.loads(folder.sprt.read_text(encoding="utf-8")), str(folder.sprt))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, SettingsError) as exc:
+        raise ReportError(f"{folder.sprt}: cannot read it ({exc})") from None
+    try:
+        return SprtSettings.load(folder), plan
     except (SettingsError, FolderError) as exc:
         raise ReportError(str(exc)) from None
-    plan = None
-    if folder.sprt.exists():
-        try:
-            plan = SprtPlan.from_record(json.loads(folder.sprt.read_text(encoding="utf-8")), str(folder.sprt))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, SettingsError) as exc:
-            raise ReportError(f"{folder.sprt}: cannot read it ({exc})") from None
-    return settings, plan
 
 
 def read_results(report: Report) -> list[GameRecord]:

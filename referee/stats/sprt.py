@@ -1,6 +1,6 @@
 """The statistics of a sequential test between two bots: pentanomial outcomes, Elo, LLR, bounds.
 
-Pure arithmetic, no I/O: the runner (``referee.sprt``) feeds it counts.
+Pure arithmetic, no I/O: the SPRT's run (``referee.sprt``) feeds it counts.
 
 Outcomes
     Every duplicate pair (one deal, played once from each side of the

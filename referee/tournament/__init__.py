@@ -2,11 +2,10 @@
 
 - ``schedule``: who meets whom, in which seats, on which deal (pure), and the ``Format`` interface;
 - ``formats``: the formats played in rounds, Swiss and knockout (pure); ``pairing``: the Swiss pairing;
-- ``settings``: the settings, each declared once (``Given``), from a TOML file and the command line;
-- ``results``: the results file, one fsync'd line per finished game;
-- ``standings``: wins, points per hand and Elo from the finished games;
-- ``runner``: parallel tables, the games kept in the run folder (``referee.runfolder``), resume;
-- ``backends``: where the tables run (this process, worker processes, Ray).
+- ``settings``: the settings, each declared once (``TournamentChoices``): the games' and the format's;
+- ``playing``: the tournament, a series of games (``referee.games.series``) whose schedule is its format;
+- ``gauntlet``: a gauntlet's candidate against each other bot.
 
-A tournament is opened (folder, settings, resume check, backend) by ``referee.run``.
+The games themselves (tables, backends, the results file, the standings) are ``referee.games``'. A
+tournament is opened (folder, settings, resume check, backend) by ``referee.opening``.
 """

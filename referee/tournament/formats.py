@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from referee.engine.rules import Rules
+from referee.games.scheduled import ScheduledGame, group_games, set_size
+from referee.games.standings import Outcome
 from referee.tournament.pairing import Entrant, History, pair
-from referee.tournament.schedule import FormatError, Match, Plan, ScheduledGame, deals_of, meeting, set_size
-from referee.tournament.standings import Outcome
+from referee.tournament.schedule import FormatError, Meeting, Plan, deals_of
 
 SWISS_RANKING = "ranked by score (byes included), Buchholz, Sonneborn-Berger, points per hand, then seed"
 KNOCKOUT_RANKING = "ranked by the round reached, then points per hand, then seed"
@@ -70,7 +71,7 @@ class _Setup:
     def meeting(
         self, group: tuple[str, ...], *, first: int, first_deal: int, round: int, games: int = 0
     ) -> list[ScheduledGame]:
-        return meeting(
+        return group_games(
             group,
             self.rules,
             first=first,
@@ -164,7 +165,7 @@ class Swiss:
     def plan(self, outcomes: Mapping[int, Outcome]) -> Plan:
         s = self.setup
         games: list[ScheduledGame] = []
-        matches: list[Match] = []
+        meetings: list[Meeting] = []
         score = dict.fromkeys(s.seeds, 0.0)
         byes: dict[str, int] = dict.fromkeys(s.seeds, 0)
         met: dict[frozenset[str], int] = defaultdict(int)
@@ -181,11 +182,11 @@ class Swiss:
                 fixed.append((group, s.meeting(group, first=len(games) + 1, first_deal=(rnd - 1) * s.deals, round=rnd)))
                 games += fixed[-1][1]
             for bye in paired.byes:
-                matches.append(Match(rnd, (bye,), (), (self.bye_points,), bye=True))
+                meetings.append(Meeting(rnd, (bye,), (), (self.bye_points,), bye=True))
             finished = all(g.number in outcomes for _, gs in fixed for g in gs)
             for group, gs in fixed:
                 points = points_in(group, gs, outcomes)
-                matches.append(Match(rnd, group, tuple(g.number for g in gs), tuple(points)))
+                meetings.append(Meeting(rnd, group, tuple(g.number for g in gs), tuple(points)))
             if not finished:
                 break
             played = rnd
@@ -199,7 +200,7 @@ class Swiss:
                     met[frozenset((a, b))] += 1
                 groups.add(frozenset(group))
         final = len(games) == self.rounds * per_round
-        buchholz, sonneborn = self._tiebreaks(matches, score, outcomes)
+        buchholz, sonneborn = self._tiebreaks(meetings, score, outcomes)
         pph = points_per_hand(s.seeds, outcomes)
         order = sorted(
             s.seeds, key=lambda b: (-score[b], -buchholz[b], -sonneborn[b], -_rounded(pph[b]), s.seeds.index(b))
@@ -209,19 +210,19 @@ class Swiss:
             final=final,
             expected=self.rounds * per_round,
             rounds=self.rounds,
-            matches=tuple(matches),
+            meetings=tuple(meetings),
             order=tuple(order),
             ranking=SWISS_RANKING + f" (after {played} of {self.rounds} rounds)",
             columns={"swiss_score": score, "buchholz": buchholz, "sonneborn_berger": sonneborn},
         )
 
     def _tiebreaks(
-        self, matches: Sequence[Match], score: Mapping[str, float], outcomes: Mapping[int, Outcome]
+        self, meetings: Sequence[Meeting], score: Mapping[str, float], outcomes: Mapping[int, Outcome]
     ) -> tuple[dict[str, float], dict[str, float]]:
         """Buchholz and Sonneborn-Berger over the finished meetings (a bye counts in neither)."""
         buchholz = dict.fromkeys(self.setup.seeds, 0.0)
         sonneborn = dict.fromkeys(self.setup.seeds, 0.0)
-        for m in matches:
+        for m in meetings:
             if m.bye or not all(n in outcomes for n in m.games):
                 continue
             between = _between(m.games, outcomes)
@@ -331,7 +332,7 @@ class Knockout:
         size = set_size(s.rules, s.every_seating)
         tie_deals = 1 if s.duplicate else size  # one more set: a game per seating, on one deal (or a deal each)
         games: list[ScheduledGame] = []
-        matches: list[Match] = []
+        meetings: list[Meeting] = []
         seeds = {b: k for k, b in enumerate(s.seeds)}
         reached = dict.fromkeys(s.seeds, 1)
         entrants: list[tuple[str, ...]] = [tuple(s.seeds[i - 1] for i in g) for g in bracket(len(s.seeds), s.teams)]
@@ -339,34 +340,34 @@ class Knockout:
         final = False
         for rnd in range(1, self.rounds + 1):
             playing = [g for g in entrants if len(g) > 1]
-            meetings: dict[tuple[str, ...], list[ScheduledGame]] = {}
+            games_of: dict[tuple[str, ...], list[ScheduledGame]] = {}
             for group in playing:
-                meetings[group] = s.meeting(group, first=len(games) + 1, first_deal=deal, round=rnd)
-                games += meetings[group]
+                games_of[group] = s.meeting(group, first=len(games) + 1, first_deal=deal, round=rnd)
+                games += games_of[group]
             deal += s.deals
             extra = 0
             while True:  # the round's tie-break sets, one stage at a time, once every game before is finished
-                if not all(g.number in outcomes for gs in meetings.values() for g in gs):
+                if not all(g.number in outcomes for gs in games_of.values() for g in gs):
                     break
-                tied = [g for g in playing if _tied(points_in(g, meetings[g], outcomes))]
+                tied = [g for g in playing if _tied(points_in(g, games_of[g], outcomes))]
                 if not tied or extra == self.tie_sets:
                     break
                 extra += 1
                 for group in tied:
                     more = s.meeting(group, first=len(games) + 1, first_deal=deal, round=rnd, games=size)
-                    meetings[group] += more
+                    games_of[group] += more
                     games += more
                 deal += tie_deals
-            decided = all(g.number in outcomes for gs in meetings.values() for g in gs) and (
-                extra == self.tie_sets or not any(_tied(points_in(g, meetings[g], outcomes)) for g in playing)
+            decided = all(g.number in outcomes for gs in games_of.values() for g in gs) and (
+                extra == self.tie_sets or not any(_tied(points_in(g, games_of[g], outcomes)) for g in playing)
             )
             winners = []
             for group in entrants:
                 if len(group) == 1:
-                    matches.append(Match(rnd, group, (), (0.0,), winner=group[0], bye=True))
+                    meetings.append(Meeting(rnd, group, (), (0.0,), winner=group[0], bye=True))
                     winners.append(group[0])
                     continue
-                gs = meetings[group]
+                gs = games_of[group]
                 points = points_in(group, gs, outcomes)
                 winner, how = (
                     _winner(group, points, gs, outcomes, seeds, tied=len(gs) > s.games)
@@ -376,7 +377,7 @@ class Knockout:
                         "",
                     )
                 )
-                matches.append(Match(rnd, group, tuple(g.number for g in gs), tuple(points), winner, False, how))
+                meetings.append(Meeting(rnd, group, tuple(g.number for g in gs), tuple(points), winner, False, how))
                 if winner is not None:
                     winners.append(winner)
             if not decided:
@@ -387,7 +388,7 @@ class Knockout:
                 final = True
                 break
             entrants = [tuple(winners[k : k + s.teams]) for k in range(0, len(winners), s.teams)]
-        expected = self._expected() + sum(max(0, len(m.games) - s.games) for m in matches if not m.bye)
+        expected = self._expected() + sum(max(0, len(m.games) - s.games) for m in meetings if not m.bye)
         pph = points_per_hand(s.seeds, outcomes)
         order = sorted(s.seeds, key=lambda b: (-reached[b], -_rounded(pph[b]), seeds[b]))
         return Plan(
@@ -395,7 +396,7 @@ class Knockout:
             final=final,
             expected=len(games) if final else expected,
             rounds=self.rounds,
-            matches=tuple(matches),
+            meetings=tuple(meetings),
             bracket=True,
             order=tuple(order),
             ranking=KNOCKOUT_RANKING,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from referee.games.standings import PRIOR_DRAWS, Outcome
 from referee.stats.sprt import GAME_SCORES, EloEstimate, estimate
-from referee.tournament.standings import PRIOR_DRAWS, Outcome
 
 
 @dataclass(frozen=True)

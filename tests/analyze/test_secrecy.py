@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from referee.analyze import run as run_module
+from referee.analyze import spread
 from referee.analyze.calibration import true_worth
 from referee.analyze.driver import SeatChoice, analyse, choose_seats, plan_logs
 from referee.analyze.evaluate import Budget
@@ -109,8 +109,8 @@ def test_every_card_the_analysis_is_given_is_one_the_seat_has_seen(
         handed.append((current[0], view, None))
         return real_worth(view, samples, rng)
 
-    monkeypatch.setattr(run_module, "judge", spy_judge)
-    monkeypatch.setattr(run_module, "hand_worth", spy_worth)
+    monkeypatch.setattr(spread, "judge", spy_judge)
+    monkeypatch.setattr(spread, "hand_worth", spy_worth)
     current = [""]
     budget = Budget(samples=8, screen=8, luck_samples=4)
     for name in ("hammerwalt", "bloomington", "double-deck-3p"):
@@ -120,7 +120,7 @@ def test_every_card_the_analysis_is_given_is_one_the_seat_has_seen(
         for _, hand in planned.hands:
             for item in hand.decisions:
                 where[id(item.view)] = item.line
-        analyse(planned, source=name, budget=budget, seed=3, choice=SeatChoice(), runner=run_module.run_here)
+        analyse(planned, source=name, budget=budget, seed=3, choice=SeatChoice(), runner=spread.run_here)
     assert len({name for name, _, _ in handed}) == 3
     checked = 0
     for name, view, line in handed:

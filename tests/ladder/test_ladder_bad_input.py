@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli.app import Status
+from referee.ladder.settings import read_ladder_toml
+from referee.setting import SettingsError
 from tests.ladder.support import ladder, make_ladder, rows
 from tests.support.arena import RANDOM, bot
 
@@ -141,3 +143,20 @@ def test_settings_a_ladder_does_not_have(tmp_path: Path) -> None:
     out = ladder("init", tmp_path / "l", "--config", config, "--seed", "6")
     assert out.returncode == 0, out.stderr
     assert "seed 6" in out.stdout and "added random, version 1" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("seed = 1\nworkers = 2\n", "l.toml:2: workers: unknown setting"),  # each `arena ladder run` chooses it
+        ("concurrency = 2\n", "l.toml:1: concurrency: unknown setting"),
+        ('tcp = ["a"]\n', "l.toml:1: tcp: a ladder's bots connect over Unix sockets"),
+        ("all_versions = 1\n", "l.toml:1: all_versions: expected true or false, got a number (1)"),
+    ],
+)
+def test_a_ladder_file_takes_the_games_settings_and_its_policy_only(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "l.toml"
+    path.write_text(text)
+    with pytest.raises(SettingsError) as caught:
+        read_ladder_toml(path)
+    assert message in str(caught.value) and "\n" not in str(caught.value)

@@ -7,10 +7,13 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.ladder.support import QUICK_LADDER, ladder, make_ladder, rows, standings
@@ -26,13 +29,12 @@ def _wait_for(what: str, ready: object, proc: subprocess.Popen[str], timeout: fl
         time.sleep(0.05)
 
 
-def _start(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def _start(*args: str | Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [ARENA, "ladder", *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
         process_group=0,  # its bots with it, as a terminal's process group
     )
 
@@ -55,22 +57,34 @@ def test_a_failing_new_version_is_in_error_and_never_paired(tmp_path: Path) -> N
     assert "error" in listed.stdout and "crash" in listed.stdout
 
 
+@contextmanager
+def write_lock(folder: Path) -> Iterator[None]:
+    """A connection of the test's own holding the ladder database's write lock (``BEGIN IMMEDIATE``), as another
+    writer would: a game the run records meanwhile waits for it to be committed."""
+    db = sqlite3.connect(folder / "ladder.db", isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        yield
+    finally:
+        db.close()  # its transaction rolled back, the lock released
+
+
 def test_kill_9_while_a_game_is_being_committed_loses_only_that_game(tmp_path: Path) -> None:
     folder = tmp_path / "l"
     make_ladder(folder, RANDOM, FIRST)
-    mark = tmp_path / "holding"
-    env = {**os.environ, "ARENA_LADDER_HOLD_COMMIT_S": "60", "ARENA_LADDER_HOLD_MARK": str(mark)}
-    proc = _start("run", folder, "-j", "1", env=env)
-    _wait_for("transaction held open", mark.exists, proc)
-    os.killpg(proc.pid, signal.SIGKILL)  # the arena and its bots, as kill -9 of the whole job
-    proc.communicate(timeout=30)
-    # the first game's transaction was under way: not in the database, and nothing else half-written
+    proc = _start("run", folder, "-j", "1")
+    # the first game's set is made (nothing else is written before that game is recorded): from here on, the
+    # game, once played, waits to be committed
+    _wait_for("the first set", lambda: rows(folder, "SELECT COUNT(*) FROM sets") != [(0,)], proc)
+    with write_lock(folder):
+        _wait_for("the first game played", (folder / "games" / "g0001.jsonl").exists, proc)
+        os.killpg(proc.pid, signal.SIGKILL)  # the arena and its bots, as kill -9 of the whole job
+        proc.communicate(timeout=30)
+    # the first game was on its way into the database: not in it, and nothing else half-written
     assert rows(folder, "SELECT COUNT(*) FROM games") == [(0,)]
     assert rows(folder, "SELECT status FROM versions") == [("pending",), ("pending",)]
-    # once more, killed mid-run (not held) once three games are committed: they stay
-    mark.unlink()
-    env["ARENA_LADDER_HOLD_COMMIT_S"] = "0"
-    proc = _start("run", folder, "-j", "1", env=env)  # the lock the killed run held is free
+    # once more, killed mid-run (no lock held) once three games are committed: they stay
+    proc = _start("run", folder, "-j", "1")  # the lock the killed run held is free
     _wait_for("three games", lambda: len(rows(folder, "SELECT number FROM games")) >= 3, proc)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)

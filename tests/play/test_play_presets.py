@@ -26,8 +26,8 @@ from referee.engine.presets import PRESETS, rules_for
 from referee.engine.view import Refused, SeatView, hand_end_view, seat_view
 from referee.match import Match, MatchConfig, MatchResult, SeatBot
 from referee.play.human import HumanBot
+from referee.play.person import person_seat, seats_around
 from referee.play.screen import TableScreen
-from referee.play.table import person_seat, seats_around
 from sdk.bot import Bot
 from sdk.runner import play_session
 from tests.support.play import Session, asked_of, check_one, parse_screen

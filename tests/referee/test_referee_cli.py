@@ -92,8 +92,8 @@ def test_match_without_bots_plays_the_example_bots(preset: str, teams: list[str]
 
 
 def test_the_default_bots_fill_every_preset() -> None:
-    from referee.cli.match import default_bots
     from referee.engine.presets import PRESETS
+    from referee.games.matches import default_bots
     from referee.match import SeatBot, seat_bots
 
     for name, rules in PRESETS.items():

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+from referee.games.results import GameRecord
 from referee.report.data import Report, read_settings
-from referee.tournament.results import GameRecord
 from tests.support.arena import QUICK
 from tests.support.browser import open_page, text_of
 from tests.support.logs import results

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from referee.tournament.schedule import Format, Plan, ScheduledGame
-from referee.tournament.standings import Outcome
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import Outcome
+from referee.tournament.schedule import Format, Plan
 
 
 def outcome(game: ScheduledGame, strength: Mapping[str, float], rng: random.Random, draws: float = 0.1) -> Outcome:

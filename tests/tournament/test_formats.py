@@ -14,10 +14,11 @@ from typer.testing import CliRunner
 from referee.cli.app import app
 from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import Outcome
 from referee.tournament.formats import Knockout, Swiss, bracket
-from referee.tournament.schedule import FormatError, FormatName, ScheduledGame
-from referee.tournament.settings import Given, Seeding, TournamentSettings, UsageError, parse_bots, resolve
-from referee.tournament.standings import Outcome
+from referee.tournament.schedule import FormatError, FormatName
+from referee.tournament.settings import Seeding, TournamentChoices, TournamentSettings, UsageError, parse_bots, resolve
 from tests.support.arena import RANDOM, arena, bot
 from tests.support.formats import play_out
 
@@ -70,14 +71,14 @@ def test_a_knockout_is_a_pure_function_of_its_results(rules: Rules, n: int) -> N
     ko = Knockout.of(names, rules, games=rules.teams, seed=3, tie_sets=2)
     plan, outcomes = play_out(ko, strength, seed=n, draws=0.4)
     assert plan.final and plan.expected == len(plan.games) == len(outcomes)
-    assert plan.order[0] == next(m.winner for m in reversed(plan.matches))  # the winner of the final is first
+    assert plan.order[0] == next(m.winner for m in reversed(plan.meetings))  # the winner of the final is first
     # resumed from any prefix of the results (games done in any order): the same games up to it
     for cut in range(0, len(outcomes), 3):
         known = {k: outcomes[k] for k in random.Random(cut).sample(sorted(outcomes), cut)}
         again = ko.plan(known)
         assert again.games == plan.games[: len(again.games)]
     # every match but the byes was played, its winner went on
-    for m in plan.matches:
+    for m in plan.meetings:
         assert (m.winner in m.bots) and (m.bye == (len(m.bots) == 1))
 
 
@@ -103,7 +104,7 @@ def test_a_tied_match_plays_tie_break_sets_up_to_the_cap_then_points_per_hand() 
     outcomes |= {g.number: outcome(g, g.teams[0], (20, 0) if g.teams[0] == "b" else (10, 0)) for g in plan.games[4:]}
     plan = ko.plan(outcomes)
     assert plan.final and len(plan.games) == 6
-    (final,) = plan.matches
+    (final,) = plan.meetings
     assert final.points == (3.0, 3.0) and final.winner == "b" and final.decided_by == "points per hand"
     assert plan.order == ("b", "a")
 
@@ -113,10 +114,10 @@ def test_a_tie_broken_by_a_set_and_one_still_tied_goes_to_the_seed() -> None:
     outcomes = {g.number: outcome(g, g.teams[0]) for g in ko.plan({}).games}
     plan = ko.plan(outcomes)
     outcomes |= {g.number: outcome(g, "b") for g in plan.games[2:]}
-    (m,) = ko.plan(outcomes).matches
+    (m,) = ko.plan(outcomes).meetings
     assert m.winner == "b" and m.decided_by == "tie-break sets" and m.points == (1.0, 3.0)
     none = Knockout.of(["a", "b"], TWO, games=2, seed=1, tie_sets=0)
-    (m,) = none.plan({g.number: outcome(g, None) for g in none.plan({}).games}).matches
+    (m,) = none.plan({g.number: outcome(g, None) for g in none.plan({}).games}).meetings
     assert m.winner == "a" and m.decided_by == "seed"  # all drawn, the same points: the better seed
 
 
@@ -131,7 +132,7 @@ def test_swiss_standings_score_byes_buchholz_and_sonneborn_berger() -> None:
                 outcomes[g.number] = outcome(g, max(g.teams, key=strength.__getitem__))
         plan = swiss.plan(outcomes)
     score, buchholz, sb = (plan.columns[k] for k in ("swiss_score", "buchholz", "sonneborn_berger"))
-    byes = {m.bots[0] for m in plan.matches if m.bye}
+    byes = {m.bots[0] for m in plan.meetings if m.bye}
     assert byes == {"a", "b", "c"}  # three rounds of three bots: each sits out once, worth 1 (half of 2 games)
     assert score == {"a": 5.0, "b": 3.0, "c": 1.0}  # a: 2 + 2 + bye; b: 2 + 0 + bye; c: 0 + 0 + bye
     assert buchholz == {"a": 4.0, "b": 6.0, "c": 8.0}  # the scores of the two it met
@@ -159,8 +160,8 @@ def test_games_follow_the_deals_round_after_round() -> None:
 # ------------------------------------------------------------------ the settings
 
 
-def given(*names: str, **kw: object) -> Given:
-    return Given(bots=parse_bots([bot(n) for n in names]), preset="double-deck", **kw)  # type: ignore[arg-type]
+def given(*names: str, **kw: object) -> TournamentChoices:
+    return TournamentChoices(bots=parse_bots([bot(n) for n in names]), preset="double-deck", **kw)  # type: ignore[arg-type]
 
 
 def test_the_format_is_saved_and_kept_on_resume() -> None:
@@ -170,7 +171,7 @@ def test_the_format_is_saved_and_kept_on_resume() -> None:
     assert record["format_name"] == "swiss" and record["rounds"] == 4 and record["tie_sets"] == 2
     saved = TournamentSettings.from_record(json.loads(json.dumps(record)), "settings.json")
     assert saved == settings
-    resumed = resolve(Given(), saved)
+    resumed = resolve(TournamentChoices(), saved)
     assert resumed.differences(saved) == []
     assert resolve(given("a", "b", "c", "d", "e", rounds=3), saved).differences(saved) == ["rounds 3 / 4"]
     # a settings.json from before formats: the format follows from the gauntlet
@@ -193,11 +194,11 @@ def test_seeding_by_an_earlier_runs_elo(tmp_path: Path) -> None:
     seeding = Seeding("elo", str(earlier))
     settings = resolve(given("a", "b", "c", "d", format=FormatName.KNOCKOUT, seeding=seeding))
     assert settings.seeds == ("c", "a", "b", "d")  # by Elo; d, not in the earlier run, last
-    assert settings.format().plan({}).matches[0].bots == ("c", "d")  # the top seed meets the lowest
+    assert settings.format().plan({}).meetings[0].bots == ("c", "d")  # the top seed meets the lowest
     saved = TournamentSettings.from_record(json.loads(json.dumps(settings.record())), "settings.json")
     assert saved.seeds == ("c", "a", "b", "d")
     (earlier / "standings.json").unlink()  # the seeds are saved: a resumed run does not read the folder again
-    assert resolve(Given(), saved).seeds == ("c", "a", "b", "d")
+    assert resolve(TournamentChoices(), saved).seeds == ("c", "a", "b", "d")
     with pytest.raises(UsageError, match="--seeding is for --format swiss or knockout"):
         resolve(given("a", "b", seeding=seeding))
 

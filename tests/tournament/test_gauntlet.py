@@ -10,10 +10,17 @@ from pathlib import Path
 import pytest
 
 from referee.engine.presets import rules_for
+from referee.games.standings import Outcome
 from referee.tournament.gauntlet import head_to_head
 from referee.tournament.schedule import ScheduleError, gauntlet, round_robin
-from referee.tournament.settings import Given, SettingsError, TournamentSettings, parse_bots, read_toml, resolve
-from referee.tournament.standings import Outcome
+from referee.tournament.settings import (
+    SettingsError,
+    TournamentChoices,
+    TournamentSettings,
+    parse_bots,
+    read_toml,
+    resolve,
+)
 from tests.support.arena import FIRST, RANDOM, bot
 from tests.support.logs import results
 from tests.support.tournament import tournament
@@ -40,22 +47,24 @@ def test_the_candidate_meets_everyone_and_the_others_never_meet(preset):
 def test_an_unknown_candidate_is_refused():
     with pytest.raises(ScheduleError, match="'nobody' is not one of the bots"):
         gauntlet(BOTS, rules_for("pagat"), candidate="nobody", games=2, seed=1)
-    given = Given(bots=parse_bots(["x=python -m example_bots.random_bot", "y=python -m example_bots.first_bot"]))
+    given = TournamentChoices(
+        bots=parse_bots(["x=python -m example_bots.random_bot", "y=python -m example_bots.first_bot"])
+    )
     with pytest.raises(SettingsError, match="'z' is not one of the bots"):
         resolve(replace(given, gauntlet="z"))
 
 
 def test_the_gauntlet_is_saved_and_kept_on_resume():
-    given = Given(
+    given = TournamentChoices(
         bots=parse_bots(["x=python -m example_bots.random_bot", "y=python -m example_bots.first_bot", "z=true"]),
         gauntlet="x",
     )
     settings = resolve(given)
     saved = TournamentSettings.from_record(json.loads(json.dumps(settings.record())), "settings.json")
     assert saved.gauntlet == "x" and saved.format().plan({}) == settings.format().plan({})
-    resumed = resolve(Given(), saved)  # --resume with nothing named
+    resumed = resolve(TournamentChoices(), saved)  # --resume with nothing named
     assert resumed.gauntlet == "x" and resumed.differences(saved) == []
-    other = resolve(Given(gauntlet="y"), saved)
+    other = resolve(TournamentChoices(gauntlet="y"), saved)
     assert any(d.startswith("gauntlet 'y' / 'x'") for d in other.differences(saved))
     # a folder written before gauntlets existed is a round-robin
     old = settings.record()

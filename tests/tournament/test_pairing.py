@@ -15,7 +15,7 @@ import pytest
 from referee.engine.presets import rules_for
 from referee.tournament.formats import Swiss, swiss_default_rounds, swiss_rounds_limit
 from referee.tournament.pairing import Entrant, History, pairs, triples
-from referee.tournament.schedule import FormatError, Match
+from referee.tournament.schedule import FormatError, Meeting
 from tests.support.formats import play_out
 
 FIELDS = range(40)  # random fields per test, each from its own seed
@@ -81,7 +81,7 @@ def test_the_bye_of_equals_goes_to_the_lowest_seed(seed: int) -> None:
     assert pairs(field, History()).byes == (f"b{n - 1}",)
 
 
-def swiss_rounds(preset: str, n: int, rounds: int, seed: int) -> tuple[list[Match], dict[str, float]]:
+def swiss_rounds(preset: str, n: int, rounds: int, seed: int) -> tuple[list[Meeting], dict[str, float]]:
     rng = random.Random(seed)
     bots = [f"b{k:02d}" for k in range(n)]
     strength = {b: rng.gauss(0, 1) for b in bots}
@@ -89,7 +89,7 @@ def swiss_rounds(preset: str, n: int, rounds: int, seed: int) -> tuple[list[Matc
     swiss = Swiss.of(bots, rules, rounds=rounds, games=rules.teams, seed=seed)
     plan, _ = play_out(swiss, strength, seed=seed)
     assert plan.final and len({g.number for g in plan.games}) == plan.expected
-    return list(plan.matches), dict(plan.columns["swiss_score"])
+    return list(plan.meetings), dict(plan.columns["swiss_score"])
 
 
 def could_avoid_repeats(bots: Sequence[str], met: Counter[frozenset[str]], had_bye: set[str]) -> bool:

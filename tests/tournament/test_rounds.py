@@ -8,13 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import Outcome
 from referee.runfolder import RunFolder
 from referee.sandbox import SandboxMode
 from referee.seeding import derive_seed
-from referee.tournament.runner import Tournament
-from referee.tournament.schedule import Plan, ScheduledGame
-from referee.tournament.settings import Given, parse_bots, parse_rules, resolve
-from referee.tournament.standings import Outcome
+from referee.tournament.playing import Tournament
+from referee.tournament.schedule import Plan
+from referee.tournament.settings import TournamentChoices, parse_bots, parse_rules, resolve
 from tests.support.arena import FIRST, RANDOM, bot
 
 
@@ -57,7 +58,7 @@ class WinnersMeet:
 
 
 def tournament(folder: Path, *, resume: bool = False) -> Tournament:
-    given = Given(
+    given = TournamentChoices(
         bots=parse_bots([RANDOM, FIRST, bot("r2"), bot("f2", "first_bot")]),
         preset="double-deck",
         rules=parse_rules(["hand_limit=3"]),

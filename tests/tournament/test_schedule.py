@@ -12,7 +12,7 @@ from referee.engine.events import DealEvent
 from referee.engine.game import Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
-from referee.tournament.driver import Queue
+from referee.games.driver import Queue
 from referee.tournament.schedule import ScheduleError, round_robin
 
 BOTS = ("alpha", "bravo", "charlie", "delta")

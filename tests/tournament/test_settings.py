@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import Status, app
 from referee.match import FaultPolicy
-from referee.tournament.settings import Given, TournamentSettings, parse_bots, read_toml, resolve
+from referee.tournament.settings import TournamentChoices, TournamentSettings, parse_bots, read_toml, resolve
 
 PY = sys.executable
 
@@ -53,7 +53,7 @@ def test_a_settings_file(tmp_path: Path) -> None:
 def test_the_command_line_goes_over_the_file(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text(GOOD)
-    cli = Given(
+    cli = TournamentChoices(
         games=2,
         rules={"hand_limit": "5"},
         bots=parse_bots([f"solo={PY} -m example_bots.random_bot", f"duo={PY} -m example_bots.random_bot"]),
@@ -65,11 +65,11 @@ def test_the_command_line_goes_over_the_file(tmp_path: Path) -> None:
 
 
 def test_defaults_with_bots_only() -> None:
-    settings = resolve(Given(bots=parse_bots([f"a={PY}", f"b={PY}", f"c={PY}"])))
+    settings = resolve(TournamentChoices(bots=parse_bots([f"a={PY}", f"b={PY}", f"c={PY}"])))
     assert (settings.preset, settings.games, settings.seed, settings.move_time_ms) == ("neuralplay", 2, 1, 1000)
     assert settings.duplicate and settings.on_fault is FaultPolicy.FORFEIT
     assert len(settings.format().plan({}).games) == 3 * 2
-    three = resolve(Given(bots=parse_bots([f"a={PY}", f"b={PY}", f"c={PY}"]), preset="double-deck-3p"))
+    three = resolve(TournamentChoices(bots=parse_bots([f"a={PY}", f"b={PY}", f"c={PY}"]), preset="double-deck-3p"))
     assert three.games == 3  # one per seating
 
 
@@ -132,8 +132,10 @@ def test_all_seatings_from_a_file_and_kept_on_resume(tmp_path: Path) -> None:
     assert len(settings.format().plan({}).games) == 6
     saved = TournamentSettings.from_record(settings.record(), "settings.json")
     assert saved.all_seatings
-    assert resolve(Given(), saved).all_seatings  # resumed: kept
-    assert resolve(Given(all_seatings=False, games=6), saved).differences(saved) == ["all_seatings False / True"]
+    assert resolve(TournamentChoices(), saved).all_seatings  # resumed: kept
+    assert resolve(TournamentChoices(all_seatings=False, games=6), saved).differences(saved) == [
+        "all_seatings False / True"
+    ]
     # a folder from before the option: the rotations, as then
     old = settings.record()
     del old["all_seatings"]
@@ -148,9 +150,12 @@ def test_tcp_bots_from_the_file_and_the_command_line_are_saved_for_resume(tmp_pa
     assert [(b.name, b.tcp) for b in settings.bots] == [("random", False), ("first", True)]
     saved = TournamentSettings.from_record(settings.record(), "settings.json")
     assert saved == settings and settings.record()["tcp"] == ["first"]
-    assert resolve(Given(), saved).bots == settings.bots  # resumed: kept
-    assert [b.tcp for b in resolve(Given(tcp=("random",)), saved).bots] == [True, False]  # given again: replaced
-    assert not settings.differences(resolve(Given(tcp=()), saved))  # how bots connect decides no game
+    assert resolve(TournamentChoices(), saved).bots == settings.bots  # resumed: kept
+    assert [b.tcp for b in resolve(TournamentChoices(tcp=("random",)), saved).bots] == [
+        True,
+        False,
+    ]  # given again: replaced
+    assert not settings.differences(resolve(TournamentChoices(tcp=()), saved))  # how bots connect decides no game
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli.app import Status
-from referee.sprt.runner import PairTally
-from referee.tournament.results import GameRecord
+from referee.games.results import GameRecord
+from referee.sprt.playing import PairTally
 from tests.support.arena import ARENA, QUICK, RANDOM, RULES, arena, bot
 from tests.support.logs import results
 from tests.support.tournament import tournament_bot

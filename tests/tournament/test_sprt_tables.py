@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from referee.cli.app import Status
-from referee.sprt.config import SprtGiven, read_sprt_toml
+from referee.sprt.config import SprtChoices, read_sprt_toml
 from referee.stats.sprt import Model
 from referee.tournament.settings import SettingsError
 from tests.support.arena import ARENA, QUICK, RANDOM, RULES, arena
@@ -107,10 +107,10 @@ def test_a_config_file_sets_the_test_the_games_and_the_workers(one_table: Path, 
 def test_the_sprt_keys_of_a_config_file(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text('elo1 = 25\nmodel = "normalized"\nalpha = 0.01\nseed = 4\n[bots]\na = "x"\nb = "y"\n')
-    given, test = read_sprt_toml(path)
-    assert test == SprtGiven(elo1=25.0, model=Model.NORMALIZED, alpha=0.01)
-    assert given.seed == 4 and given.bots is not None and [b.name for b in given.bots] == ["a", "b"]
-    plan = SprtGiven(elo1=50.0).over(test).plan()
+    chosen = read_sprt_toml(path)
+    assert chosen == SprtChoices(elo1=25.0, model=Model.NORMALIZED, alpha=0.01, seed=4, bots=chosen.bots)
+    assert chosen.bots is not None and [b.name for b in chosen.bots] == ["a", "b"]
+    plan = SprtChoices(elo1=50.0).over(chosen).plan()
     assert (plan.test.elo0, plan.test.elo1, plan.test.alpha, plan.test.beta) == (0.0, 50.0, 0.01, 0.05)
     assert plan.max_pairs == 10_000
 
@@ -120,6 +120,9 @@ def test_the_sprt_keys_of_a_config_file(tmp_path: Path) -> None:
     [
         ("games = 4\n", "t.toml:1: games: unknown setting; known: name, out, preset, seed"),
         ("gauntlet = 'a'\n", "t.toml:1: gauntlet: unknown setting"),
+        # a tournament's format is no setting of an SPRT's: it plays duplicate pairs of two bots
+        ("format = 'swiss'\n", "t.toml:1: format: unknown setting; known: name, out, preset, seed"),
+        ("seed = 1\nrounds = 3\n", "t.toml:2: rounds: unknown setting; known: name, out, preset, seed"),
         ("seed = 1\nalpha = 1.5\n", "t.toml:2: alpha: expected a number between 0 and 1, got a number (1.5)"),
         ("elo1 = 'ten'\n", "t.toml:1: elo1: expected a number (Elo) above elo0, got a string ('ten')"),
         ("model = 'bayes'\n", "t.toml:1: model: expected 'logistic' or 'normalized', got a string ('bayes')"),
@@ -152,6 +155,19 @@ def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str], 
     assert run.returncode == Status.BAD_INPUT, run.stdout
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], run.stderr
+    assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize(("key", "line"), [("format", 'format = "swiss"'), ("rounds", "rounds = 3")])
+def test_a_format_in_an_sprt_file_is_refused_naming_the_key_and_the_file(tmp_path: Path, key: str, line: str) -> None:
+    """An SPRT has no format (it plays duplicate pairs of two bots): a format's setting in its file is refused in
+    one line naming the key and the file, not an option ``arena sprt`` does not have; nothing is played."""
+    (tmp_path / "x.toml").write_text(f"elo1 = 100\n{line}\n")
+    run = arena("sprt", *TEST, "-c", "x.toml", cwd=tmp_path)
+    assert run.returncode == Status.BAD_INPUT, run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"x.toml:2: {key}: unknown setting" in lines[0], run.stderr
+    assert "--rounds" not in lines[0] and "--format" not in lines[0]
     assert not (tmp_path / "logs").exists()
 
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from referee.tournament.standings import Outcome, standings
+from referee.games.standings import Outcome, standings
 
 LN10 = math.log(10)
 

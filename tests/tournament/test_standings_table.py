@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from referee.cli.standings import LAYOUTS, standings_table
+from referee.games.standings import Standing
 from referee.thinktime import ThinkTime
-from referee.tournament.standings import Standing
 from tests.support.tournament import tournament
 
 NAMES = ("montecarlo", "rules", "random", "montecarlo-2")  # the last: 12 characters

@@ -174,7 +174,7 @@ def test_a_game_put_back_goes_to_a_table_that_was_waiting() -> None:
     import asyncio
 
     from referee.engine.presets import rules_for
-    from referee.tournament.driver import Queue
+    from referee.games.driver import Queue
     from referee.tournament.schedule import round_robin
 
     async def scenario() -> list[str]:

@@ -1,4 +1,4 @@
-"""The results file of a tournament: one JSON line per finished game, flushed and fsync'd.
+"""The results file of a run of games (a tournament, an SPRT): one JSON line per finished game, flushed and fsync'd.
 
 A line is appended only after the game's log is complete on disk, so a game
 is either in the file (done: never played again) or not (played again on
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -30,10 +30,14 @@ from typing import Any, TextIO
 from referee.engine.rules import Rules
 from referee.faults import NOT_STARTED, Penalty, ViolationKind
 from referee.gamelog import LogError, dumps, read_json_lines
+from referee.games.scheduled import ScheduledGame
+from referee.games.standings import Outcome
 from referee.match import GameResult
 from referee.thinktime import ThinkTime
-from referee.tournament.schedule import Format, ScheduledGame
-from referee.tournament.standings import Outcome
+
+# The games a run has fixed, given the outcomes of its finished games by number (a format played in rounds
+# fixes a round once the last one's results are in).
+Schedule = Callable[[Mapping[int, Outcome]], Sequence[ScheduledGame]]
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class ViolationRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game of a tournament: its line of results.jsonl, and what crosses from a table (a worker
+    """One finished game: its line of results.jsonl, and what crosses from a table (a worker
     process, a Ray node) to the driver. ``from_json(to_json())`` is the same record."""
 
     game: int  # its number in the schedule
@@ -95,7 +99,7 @@ class GameRecord:
     decisions: int
     violations: tuple[ViolationRecord, ...]
     think: tuple[ThinkTime, ...]  # per team (empty in files from before think times)
-    log: str  # the game's log, relative to the tournament folder
+    log: str  # the game's log, relative to the run's folder
     round: int = 1  # the round of a format played in rounds
 
     @classmethod
@@ -223,9 +227,10 @@ def _whole(value: Any) -> int:
     return value
 
 
-def read_results(path: Path, format: Format) -> dict[int, GameRecord]:
-    """The finished games by number; LogError names the line of a record that does not fit the games ``format``
-    plans from them (the records of a round fix the next one, so all are read before any is checked)."""
+def read_results(path: Path, schedule: Schedule) -> dict[int, GameRecord]:
+    """The finished games by number; LogError names the line of a record that does not fit the games
+    ``schedule`` fixes from them (the records of a round fix the next one, so all are read before any is
+    checked)."""
     done: dict[int, GameRecord] = {}
     lines: dict[int, str] = {}
     if not path.exists():
@@ -243,12 +248,12 @@ def read_results(path: Path, format: Format) -> dict[int, GameRecord]:
             raise LogError(f"{where}: game {record.game} is recorded twice")
         done[record.game] = record
         lines[record.game] = where
-    schedule = format.plan({n: r.outcome() for n, r in done.items()}).games
+    fixed = schedule({n: r.outcome() for n, r in done.items()})
     for number, record in done.items():
         where = lines[number]
-        if not 1 <= number <= len(schedule):
-            raise LogError(f"{where}: game {number!r} is not in this tournament's schedule of {len(schedule)} games")
-        game = schedule[number - 1]
+        if not 1 <= number <= len(fixed):
+            raise LogError(f"{where}: game {number!r} is not in this run's schedule of {len(fixed)} games")
+        game = fixed[number - 1]
         if record.teams != game.teams or record.seed != game.seed:
             raise LogError(
                 f"{where}: game {number} was {' vs '.join(record.teams)} (seed {record.seed}); the schedule "

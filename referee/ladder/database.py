@@ -1,4 +1,5 @@
-"""The ladder's database: SQLite (the standard library's, in WAL mode) in the ladder's folder.
+"""The ladder's database: SQLite (the standard library's, in WAL mode) in the ladder's folder; its schema and its
+queries, and nothing of what the ladder decides (``referee.ladder.policy``, ``referee.ladder.rate``).
 
 It holds the ladder's settings, its bots and their versions (command, when added, status, rating), every
 set (the versions that meet on one deal, one game per seating), every finished game (seed, seating,
@@ -12,38 +13,28 @@ killed process loses only what it had not committed.
 
 Bad folders get one line each (``LadderError``): not a ladder, made by a newer arena (``SCHEMA``), a
 database locked by another process, a file cut short (with how to rebuild it: ``referee.ladder.recover``).
-
-``ladder.json`` beside the database holds the settings and every version, rewritten whole at every change
-of a version (see ``referee.runfolder``): the games' logs and it are what ``arena ladder recover``
-rebuilds a lost database from.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from referee.errors import InputError
-from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame, ranks, rate, set_result
-from referee.runfolder import LADDER_DB, RunFolder, put_in_place, write_json
-from referee.tournament.results import GameRecord
-from referee.tournament.settings import SettingsError, TournamentSettings
+from referee.games.results import GameRecord
+from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame
+from referee.ladder.settings import LadderSettings
+from referee.runfolder import LADDER_DB, RunFolder, put_in_place
+from referee.setting import SettingsError
 
 SCHEMA = 1  # the database's layout; a folder with a higher one was made by a newer arena
 BUSY_MS = 3000  # how long a write waits for another process's transaction before the database is "locked"
-SUSPEND_AFTER = 8  # ladder games a version plays before it can be suspended for faults
-SUSPEND_SHARE = 0.25  # it is suspended when more than this share of its ladder games had a fault of its
-# A test hook: when set, every game's transaction pauses this many seconds before COMMIT, having created the
-# file named by _HOLD_MARK, so that a test can kill the process while a transaction is being written.
-_HOLD_S = "ARENA_LADDER_HOLD_COMMIT_S"
-_HOLD_MARK = "ARENA_LADDER_HOLD_MARK"
 
 # statuses of a version
 PENDING = "pending"  # added; its validation game is still to be played
@@ -57,7 +48,6 @@ LADDER = "ladder"  # a set of the ladder, rated when its games are all in
 VALIDATION = "validation"  # a new version's game against itself
 OPEN, RATED, VALIDATED, DROPPED = "open", "rated", "validated", "dropped"
 INSERT_SET = "INSERT INTO sets (kind, versions, seed, first_game, size, made_at, state) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_MOST_TEAMS = 8  # copies of a version its validation game may seat (one per team)
 
 _TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -97,7 +87,7 @@ CREATE TABLE games (
     hands INTEGER NOT NULL,
     violations INTEGER NOT NULL,
     log TEXT NOT NULL,              -- relative to the folder
-    record TEXT NOT NULL,           -- the whole result record (referee.tournament.results.GameRecord)
+    record TEXT NOT NULL,           -- the whole result record (referee.games.results.GameRecord)
     started_at REAL NOT NULL,
     finished_at REAL NOT NULL
 );
@@ -162,7 +152,7 @@ class GameRow:
     finished_at: float
 
 
-def _version(row: sqlite3.Row) -> Version:
+def version_of(row: sqlite3.Row) -> Version:
     return Version(
         id=row["id"],
         bot=row["bot"],
@@ -218,45 +208,33 @@ def _cut_short(folder: RunFolder, size: int, expected: int) -> LadderError:
     )
 
 
-class Store:
+class LadderDatabase:
     """One connection to a ladder's database. Not shared between threads: the run keeps it in a thread of its
-    own (``referee.ladder.run``); the commands open one each."""
+    own (``referee.ladder.playing``); the commands open one each. ``sql``: the connection, for the statements a
+    caller makes itself inside ``write()``."""
 
-    def __init__(self, folder: RunFolder, db: sqlite3.Connection) -> None:
+    def __init__(self, folder: RunFolder, sql: sqlite3.Connection) -> None:
         self.folder = folder
-        self.db = db
+        self.sql = sql
 
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, folder: RunFolder) -> Store:
+    def open(cls, folder: RunFolder) -> Self:
         """The ladder in ``folder``; LadderError (one line) when there is none, or none this arena can use."""
         check_folder(folder)
         with _translated(folder):
             db = _connect(folder.ladder_db)
             try:
-                store = cls(folder, db)
-                store._check_schema()
+                opened = cls(folder, db)
+                opened._check_schema()
             except BaseException:
                 db.close()
                 raise
-        return store
+        return opened
 
     @classmethod
-    def create(cls, folder: RunFolder, settings: TournamentSettings, options: dict[str, Any]) -> Store:
-        """A new ladder in ``folder`` (which must not exist, or be empty): its database, written whole (made
-        beside, then renamed into place), and its ladder.json."""
-        if folder.ladder_db.exists():
-            raise LadderError(f"{folder.path} is a ladder already: add bots with `arena ladder add`")
-        if folder.path.exists() and (not folder.path.is_dir() or any(folder.path.iterdir())):
-            raise LadderError(f"{folder.path} is not empty: choose a new folder for the ladder")
-        folder.path.mkdir(parents=True, exist_ok=True)
-        store = cls.build(folder, settings, options)
-        store.write_versions_file()
-        return store
-
-    @classmethod
-    def build(cls, folder: RunFolder, settings: TournamentSettings, options: dict[str, Any]) -> Store:
+    def build(cls, folder: RunFolder, settings: LadderSettings, options: dict[str, Any]) -> Self:
         """An empty database in ``folder`` (which has none), written whole: made beside, renamed into place."""
         building = folder.ladder_db.with_name(LADDER_DB + ".new")
         building.unlink(missing_ok=True)
@@ -277,11 +255,11 @@ class Store:
         return cls.open(folder)
 
     def close(self) -> None:
-        self.db.close()
+        self.sql.close()
 
     def _check_schema(self) -> None:
         try:
-            row = first_row(self.db.execute("SELECT value FROM meta WHERE key = 'schema'"))
+            row = first_row(self.sql.execute("SELECT value FROM meta WHERE key = 'schema'"))
         except sqlite3.OperationalError as exc:
             if "no such table" in str(exc):
                 raise LadderError(
@@ -306,21 +284,21 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[None]:
         """One transaction: everything in the block is committed together, or nothing is."""
-        with self.errors(), _transaction(self.db):
+        with self.errors(), _transaction(self.sql):
             yield
 
     # ------------------------------------------------------------ the ladder's settings
 
     def meta(self, key: str) -> str | None:
         with self.errors():
-            row = first_row(self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)))
+            row = first_row(self.sql.execute("SELECT value FROM meta WHERE key = ?", (key,)))
         return None if row is None else str(row[0])
 
-    def settings(self) -> TournamentSettings:
+    def settings(self) -> LadderSettings:
         """The ladder's settings (without bots: the run adds the versions that play)."""
         text = self.meta("settings")
         try:
-            return TournamentSettings.from_record(json.loads(text or "null"), f"{self.folder.ladder_db} settings")
+            return LadderSettings.from_record(json.loads(text or "null"), f"{self.folder.ladder_db} settings")
         except (SettingsError, json.JSONDecodeError) as exc:
             raise LadderError(str(exc)) from None
 
@@ -332,76 +310,51 @@ class Store:
 
     def versions(self) -> list[Version]:
         with self.errors():
-            rows = self.db.execute("SELECT * FROM versions ORDER BY id").fetchall()
-        return [_version(r) for r in rows]
+            rows = self.sql.execute("SELECT * FROM versions ORDER BY id").fetchall()
+        return [version_of(r) for r in rows]
 
     def version(self, vid: int) -> Version:
         with self.errors():
-            row = first_row(self.db.execute("SELECT * FROM versions WHERE id = ?", (vid,)))
-        return _version(row)
+            row = first_row(self.sql.execute("SELECT * FROM versions WHERE id = ?", (vid,)))
+        return version_of(row)
 
-    def add_version(self, bot: str, argv: Sequence[str]) -> tuple[Version, Version | None]:
-        """A new version of ``bot`` (its first, or the next), pending its validation game; and the version it
-        follows. LadderError, and nothing written, when the newest version has this command already."""
-        with self.write():
-            last = first_row(
-                self.db.execute("SELECT * FROM versions WHERE bot = ? ORDER BY version DESC LIMIT 1", (bot,))
+    def newest(self, bot: str) -> Version | None:
+        """The bot's newest version, or None."""
+        with self.errors():
+            row = first_row(
+                self.sql.execute("SELECT * FROM versions WHERE bot = ? ORDER BY version DESC LIMIT 1", (bot,))
             )
-            previous = None if last is None else _version(last)
-            if previous is not None and previous.argv == tuple(argv) and previous.status != RETIRED:
-                raise LadderError(
-                    f"{bot}: this command is version {previous.version} already ({previous.status}); nothing "
-                    "changed (a new version needs a new command, such as a new path or argument)"
-                )
-            number = 1 if previous is None else previous.version + 1
-            cursor = self.db.execute(
-                "INSERT INTO versions (bot, version, argv, added_at, status, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (bot, number, json.dumps(list(argv)), time.time(), PENDING, NEW.mu, NEW.sigma),
-            )
-            assert cursor.lastrowid is not None
-            added = self.version(cursor.lastrowid)
-        self.write_versions_file()
-        return added, previous
+        return None if row is None else version_of(row)
 
-    def retire(self, bot: str) -> list[Version]:
-        """Retire the bot's versions that play or wait to (their ratings are kept); the versions retired.
-        LadderError when the ladder has no such bot, or none of its versions plays."""
-        with self.write():
-            rows = self.db.execute("SELECT * FROM versions WHERE bot = ? ORDER BY version", (bot,)).fetchall()
-            if not rows:
-                known = ", ".join(sorted({v.bot for v in self.versions()})) or "none yet"
-                raise LadderError(f"the ladder has no bot {bot!r} (its bots: {known})")
-            playing = [_version(r) for r in rows if r["status"] in (PENDING, ACTIVE)]
-            if not playing:
-                raise LadderError(f"{bot}: no version of it plays (nothing to retire)")
-            when = time.strftime("%Y-%m-%d %H:%M")
-            for v in playing:
-                self._set_status(v.id, RETIRED, f"retired on {when}")
-        self.write_versions_file()
-        return playing
+    def versions_of(self, bot: str) -> list[Version]:
+        """The bot's versions, oldest first."""
+        with self.errors():
+            rows = self.sql.execute("SELECT * FROM versions WHERE bot = ? ORDER BY version", (bot,)).fetchall()
+        return [version_of(r) for r in rows]
 
-    def _set_status(self, vid: int, status: str, reason: str, output: str = "") -> None:
-        self.db.execute(
+    def insert_version(self, bot: str, number: int, argv: Sequence[str]) -> Version:
+        """Version ``number`` of ``bot``, pending its validation game, with a new rating (within the caller's
+        transaction)."""
+        cursor = self.sql.execute(
+            "INSERT INTO versions (bot, version, argv, added_at, status, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (bot, number, json.dumps(list(argv)), time.time(), PENDING, NEW.mu, NEW.sigma),
+        )
+        assert cursor.lastrowid is not None
+        return self.version(cursor.lastrowid)
+
+    def set_status(self, vid: int, status: str, reason: str, output: str = "") -> None:
+        """A version's status and why (within the caller's transaction)."""
+        self.sql.execute(
             "UPDATE versions SET status = ?, reason = ?, output = ? WHERE id = ?", (status, reason, output, vid)
         )
 
-    def write_versions_file(self) -> None:
-        """ladder.json, whole: the settings, and every version's bot, number, command, when added, status and
-        reason."""
-        data = [
-            {
-                "bot": v.bot,
-                "version": v.version,
-                "argv": list(v.argv),
-                "added_at": v.added_at,
-                "status": v.status,
-                "reason": v.reason,
-                "output": v.output,
-            }
-            for v in self.versions()
-        ]
-        record = {"schema": SCHEMA, "settings": self.settings().record(), "options": self.options(), "versions": data}
-        write_json(self.folder.ladder_json, record)
+    def set_rating(self, set_id: int, vid: int, rating: Rating, when: float) -> None:
+        """A version's rating after the set ``set_id``, and the update's row (within the caller's transaction)."""
+        self.sql.execute("UPDATE versions SET mu = ?, sigma = ? WHERE id = ?", (rating.mu, rating.sigma, vid))
+        self.sql.execute(
+            "INSERT INTO ratings (set_id, version, mu, sigma, rated_at) VALUES (?, ?, ?, ?, ?)",
+            (set_id, vid, rating.mu, rating.sigma, when),
+        )
 
     # ------------------------------------------------------------ sets
 
@@ -410,65 +363,49 @@ class Store:
         if state is not None:
             query, args = query + " WHERE state = ?", (state,)
         with self.errors():
-            return [ladder_set_of(r) for r in self.db.execute(query + " ORDER BY id", args).fetchall()]
+            return [ladder_set_of(r) for r in self.sql.execute(query + " ORDER BY id", args).fetchall()]
 
     def next_set_id(self) -> int:
         with self.errors():
-            return int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM sets").fetchall()[0][0])
+            return int(self.sql.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM sets").fetchall()[0][0])
 
     def make_set(self, kind: str, versions: Sequence[int], seed: int, size: int) -> LadderSet:
         """A new open set; its games are numbered after every game of the sets before it."""
         with self.write():
-            first = self.db.execute("SELECT COALESCE(MAX(first_game + size), 1) FROM sets").fetchall()[0][0]
-            cursor = self.db.execute(
+            first = self.sql.execute("SELECT COALESCE(MAX(first_game + size), 1) FROM sets").fetchall()[0][0]
+            cursor = self.sql.execute(
                 INSERT_SET, (kind, json.dumps(list(versions)), seed, first, size, time.time(), OPEN)
             )
-            row = first_row(self.db.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
+            row = first_row(self.sql.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
         return ladder_set_of(row)
 
     def drop_set(self, set_id: int) -> None:
         with self.write():
-            self.db.execute("UPDATE sets SET state = ? WHERE id = ?", (DROPPED, set_id))
+            self.set_state(set_id, DROPPED)
+
+    def set_state(self, set_id: int, state: str) -> None:
+        """A set's state (within the caller's transaction)."""
+        self.sql.execute("UPDATE sets SET state = ? WHERE id = ?", (state, set_id))
 
     def recorded(self, set_id: int) -> set[int]:
         """The numbers of the set's games that are recorded."""
         with self.errors():
-            rows = self.db.execute("SELECT number FROM games WHERE set_id = ?", (set_id,)).fetchall()
+            rows = self.sql.execute("SELECT number FROM games WHERE set_id = ?", (set_id,)).fetchall()
         return {r[0] for r in rows}
 
     def rated_sets(self) -> dict[int, int]:
         """Rated sets per version."""
         with self.errors():
-            rows = self.db.execute("SELECT version, COUNT(*) FROM ratings GROUP BY version").fetchall()
+            rows = self.sql.execute("SELECT version, COUNT(*) FROM ratings GROUP BY version").fetchall()
         return {r[0]: r[1] for r in rows}
 
     # ------------------------------------------------------------ games
-
-    def record_game(self, ladder_set: LadderSet, record: GameRecord, started: float, finished: float) -> list[str]:
-        """Commit a finished game with what it decides, in one transaction: the rating update of the set it
-        completes; for a validation game, the version's status (active, or error); a suspension. What changed,
-        as lines for the log."""
-        labels = self._labels(ladder_set)
-        teams = [labels[name] for name in record.teams]
-        changes: list[str] = []
-        with self.write():
-            self.insert_game(ladder_set.id, record, teams, started, finished)
-            if ladder_set.kind == VALIDATION:
-                changes += self._validated(ladder_set, record)
-            else:
-                if len(self.recorded(ladder_set.id)) == ladder_set.size:
-                    changes += self._rate(ladder_set)
-                changes += self._suspensions(set(teams))
-            _hold_for_tests()
-        if changes:
-            self.write_versions_file()
-        return changes
 
     def insert_game(
         self, set_id: int, record: GameRecord, teams: Sequence[int], started: float, finished: float
     ) -> None:
         """The game's row (within the caller's transaction)."""
-        self.db.execute(
+        self.sql.execute(
             "INSERT INTO games (number, set_id, rotation, seed, teams, scores, winner, forfeit, reason, hands, "
             "violations, log, record, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -490,95 +427,23 @@ class Store:
             ),
         )
 
-    def _labels(self, ladder_set: LadderSet) -> dict[str, int]:
-        """The names the set's versions play under, to their ids (a validation game's copies included)."""
-        versions = [self.version(v) for v in ladder_set.versions]
-        if ladder_set.kind == VALIDATION:
-            v = versions[0]
-            return {v.copy_label(k): v.id for k in range(_MOST_TEAMS)}
-        return {v.label: v.id for v in versions}
-
-    def _validated(self, ladder_set: LadderSet, record: GameRecord) -> list[str]:
-        version = self.version(ladder_set.versions[0])
-        self.db.execute("UPDATE sets SET state = ? WHERE id = ?", (VALIDATED, ladder_set.id))
-        if version.status != PENDING:
-            return []  # retired meanwhile
-        if record.violations:
-            fault = record.violations[0]
-            output = self._output_of(fault.bot)
-            reason = f"validation game {record.game_id}: {fault.kind.value}: {fault.detail}"
-            self._set_status(version.id, ERROR, reason, output)
-            return [f"{version.label} is in error: {reason}"]
-        self._set_status(version.id, ACTIVE, "")
-        changes = [f"{version.label} passed its validation game {record.game_id} and plays"]
-        keep = bool(self.options().get("all_versions"))  # a ladder where every version plays supersedes none
-        for older in [] if keep else self.versions():
-            if older.bot == version.bot and older.id != version.id and older.status == ACTIVE:
-                self._set_status(older.id, SUPERSEDED, f"superseded by v{version.version}")
-                changes.append(f"{older.label} is superseded by v{version.version}")
-        return changes
-
-    def _output_of(self, label: str) -> str:
-        """The output file of the process that played ``label`` last (relative to the folder), or ''."""
-        found = self.folder.bots.glob(f"table*.{label}.[0-9]*.stderr")  # not a copy's (LABEL.c2.0)
-        files = sorted(found, key=lambda p: p.stat().st_mtime_ns)
-        return str(files[-1].relative_to(self.folder.path)) if files else ""
-
     def set_games(self, set_id: int) -> list[SetGame]:
-        rows = self.db.execute("SELECT teams, scores, forfeit FROM games WHERE set_id = ? ORDER BY number", (set_id,))
+        rows = self.sql.execute("SELECT teams, scores, forfeit FROM games WHERE set_id = ? ORDER BY number", (set_id,))
         return [SetGame(tuple(json.loads(t)), tuple(json.loads(s)), f) for t, s, f in rows.fetchall()]
 
-    def _rate(self, ladder_set: LadderSet) -> list[str]:
-        versions = ladder_set.versions
-        before = [self.version(v).rating for v in versions]
-        points, forfeits = set_result(versions, self.set_games(ladder_set.id))
-        after = rate(before, ranks(versions, points, forfeits))
-        now = time.time()
-        for vid, r in zip(versions, after, strict=True):
-            self.db.execute("UPDATE versions SET mu = ?, sigma = ? WHERE id = ?", (r.mu, r.sigma, vid))
-            self.db.execute(
-                "INSERT INTO ratings (set_id, version, mu, sigma, rated_at) VALUES (?, ?, ?, ?, ?)",
-                (ladder_set.id, vid, r.mu, r.sigma, now),
-            )
-        self.db.execute("UPDATE sets SET state = ? WHERE id = ?", (RATED, ladder_set.id))
-        return []
-
-    def _suspensions(self, versions: set[int]) -> list[str]:
-        changes = []
-        for vid in sorted(versions):
-            version = self.version(vid)
-            if version.status != ACTIVE:
-                continue
-            played, faulted, last = self.fault_count(vid)
-            if played >= SUSPEND_AFTER and faulted > SUSPEND_SHARE * played:
-                reason = (
-                    f"suspended: faults in {faulted} of its {played} ladder games (more than "
-                    f"{SUSPEND_SHARE:.0%}); the last: {last}"
-                )
-                self._set_status(vid, SUSPENDED, reason)
-                changes.append(f"{version.label} is {reason}")
-        return changes
-
-    def fault_count(self, vid: int) -> tuple[int, int, str]:
-        """A version's ladder games, those with a fault of its own, and the last fault (kind: detail)."""
-        rows = self.db.execute(
+    def ladder_games_of(self, vid: int) -> list[tuple[tuple[int, ...], GameRecord]]:
+        """The ladder games (not validation games) a version played: the version of each team, the record."""
+        rows = self.sql.execute(
             "SELECT g.teams, g.record FROM games g JOIN sets s ON s.id = g.set_id WHERE s.kind = ? "
             "AND EXISTS (SELECT 1 FROM json_each(g.teams) WHERE value = ?) ORDER BY g.number",
             (LADDER, vid),
         ).fetchall()
-        faulted, last = 0, ""
-        for teams, text in rows:
-            mine = {t for t, v in enumerate(json.loads(teams)) if v == vid}
-            faults = [v for v in json.loads(text)["violations"] if v["team"] in mine]
-            if faults:
-                faulted += 1
-                last = f"{faults[-1]['kind']}: {faults[-1]['detail']}"
-        return len(rows), faulted, last
+        return [(tuple(json.loads(teams)), GameRecord.from_json(json.loads(text))) for teams, text in rows]
 
     def games(self, *, after: int = 0) -> list[GameRow]:
         """The recorded games (numbered above ``after``), in order of number."""
         with self.errors():
-            rows = self.db.execute(
+            rows = self.sql.execute(
                 "SELECT g.*, s.kind FROM games g JOIN sets s ON s.id = g.set_id WHERE g.number > ? ORDER BY g.number",
                 (after,),
             ).fetchall()
@@ -597,13 +462,13 @@ class Store:
 
     def game_count(self) -> int:
         with self.errors():
-            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchall()[0][0])
+            return int(self.sql.execute("SELECT COUNT(*) FROM games").fetchall()[0][0])
 
     def change_mark(self) -> tuple[int, int, str]:
         """Changes as far as the page is concerned: (games, last rating, versions and their statuses)."""
         with self.errors():
             row = first_row(
-                self.db.execute(
+                self.sql.execute(
                     "SELECT (SELECT COUNT(*) FROM games), (SELECT COALESCE(MAX(id), 0) FROM ratings), "
                     "(SELECT COALESCE(group_concat(id || ':' || status, ','), '') FROM versions)"
                 )
@@ -615,23 +480,23 @@ class Store:
     def history(self) -> list[tuple[int, int, int, Rating, float]]:
         """Every rating update, in order: (update id, set, version, rating after, when)."""
         with self.errors():
-            rows = self.db.execute("SELECT id, set_id, version, mu, sigma, rated_at FROM ratings ORDER BY id")
+            rows = self.sql.execute("SELECT id, set_id, version, mu, sigma, rated_at FROM ratings ORDER BY id")
             return [(r[0], r[1], r[2], Rating(r[3], r[4]), r[5]) for r in rows.fetchall()]
 
     def rated_in_order(self) -> list[RatedSet]:
         """The rated sets, in the order their updates were applied, with their games from the games table."""
         with self.errors():
-            order = self.db.execute("SELECT set_id FROM ratings GROUP BY set_id ORDER BY MIN(id)").fetchall()
+            order = self.sql.execute("SELECT set_id FROM ratings GROUP BY set_id ORDER BY MIN(id)").fetchall()
             out = []
             for (set_id,) in order:
-                row = first_row(self.db.execute("SELECT versions FROM sets WHERE id = ?", (set_id,)))
+                row = first_row(self.sql.execute("SELECT versions FROM sets WHERE id = ?", (set_id,)))
                 out.append(RatedSet(set_id, tuple(json.loads(row[0])), tuple(self.set_games(set_id))))
         return out
 
     def integrity(self) -> list[str]:
         """SQLite's own check of the file: [] when whole."""
         with self.errors():
-            rows = self.db.execute("PRAGMA integrity_check").fetchall()
+            rows = self.sql.execute("PRAGMA integrity_check").fetchall()
         return [] if [r[0] for r in rows] == ["ok"] else [str(r[0]) for r in rows]
 
 
@@ -685,13 +550,3 @@ def _translated(folder: RunFolder) -> Iterator[None]:
                 f"`arena ladder recover {folder.path}` (the damaged file is kept beside it)"
             ) from None
         raise LadderError(f"{folder.ladder_db}: {exc}") from None
-
-
-def _hold_for_tests() -> None:
-    seconds = os.environ.get(_HOLD_S)
-    if not seconds:
-        return
-    mark = os.environ.get(_HOLD_MARK)
-    if mark:
-        Path(mark).write_text(str(os.getpid()))
-    time.sleep(float(seconds))

@@ -1,6 +1,6 @@
 """``arena ladder run``: the ladder's games played on tables until told to stop, each recorded as it ends.
 
-The loop over the tables is the tournament's (``referee.tournament.driver.drive``), on any backend
+The loop over the tables is every run's (``referee.games.driver.drive``), on any backend
 (this process, ``--workers``, ``--ray``). What is the ladder's own:
 
 - ``LadderQueue``, the driver's ``GameQueue``: when a table asks for a game, it hands out the next game
@@ -9,7 +9,7 @@ The loop over the tables is the tournament's (``referee.tournament.driver.drive`
   state and seed (``referee.ladder.matchmaking``): first the validation game of a new version, then the
   pairing. Sets left open by a run that was stopped are played first.
 - The record step (``LadderQueue.record``): the coordinator commits each finished game with what it
-  decides (``Store.record_game``). The database connection lives in a thread of its own, so the tables'
+  decides (``referee.ladder.policy.record_game``). The database connection lives in a thread of its own, so the tables'
   bots never wait on a commit.
 - New versions while it plays: the backends take the bots from the settings when they open their
   tables, so when a version that the tables do not have appears (``arena ladder add`` from another
@@ -37,26 +37,27 @@ from typing import Any, TypeVar
 import structlog
 
 from referee.bots import BotCommand
-from referee.ladder.matchmaking import Entry, pair
-from referee.ladder.store import (
+from referee.games.backends import Backend
+from referee.games.driver import drive
+from referee.games.scheduled import ScheduledGame
+from referee.games.tables import PlayedGame, TableRecords
+from referee.ladder.database import (
     ACTIVE,
     LADDER,
     OPEN,
     PENDING,
     VALIDATION,
+    LadderDatabase,
     LadderError,
     LadderSet,
-    Store,
     Version,
 )
+from referee.ladder.matchmaking import Entry, pair
+from referee.ladder.policy import record_game
+from referee.ladder.settings import LadderSettings
 from referee.runfolder import RunFolder
 from referee.seeding import derive_seed
 from referee.server import Limits
-from referee.tournament.backends import Backend
-from referee.tournament.driver import drive
-from referee.tournament.schedule import ScheduledGame, set_size
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableRecords
 
 log = structlog.get_logger("referee.ladder")
 T = TypeVar("T")
@@ -83,23 +84,23 @@ def run_lock(folder: RunFolder) -> Iterator[None]:
         os.close(fd)  # the lock goes with the descriptor
 
 
-class Db:
+class DatabaseThread:
     """The run's one connection to the database, in a thread of its own: every call waits its turn."""
 
     def __init__(self, folder: RunFolder) -> None:
         self.folder = folder
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-ladder-db")
-        self._store: Store | None = None
+        self._db: LadderDatabase | None = None
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(store, *args)`` in the database's thread."""
+        """``fn(db, *args)`` in the database's thread (``db``: its ``LadderDatabase``)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, functools.partial(self._call, fn, *args))
 
     def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._store is None:
-            self._store = Store.open(self.folder)
-        return fn(self._store, *args)
+        if self._db is None:
+            self._db = LadderDatabase.open(self.folder)
+        return fn(self._db, *args)
 
     def close(self) -> None:
         """Wait for a transaction under way (a cancelled run still commits the game it was writing), close."""
@@ -107,9 +108,9 @@ class Db:
         self._thread.shutdown(wait=True)
 
     def _close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
 
 @dataclass(frozen=True)
@@ -144,13 +145,13 @@ def games_of(ladder_set: LadderSet, labels: Sequence[str]) -> list[ScheduledGame
 
 
 class LadderRun:
-    """A ladder's run, opened (``referee.run.ladder.open_ladder``): ``await run(stop)`` plays until ``stop`` or
+    """A ladder's run, opened (``referee.opening.ladder.open_ladder``): ``await run(stop)`` plays until ``stop`` or
     cancelled."""
 
     def __init__(
         self,
         folder: RunFolder,
-        settings: TournamentSettings,
+        settings: LadderSettings,
         options: dict[str, Any],
         backend: Backend,
         tables: int,
@@ -168,7 +169,7 @@ class LadderRun:
         self.connect_timeout_s = connect_timeout_s
         self.say = say
         self.teams = settings.rules.teams
-        self.set_size = set_size(settings.rules, settings.all_seatings)
+        self.set_size = settings.set_size
         self.recorded = 0  # games recorded by this run
         self.on_game: Callable[[], None] | None = None  # after each game is committed (the live view)
         self.on_records: TableRecords | None = None  # the tables' games in play, as they happen (the live view)
@@ -185,7 +186,7 @@ class LadderRun:
         """Play until ``stop`` (or until cancelled: the games in play are lost, nothing committed is); the games
         recorded."""
         self.stop, self.recorded = stop, 0
-        db = Db(self.folder)
+        db = DatabaseThread(self.folder)
         waiting_said = False
         try:
             while not self.stopping():
@@ -225,21 +226,21 @@ class LadderRun:
 
     # ------------------------------------------------------------ in the database's thread
 
-    def next_set(self, store: Store, opened: frozenset[int]) -> list[tuple[LadderSet, ScheduledGame]] | str:
+    def next_set(self, db: LadderDatabase, opened: frozenset[int]) -> list[tuple[LadderSet, ScheduledGame]] | str:
         """The games of the next set, made now: a new version's validation game first, else the pairing of the
         versions that play; [] when none can be made; ``_DRAIN`` when a version the tables lack plays."""
-        versions = store.versions()
+        versions = db.versions()
         by_id = {v.id: v for v in versions}
         if any(v.status in (PENDING, ACTIVE) and v.id not in opened for v in versions):
             return _DRAIN
-        sets = store.sets(state=OPEN)
+        sets = db.sets(state=OPEN)
         validating = {s.versions[0] for s in sets if s.kind == VALIDATION}
         seed = self.settings.seed
         for v in versions:
             if v.status == PENDING and v.id not in validating:
-                made = store.make_set(VALIDATION, [v.id], derive_seed(seed, "validation", v.id), 1)
+                made = db.make_set(VALIDATION, [v.id], derive_seed(seed, "validation", v.id), 1)
                 return [(made, g) for g in games_of(made, [v.copy_label(k) for k in range(self.teams)])]
-        counts = store.rated_sets()
+        counts = db.rated_sets()
         playing: dict[int, int] = {}
         for s in sets:
             if s.kind == LADDER:
@@ -248,35 +249,35 @@ class LadderRun:
         pool = [
             Entry(v.id, v.rating, counts.get(v.id, 0), playing.get(v.id, 0)) for v in versions if v.status == ACTIVE
         ]
-        set_id = store.next_set_id()
+        set_id = db.next_set_id()
         group = pair(pool, self.teams, derive_seed(seed, "pair", set_id))
         if group is None:
             return []
-        made = store.make_set(LADDER, group, derive_seed(seed, "set", set_id), self.set_size)
+        made = db.make_set(LADDER, group, derive_seed(seed, "set", set_id), self.set_size)
         return [(made, g) for g in games_of(made, [by_id[vid].label for vid in group])]
 
-    def open_games(self, store: Store) -> list[tuple[LadderSet, ScheduledGame]]:
+    def open_games(self, db: LadderDatabase) -> list[tuple[LadderSet, ScheduledGame]]:
         """The games of the sets a stopped run left open, still to play; a set whose versions no longer all play
         is dropped (never rated)."""
-        by_id = {v.id: v for v in store.versions()}
+        by_id = {v.id: v for v in db.versions()}
         out = []
-        for s in store.sets(state=OPEN):
+        for s in db.sets(state=OPEN):
             wanted = PENDING if s.kind == VALIDATION else ACTIVE
             if any(by_id[v].status != wanted for v in s.versions):
-                store.drop_set(s.id)
+                db.drop_set(s.id)
                 continue
             if s.kind == VALIDATION:
                 labels = [by_id[s.versions[0]].copy_label(k) for k in range(self.teams)]
             else:
                 labels = [by_id[v].label for v in s.versions]
-            done = store.recorded(s.id)
+            done = db.recorded(s.id)
             out += [(s, g) for g in games_of(s, labels) if g.number not in done]
         return out
 
 
-def _roster(store: Store) -> list[Version]:
+def _roster(db: LadderDatabase) -> list[Version]:
     """The versions that play, or wait for their validation game."""
-    return [v for v in store.versions() if v.status in (PENDING, ACTIVE)]
+    return [v for v in db.versions() if v.status in (PENDING, ACTIVE)]
 
 
 def _can_play(roster: Sequence[Version], teams: int) -> bool:
@@ -286,7 +287,7 @@ def _can_play(roster: Sequence[Version], teams: int) -> bool:
 class LadderQueue:
     """The driver's ``GameQueue`` for a ladder: sets made as tables ask (see the module's docstring)."""
 
-    def __init__(self, ladder: LadderRun, db: Db, opened: frozenset[int]) -> None:
+    def __init__(self, ladder: LadderRun, db: DatabaseThread, opened: frozenset[int]) -> None:
         self.ladder = ladder
         self.db = db
         self.opened = opened  # the versions the tables were opened with
@@ -334,16 +335,16 @@ class LadderQueue:
 
     async def record(self, game: ScheduledGame, played: PlayedGame) -> None:
         ladder_set, _, started = self.in_play[game.number]
-        changes = await self.db.call(Store.record_game, ladder_set, played.record, started, time.time())
+        changes = await self.db.call(record_game, ladder_set, played.record, started, time.time())
         self.ladder.recorded += 1
         for line in changes:
             log.info("ladder", change=line)
             self.ladder.say(line)
         if changes:  # a version left the pool: the games of its sets not yet handed out are not played
-            gone = {v.id for v in await self.db.call(Store.versions) if v.status not in (PENDING, ACTIVE)}
+            gone = {v.id for v in await self.db.call(LadderDatabase.versions) if v.status not in (PENDING, ACTIVE)}
             dropped = {s.id for s, _ in self.pending if gone.intersection(s.versions)}
             for set_id in dropped:
-                await self.db.call(Store.drop_set, set_id)
+                await self.db.call(LadderDatabase.drop_set, set_id)
             self.pending = [(s, g) for s, g in self.pending if s.id not in dropped]
         if self.ladder.on_game is not None:
             self.ladder.on_game()

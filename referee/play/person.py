@@ -36,6 +36,17 @@ class PersonLeft(ArenaError):
     """The person's client ended before the match did."""
 
 
+def browser_client(port: int, features_json: str) -> Callable[[Match], Sequence[str]]:
+    """The browser table's client (``referee.browserseat``) as a command for a match: it serves the table on
+    127.0.0.1:``port`` and reads the match's log after each game."""
+
+    def command(match: Match) -> Sequence[str]:
+        argv = [sys.executable, "-m", "referee.browserseat", "--port", str(port), "--features", features_json]
+        return [*argv, "--log", str(match.log_path)]
+
+    return command
+
+
 def person_seat() -> SeatBot:
     """The person's seat: started by hand (the client), with no time limit."""
     return SeatBot(PERSON_NAME, None, TimeControl.unlimited())

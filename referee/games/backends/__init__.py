@@ -1,11 +1,11 @@
-"""Where a tournament's tables run: one interface, three backends.
+"""Where a run's tables run (a tournament's, an SPRT's, a ladder's): one interface, three backends.
 
-The runner (``referee.tournament.runner``) hands games to tables and writes
+The driver (``referee.games.driver``) hands games to tables and the run writes
 what comes back; it does not know where a table runs. A backend opens the
 tables, replaces one whose host was lost, and closes them; it says where
 they run (``describe``), and lets go of what it holds beyond its tables
 (``release``: a Ray cluster joined). Which backend a run gets is decided
-where runs are opened (``referee.run``):
+in one place (``referee.games.placement``), where runs are opened (``referee.opening``):
 
 - ``local.LocalBackend``: every table in the arena process (one referee);
 - ``workers.WorkerBackend``: tables spread over worker processes on this
@@ -13,7 +13,7 @@ where runs are opened (``referee.run``):
 - ``cluster.RayBackend``: each table in a Ray actor, on whichever node of a
   Ray cluster has room (``--ray``).
 
-Every table plays through ``referee.tournament.tables.TableHost``.
+Every table plays through ``referee.games.tables.TableHost``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Protocol
 
 from referee.errors import ArenaError
+from referee.games.scheduled import ScheduledGame
+from referee.games.settings import GameSettings
+from referee.games.tables import PlayedGame, TableRecords
 from referee.match import OnHand
 from referee.server import Limits
-from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableRecords
 
 
 class TableLost(Exception):
@@ -95,7 +95,7 @@ class Backend(Protocol):
 
     async def open(
         self,
-        settings: TournamentSettings,
+        settings: GameSettings,
         folder: Path,
         numbers: Sequence[int],
         *,

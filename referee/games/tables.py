@@ -27,15 +27,15 @@ import structlog
 from referee.bots import BotCommand, BotPool
 from referee.engine.rules import Rules
 from referee.gamelog import LogWriter, match_end_record, match_start_record
+from referee.games.results import GameRecord
+from referee.games.scheduled import ScheduledGame
+from referee.games.settings import GameSettings
 from referee.match import OnHand, play_game
 from referee.runfolder import PART, RunFolder, log_name, put_in_place
 from referee.sandbox import Sandbox, SandboxMode, resolve
 from referee.server import ArenaServer, Limits, Player
-from referee.tournament.results import GameRecord
-from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import TournamentSettings
 
-log = structlog.get_logger("referee.tournament")
+log = structlog.get_logger("referee.games")
 
 # The live view's feed: (table number, records of its game in play as they happen, every card shown). A game
 # starts with its match_start and game_start records (see ``referee.match.OnRecords``).
@@ -69,7 +69,7 @@ class _Table:
         number: int,
         server: ArenaServer,
         bots_dir: Path,
-        settings: TournamentSettings,
+        settings: GameSettings,
         connect_timeout_s: float,
         sandbox: Sandbox | None,
     ) -> None:
@@ -113,7 +113,7 @@ class TableHost:
 
     def __init__(
         self,
-        settings: TournamentSettings,
+        settings: GameSettings,
         folder: Path,
         tables: Sequence[int],
         *,
@@ -218,7 +218,7 @@ class TableHost:
         return out
 
 
-def _start_record(settings: TournamentSettings, rules: Rules, game: ScheduledGame) -> dict[str, Any]:
+def _start_record(settings: GameSettings, rules: Rules, game: ScheduledGame) -> dict[str, Any]:
     return match_start_record(
         preset=settings.preset,
         rules=rules,

@@ -1,92 +1,33 @@
 """Running an SPRT: duplicate pairs between two bots until the evidence decides, resumable game by game.
 
-The games are a tournament's (``referee.tournament``): two bots, duplicate
-deals, one deal per pair (the new bot once on each side of the table), up
-to ``max_pairs`` deals, in the tournament folder with its settings,
-results.jsonl and game logs. Beside them, ``sprt.json`` holds the test (elo0,
-elo1, alpha, beta, model, max_pairs). After every game the complete pairs
-are counted in deal order (``PairTally``, ``referee.stats.sprt``); once the
-LLR crosses a bound no new game starts (games already at a table finish and
-are counted in the final state, not in the decision). The tables run where
-a tournament's do (one process, ``--workers``, ``--ray``); the decision is
-the same on any number of them. ``--resume`` reads both files and goes on
-where the run stopped.
+The games are a series (``referee.games.series``) in the SPRT's folder, with
+its settings, results.jsonl and game logs: two bots, duplicate deals, one
+deal per pair (the new bot once on each side of the table), up to
+``max_pairs`` deals. Beside them, ``sprt.json`` holds the test (elo0, elo1,
+alpha, beta, model, max_pairs). After every game the complete pairs are
+counted in deal order (``PairTally``, ``referee.stats.sprt``); once the LLR
+crosses a bound no new game starts (games already at a table finish and are
+counted in the final state, not in the decision). The tables run where a
+tournament's do (one process, ``--workers``, ``--ray``); the decision is the
+same on any number of them. ``--resume`` reads both files and goes on where
+the run stopped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.runfolder import SPRT, RunFolder, write_json
+from referee.games.backends import Backend
+from referee.games.results import GameRecord
+from referee.games.scheduled import ScheduledGame, group_games
+from referee.games.series import Series
+from referee.games.standings import Outcome
+from referee.runfolder import RunFolder, write_json
 from referee.sandbox import Sandbox, SandboxMode
-from referee.stats.sprt import EloEstimate, Model, Pentanomial, Sprt, SprtError, Verdict, pentanomial_estimate
-from referee.tournament.backends import Backend
-from referee.tournament.results import GameRecord
-from referee.tournament.runner import Tournament
-from referee.tournament.settings import SettingsError, TournamentSettings
-
-SPRT_FORMAT = 1
-
-
-@dataclass(frozen=True)
-class SprtPlan:
-    """The test and how many pairs it may play at most."""
-
-    test: Sprt
-    max_pairs: int
-
-    def record(self) -> dict[str, Any]:
-        return {"sprt_format": SPRT_FORMAT, **self.test.record(), "max_pairs": self.max_pairs}
-
-    @classmethod
-    def from_record(cls, data: Any, where: str) -> SprtPlan:
-        try:
-            if not isinstance(data, dict) or data.get("sprt_format") != SPRT_FORMAT:
-                raise SprtError(f"not SPRT settings of format {SPRT_FORMAT}")
-            test = Sprt(
-                elo0=float(data["elo0"]),
-                elo1=float(data["elo1"]),
-                alpha=float(data["alpha"]),
-                beta=float(data["beta"]),
-                model=Model(data["model"]),
-            )
-            return cls(test, int(data["max_pairs"]))
-        except KeyError as exc:
-            raise SettingsError(f"{where}: missing {exc}") from None
-        except (SprtError, TypeError, ValueError) as exc:
-            raise SettingsError(f"{where}: {exc}") from None
-
-    @classmethod
-    def load(cls, folder: RunFolder) -> SprtPlan:
-        """The test saved in the folder's sprt.json; SettingsError when there is none to resume."""
-        if not folder.sprt.exists():
-            raise SettingsError(f"{folder.path} holds no SPRT to resume (no {SPRT})")
-        return cls.from_record(folder.read_json(folder.sprt), str(folder.sprt))
-
-    def differences(self, other: SprtPlan, *, but: Iterable[str] = ()) -> list[str]:
-        """What differs from ``other`` (as 'what this / other'), less the settings named in ``but``."""
-        mine, theirs = self.record(), other.record()
-        return [f"{k} {mine[k]!r} / {theirs[k]!r}" for k in mine if mine[k] != theirs[k] and k not in but]
-
-
-def check_bot_count(count: int) -> None:
-    if count != 2:
-        raise SettingsError(f"an SPRT compares two bots (--bot NEW=... --bot BASE=...), got {count}")
-
-
-def check_teams(preset: str, teams: int) -> None:
-    if teams != 2:
-        raise SettingsError(f"an SPRT plays pairs of games between two teams; {preset} has {teams} teams")
-
-
-def check_two_bots(settings: TournamentSettings) -> None:
-    """SettingsError unless the settings describe an SPRT: two bots, two teams, duplicate pairs."""
-    check_bot_count(len(settings.bots))
-    check_teams(settings.preset, settings.rules.teams)
-    if not settings.duplicate:
-        raise SettingsError("an SPRT plays duplicate pairs: leave duplicate deals on")
+from referee.sprt.config import SprtPlan, SprtSettings, check_bot_count, check_teams
+from referee.stats.sprt import EloEstimate, Pentanomial, Verdict, pentanomial_estimate
 
 
 class PairTally:
@@ -158,12 +99,26 @@ def _finite(x: float) -> float | None:
     return None if abs(x) == float("inf") else round(x, 2)
 
 
+def pairs(settings: SprtSettings, plan: SprtPlan) -> tuple[ScheduledGame, ...]:
+    """The SPRT's games: deal n is pair n, the new bot once on each side of the table."""
+    return tuple(
+        group_games(
+            (settings.new, settings.base),
+            settings.rules,
+            first=1,
+            games=2 * plan.max_pairs,
+            seed=settings.seed,
+            duplicate=True,
+        )
+    )
+
+
 class SprtRun:
     """``SprtRun(settings, plan, folder, concurrency=2)``, then ``await run()``; ``status()`` at any time."""
 
     def __init__(
         self,
-        settings: TournamentSettings,
+        settings: SprtSettings,
         plan: SprtPlan,
         folder: RunFolder,
         *,
@@ -173,17 +128,23 @@ class SprtRun:
         on_game: Callable[[Status], None] | None = None,
     ) -> None:
         """``concurrency`` tables, run by ``backend`` (None: in this process, bots in ``sandbox``), as a
-        tournament's (``referee.tournament.runner.Tournament``)."""
-        check_two_bots(settings)
+        tournament's."""
+        check_bot_count(len(settings.bots))
+        check_teams(settings.preset, settings.rules.teams)
         self.settings = settings
         self.plan = plan
         self.folder = folder
-        self.new, self.base = settings.bot_names
+        self.new, self.base = settings.new, settings.base
         self.on_game = on_game
-        self.tournament = Tournament(
-            settings, folder, concurrency=concurrency, sandbox=sandbox, backend=backend, on_game=self._game
+        games = pairs(settings, plan)
+
+        def schedule(outcomes: Mapping[int, Outcome]) -> Sequence[ScheduledGame]:
+            return games
+
+        self.series = Series(
+            settings, folder, schedule, concurrency=concurrency, sandbox=sandbox, backend=backend, on_game=self._game
         )
-        self.tally = PairTally(self.new, (self.tournament.done[n] for n in sorted(self.tournament.done)))
+        self.tally = PairTally(self.new, (self.series.done[n] for n in sorted(self.series.done)))
         self.decided: Status | None = None  # the status when the LLR first crossed a bound
         first = self.status()
         if first.verdict is not Verdict.CONTINUE:
@@ -205,8 +166,8 @@ class SprtRun:
     async def run(self) -> Status:
         """Play until a bound is crossed or every pair is played; the summary is written to the folder."""
         if self.decided is None:
-            self.tournament.stop_when = lambda: self.decided is not None
-            await self.tournament.run()
+            self.series.stop_when = lambda: self.decided is not None
+            await self.series.run()
         final = self.status()
         write_json(
             self.folder.sprt_result,

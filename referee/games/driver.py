@@ -2,7 +2,7 @@
 
 ``drive`` is the loop every long run shares (a tournament, and a ladder that
 plays until told to stop): it opens the tables on a backend
-(``referee.tournament.backends``), asks a ``GameQueue`` for each free
+(``referee.games.backends``), asks a ``GameQueue`` for each free
 table's next game, puts the game's log and the bots' output in the run folder
 when the table played elsewhere, and hands the result to the caller's
 ``record`` step, which is the one place a finished game is written down. A
@@ -19,14 +19,14 @@ from typing import Protocol
 
 import structlog
 
+from referee.games.backends import Backend, Table, TableLost, TablesError
+from referee.games.scheduled import ScheduledGame
+from referee.games.settings import GameSettings
+from referee.games.tables import PlayedGame
 from referee.runfolder import PART, RunFolder, write_atomically
 from referee.server import Limits
-from referee.tournament.backends import Backend, Table, TableLost, TablesError
-from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame
 
-log = structlog.get_logger("referee.tournament")
+log = structlog.get_logger("referee.games")
 
 Record = Callable[[ScheduledGame, PlayedGame], Awaitable[None]]  # write a finished game down
 
@@ -117,7 +117,7 @@ class Queue:
 
 async def drive(
     backend: Backend,
-    settings: TournamentSettings,
+    settings: GameSettings,
     folder: RunFolder,
     queue: GameQueue,
     *,

@@ -1,6 +1,6 @@
 """Tables spread over worker processes on this machine (``arena tournament --workers N``).
 
-Each worker is ``python -m referee.tournament.backends.workers``: a referee
+Each worker is ``python -m referee.games.backends.workers``: a referee
 of its own (a gRPC server, its own event loop, so its own core) running some
 of the tables, writing their game logs and bot output straight into the
 tournament folder. The arena process (the driver) keeps the queue and the
@@ -41,17 +41,17 @@ import structlog
 
 from referee.bots import die_with_parent
 from referee.errors import ConfigError
+from referee.games.backends import HostedTable, Table, TableLost, TablesError
+from referee.games.backends.local import cpu_count
+from referee.games.results import GameRecord
+from referee.games.scheduled import ScheduledGame
+from referee.games.settings import GameSettings
+from referee.games.tables import PlayedGame, TableHost, TableRecords
 from referee.logging import configure
 from referee.match import OnHand
 from referee.server import Limits
-from referee.tournament.backends import HostedTable, Table, TableLost, TablesError
-from referee.tournament.backends.local import cpu_count
-from referee.tournament.results import GameRecord
-from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import PlayedGame, TableHost, TableRecords
 
-log = structlog.get_logger("referee.tournament.workers")
+log = structlog.get_logger("referee.games.workers")
 
 _LINE_LIMIT = 64 * 1024 * 1024  # a result record is small; this is only a bound
 _CLOSE_WAIT_S = 10.0  # for a worker to shut its bots down before it is killed
@@ -81,7 +81,7 @@ class _Worker:
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "referee.tournament.backends.workers",
+            "referee.games.backends.workers",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             start_new_session=True,  # Ctrl-C on the terminal goes to the driver, which closes us in order
@@ -174,7 +174,7 @@ class WorkerBackend:
 
     async def open(
         self,
-        settings: TournamentSettings,
+        settings: GameSettings,
         folder: Path,
         numbers: Sequence[int],
         *,
@@ -218,7 +218,7 @@ async def _serve_driver(protocol_out: int) -> None:
 
     init = json.loads(await reader.readline())
     configure(init["log_level"])
-    settings = TournamentSettings.from_record(init["settings"], "the driver's settings")
+    settings = GameSettings.from_record(init["settings"], "the driver's settings")
 
     # the live view's records, sent together every _LIVE_BATCH_S (a message a decision would cost the tables)
     waiting: dict[int, list[dict[str, Any]]] = {}

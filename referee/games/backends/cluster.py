@@ -39,15 +39,16 @@ from typing import Any
 
 import structlog
 
+from referee.games.backends import Table, TableLost, TablesError
+from referee.games.backends.local import cpu_count
+from referee.games.scheduled import ScheduledGame
+from referee.games.settings import GameSettings
+from referee.games.tables import PlayedGame, TableHost, TableRecords
 from referee.match import OnHand
 from referee.server import Limits
-from referee.tournament.backends import Table, TableLost, TablesError
-from referee.tournament.backends.local import cpu_count
-from referee.tournament.schedule import ScheduledGame
-from referee.tournament.settings import SettingsError, TournamentSettings
-from referee.tournament.tables import PlayedGame, TableHost, TableRecords
+from referee.setting import SettingsError
 
-log = structlog.get_logger("referee.tournament.cluster")
+log = structlog.get_logger("referee.games.cluster")
 
 LOCAL = "local"  # --ray alone: start a Ray on this machine (Ray's own name for it)
 INSTALL = "pip install -e '.[ray]' in the arena's checkout"  # the package is on no index: from the checkout
@@ -115,7 +116,7 @@ class RayTable:
         cwd: str | None,
         live: bool = False,
     ) -> None:
-        self.settings = TournamentSettings.from_record(settings, "the driver's settings")
+        self.settings = GameSettings.from_record(settings, "the driver's settings")
         self.live = live  # keep the records of the game in play for the driver's live view (``watch``)
         self._records: list[dict[str, Any]] = []  # of the game in play, when live
         self._playing = 0  # the number of the game in play, 0 before the first
@@ -259,7 +260,7 @@ class RayBackend:
 
     async def open(
         self,
-        settings: TournamentSettings,
+        settings: GameSettings,
         folder: Path,
         numbers: Sequence[int],
         *,

@@ -16,7 +16,7 @@ are done.
   outlives it.
 - ``--ray [ADDRESS]``: each hand a Ray task asking for one CPU, on whichever
   node has room; the cluster is joined (or started here) the way the
-  tournament joins it (``referee.tournament.backends.cluster.connect``). Ray
+  tournament joins it (``referee.games.backends.cluster.connect``). Ray
   runs a task again when its node is lost, and the result is the same.
 """
 

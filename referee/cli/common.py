@@ -1,11 +1,10 @@
-"""What the commands share: the async run, a match's settings, the result table, warnings."""
+"""What the commands share: the async run, the result table, warnings."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -13,17 +12,11 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from referee.cli.app import console, err_console, user_errors
-from referee.deadline import TimeControl
-from referee.engine.presets import rules_for
+from referee.cli.app import console, err_console
 from referee.engine.rules import Rules
 from referee.logging import configure
-from referee.match import GameResult, MatchConfig, MatchResult, SeatBot
+from referee.match import GameResult, MatchResult
 from referee.names import shown_name
-from referee.run import placement
-from referee.sandbox import Sandbox, SandboxMode
-from referee.server import DEFAULT_HOST
-from referee.tournament.settings import Given
 
 T = TypeVar("T")
 
@@ -33,42 +26,6 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Log the refer
 def warn(line: str) -> None:
     """A warning, one line on stderr (the ``Warn`` a run is opened with)."""
     err_console.print(line, highlight=False, markup=False, soft_wrap=True)
-
-
-def bot_sandbox(mode: SandboxMode) -> Sandbox | None:
-    """The sandbox the bots of a match run in, for ``--sandbox mode``: refuses (one-line error) or warns once
-    where none can be made."""
-    with user_errors():
-        return placement.bot_sandbox(mode, warn)
-
-
-def match_config(
-    given: Given,
-    *,
-    seats: Callable[[Rules], tuple[SeatBot, ...]],
-    games: int,
-    log_dir: Path,
-    host: str = DEFAULT_HOST,
-    port: int = 0,
-    sandbox: Sandbox | None = None,
-) -> MatchConfig:
-    """The match the settings describe (the declared defaults where ``given`` names none); bad values raise
-    RulesError / ValueError with a one-line message."""
-    preset = given.value("preset")
-    rules = rules_for(preset, dict(given.rules))
-    return MatchConfig(
-        preset=preset,
-        rules=rules,
-        seats=seats(rules),
-        games=games,
-        seed=given.value("seed"),
-        clock=TimeControl(move_time_ms=given.value("move_time"), time_bank_ms=given.value("time_bank")),
-        policy=given.value("on_fault"),
-        log_dir=log_dir,
-        host=host,
-        port=port,
-        sandbox=sandbox,
-    )
 
 
 def run_async(

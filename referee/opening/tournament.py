@@ -1,9 +1,9 @@
 """Opening a tournament: the folder, the settings (new, or a resumed run's), the bots, the sandbox, the backend.
 
-``open_tournament(given, resume=...)`` does it all and returns the
+``open_tournament(chosen, resume=...)`` does it all and returns the
 ``Tournament``, ready to ``run()``: its settings, its folder and the
 backend its tables run on are its attributes. The parts an SPRT shares
-(``referee.run.sprt``) are here too.
+(``referee.opening.sprt``) are here too.
 """
 
 from __future__ import annotations
@@ -12,32 +12,33 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from referee.run.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, crowding, unwarned
+from referee.games.backends import Backend
+from referee.games.placement import HERE, Placement, Warn, bot_sandbox, choose_backend, crowding, unwarned
+from referee.games.settings import FolderChoices, GameSettings, TableChoices
 from referee.runfolder import RunFolder, choose
 from referee.setting import SettingsError
-from referee.tournament.backends import Backend
-from referee.tournament.runner import Tournament
-from referee.tournament.settings import Given, TournamentSettings, resolve
+from referee.tournament.playing import Tournament
+from referee.tournament.settings import TournamentChoices, TournamentSettings, resolve
 
 
 def open_tournament(
-    given: Given, *, resume: bool = False, place: Placement = HERE, warn: Warn = unwarned
+    chosen: TournamentChoices, *, resume: bool = False, place: Placement = HERE, warn: Warn = unwarned
 ) -> Tournament:
-    """The tournament ``given`` describes, in its folder, ready to play; with ``resume``, the one in the folder
-    (``given`` may leave out what it was started with, and must not change what decides its games).
+    """The tournament ``chosen`` describes, in its folder, ready to play; with ``resume``, the one in the folder
+    (``chosen`` may leave out what it was started with, and must not change what decides its games).
 
     Raises a one-line ``ArenaError`` for what cannot be used (SettingsError, FolderError, RulesError,
     BotSpecError, SandboxUnavailable); ``warn`` says what is worth a warning. Nothing is written unless the
     tournament can start.
     """
-    folder = folder_of(given, resume=resume, kind="tournament", what="the tournament")
+    folder = folder_of(chosen, resume=resume, kind="tournament", what="the tournament")
     if resume:
         saved = TournamentSettings.load(folder)
-        settings = resolve(given, saved)
+        settings = resolve(chosen, saved)
         check_same(folder, settings.differences(saved))
     else:
-        settings = resolve(replace(given, name=given.name or folder.path.name))
-    backend, tables = prepare(settings, given, folder, new=not resume, place=place, warn=warn)
+        settings = resolve(replace(chosen, name=chosen.name or folder.path.name))
+    backend, tables = prepare(settings, chosen, folder, new=not resume, place=place, warn=warn)
     with releasing(backend):  # a results file that does not fit the schedule: a one-line error
         tournament = Tournament(settings, folder, concurrency=tables, backend=backend)
     pending = len(tournament.schedule) - len(tournament.done)
@@ -46,9 +47,9 @@ def open_tournament(
     return tournament
 
 
-def folder_of(given: Given, *, resume: bool, kind: str, what: str) -> RunFolder:
+def folder_of(chosen: FolderChoices, *, resume: bool, kind: str, what: str) -> RunFolder:
     """The run's folder: ``out``, else logs/NAME, else a new logs/KIND-DATE-TIME (not for a resumed run)."""
-    return choose(given.out, given.name, resume=resume, kind=kind, what=what)
+    return choose(chosen.out, chosen.name, resume=resume, kind=kind, what=what)
 
 
 def check_same(folder: RunFolder, changed: list[str]) -> None:
@@ -61,7 +62,7 @@ def check_same(folder: RunFolder, changed: list[str]) -> None:
 
 
 def prepare(
-    settings: TournamentSettings, given: Given, folder: RunFolder, *, new: bool, place: Placement, warn: Warn
+    settings: GameSettings, chosen: TableChoices, folder: RunFolder, *, new: bool, place: Placement, warn: Warn
 ) -> tuple[Backend, int]:
     """Check the bots can run, pick the sandbox and the backend; for a ``new`` run, make its folder and save its
     settings (after every check, so that a run that cannot start leaves nothing behind). The backend and the
@@ -71,7 +72,7 @@ def prepare(
     box = bot_sandbox(settings.sandbox, warn)  # before the folder is made: `required` may refuse
     if new:
         folder.check_new()
-    backend, tables = choose_backend(place, workers=given.workers, concurrency=given.concurrency, sandbox=box)
+    backend, tables = choose_backend(place, workers=chosen.workers, concurrency=chosen.concurrency, sandbox=box)
     if new:
         with releasing(backend):
             folder.create(settings.record())

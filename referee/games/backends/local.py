@@ -6,12 +6,12 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.games.backends import HostedTable, Table
+from referee.games.settings import GameSettings
+from referee.games.tables import TableHost, TableRecords
 from referee.match import OnHand
 from referee.sandbox import Sandbox, SandboxMode
 from referee.server import Limits
-from referee.tournament.backends import HostedTable, Table
-from referee.tournament.settings import TournamentSettings
-from referee.tournament.tables import TableHost, TableRecords
 
 
 def cpu_count() -> int:
@@ -44,7 +44,7 @@ class LocalBackend:
 
     async def open(
         self,
-        settings: TournamentSettings,
+        settings: GameSettings,
         folder: Path,
         numbers: Sequence[int],
         *,
