@@ -17,8 +17,8 @@ from typing import Annotated, Any
 import typer
 
 from referee.cli.app import ArenaGroup, Status, app, console, fail, user_errors
+from referee.cli.common import run_async
 from referee.cli.options import option
-from referee.cli.running import run_async
 from referee.club import config, members
 from referee.club.client import Client, probe, query
 from referee.club.db import CLUB_DB, ClubError, connect

@@ -12,46 +12,67 @@ from dataclasses import dataclass
 
 from referee.club.build import NOBODY, BuildLimits
 from referee.frozen.tree import MIB, Limits
-from referee.setting import Named, TomlFile, Whole, declare
+from referee.setting import Choices, TomlFile, WholeNumber, declare
 
 
 @dataclass(frozen=True)
-class ClubGiven(Named):
+class ClubGiven(Choices):
     upload_mib: int | None = declare(
-        Whole(1, 1024, "MiB"), "The largest archive a member may send", default=20, flag="--upload-mib"
+        WholeNumber(1, 1024, "MiB"),
+        "The largest archive a member may send",
+        default=20,
+        flag="--upload-mib",
     )
     unpacked_mib: int | None = declare(
-        Whole(1, 4096, "MiB"), "The most a bot's folder may hold, unpacked", default=100, flag="--unpacked-mib"
+        WholeNumber(1, 4096, "MiB"),
+        "The most a bot's folder may hold, unpacked",
+        default=100,
+        flag="--unpacked-mib",
     )
     files: int | None = declare(
-        Whole(1, 100_000), "The most files a bot's folder may hold", default=2000, flag="--files"
+        WholeNumber(1, 100_000),
+        "The most files a bot's folder may hold",
+        default=2000,
+        flag="--files",
     )
     submissions_per_day: int | None = declare(
-        Whole(1, 10_000),
+        WholeNumber(1, 10_000),
         "New versions a member may send in 24 hours (the same content again is no new version)",
         default=20,
         flag="--submissions-per-day",
     )
     builds_at_once: int | None = declare(
-        Whole(1, 64), "Builds the server runs at once (the others wait their turn)", default=2, flag="--builds-at-once"
+        WholeNumber(1, 64),
+        "Builds the server runs at once (the others wait their turn)",
+        default=2,
+        flag="--builds-at-once",
     )
     build_seconds: int | None = declare(
-        Whole(10, 7200, "seconds"), "The time one build may take", default=300, flag="--build-seconds"
+        WholeNumber(10, 7200, "seconds"),
+        "The time one build may take",
+        default=300,
+        flag="--build-seconds",
     )
     build_memory_mib: int | None = declare(
-        Whole(256, 65536, "MiB"), "The memory each process of a build may map", default=2048, flag="--build-memory-mib"
+        WholeNumber(256, 65536, "MiB"),
+        "The memory each process of a build may map",
+        default=2048,
+        flag="--build-memory-mib",
     )
     build_disk_mib: int | None = declare(
-        Whole(16, 65536, "MiB"),
+        WholeNumber(16, 65536, "MiB"),
         "The disk a build may write (its folder, caches and temporary files)",
         default=512,
         flag="--build-disk-mib",
     )
     build_processes: int | None = declare(
-        Whole(8, 4096), "The processes (and threads) a build may run at once", default=128, flag="--build-processes"
+        WholeNumber(8, 4096),
+        "The processes (and threads) a build may run at once",
+        default=128,
+        flag="--build-processes",
     )
     build_user: int | None = declare(
-        Whole(1, 2**32 - 2),
+        WholeNumber(1, 2**32 - 2),
         "The user id builds run as, when the server runs as root (the limit of processes does not hold for root)",
         default=NOBODY,
         flag="--build-user",
@@ -109,5 +130,5 @@ def read_club_toml(path: os.PathLike[str] | str) -> ClubGiven:
     from pathlib import Path
 
     toml = TomlFile.read(Path(path))
-    toml.check_keys(ClubGiven.table())
+    toml.check_keys(ClubGiven.declared())
     return ClubGiven.from_toml(toml)
