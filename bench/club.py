@@ -73,9 +73,10 @@ def states(folder: Path) -> dict[str, str]:
         db.close()
 
 
-def members_with_bots(
-    folder: Path, url: str, fingerprint: str, members: int, work: Path
-) -> list[tuple[str, Packed, Client]]:
+Bots = list[tuple[str, Packed, Client]]  # each member's bot: its name, its archive, the member's client
+
+
+def members_with_bots(folder: Path, url: str, fingerprint: str, members: int, work: Path) -> Bots:
     """``members`` members invited, each logged in and with a Python bot of its own, packed."""
     bots = []
     db = connect(folder / "club.db")
