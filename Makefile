@@ -42,7 +42,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 apt_install = command -v apt-get >/dev/null \
 	  || { echo "missing for $(1): the Debian packages $(2); install them, then run make again"; exit 1; }; \
 	[ -z "$(SUDO)" ] || command -v $(SUDO) >/dev/null \
-	  || { echo "missing for $(1): the Debian packages $(2), and installing them needs root: run 'apt-get install $(2)' as root, then make again"; exit 1; }; \
+	  || { echo "missing for $(1): the Debian packages $(2), and installing them needs root: run 'apt-get update && apt-get install $(2)' as root, then make again"; exit 1; }; \
 	echo "installing $(2) for $(1) with $(if $(SUDO),sudo )apt-get"; \
 	{ $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2); } \
 	  || { echo "could not install $(2) with apt-get: install them as root, then run make again"; exit 1; }
@@ -147,6 +147,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/sandbox.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/analyze.py
+	$(BIN)/python bench/kits.py
 
 # Regenerate the committed Python code from proto/ (grpcio-tools is pinned in
 # pyproject.toml; tests/protocol fails when the committed code is stale). The

@@ -33,11 +33,14 @@ seating; a game that lasts longer draws further decks from the same sequence.
 from __future__ import annotations
 
 import math
+import os
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from referee.engine.cards import NUM_CODES, cards_str
 from referee.engine.errors import EngineError
@@ -197,7 +200,7 @@ def simulate(
     else:
         parts = [_play_deals(entrants, rules, chunk, seatings, seed, time_limit_ms, on_game) for chunk in chunks]
         on_game = None  # already called as each game finished
-    result = SimulationResult(rules, parts[0][2] if parts else tuple(_names(entrants)))
+    result = SimulationResult(rules, parts[0][2] if parts else entrant_names([e() for e in entrants]))
     result.totals = [EntrantTotals(name) for name in result.names]
     for records, totals, _ in parts:
         result.games.extend(records)
@@ -216,10 +219,39 @@ def _chunks(deals: range, workers: int) -> list[range]:
     return [deals[i : i + size] for i in range(0, len(deals), size)]
 
 
-def _names(entrants: Sequence[BotFactory]) -> list[str]:
-    """Entrant display names: the bot's name, numbered when two entrants share one."""
-    names = [getattr(e, "name", None) or type(e()).name for e in entrants]
-    return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+def entrant_names(bots: Sequence[Bot]) -> tuple[str, ...]:
+    """Each entrant's label, from one of its bots: the bot's name, and where entrants share a name (two
+    versions of one bot), the name with what tells them apart: the version (``trumpcount@2``), else the file
+    its class is in (``trumpcount (old.py)``), else the entrant's number (``trumpcount#1``)."""
+    labels = []
+    for i, bot in enumerate(bots):
+        same = [b for b in bots if b.name == bot.name]
+        versions = [b.version for b in same]
+        files = _files(same)
+        if len(same) == 1:
+            labels.append(bot.name)
+        elif len(set(versions)) == len(same):
+            labels.append(f"{bot.name}@{bot.version}")
+        elif files is not None:
+            labels.append(f"{bot.name} ({files[same.index(bot)]})")
+        else:
+            labels.append(f"{bot.name}#{i}")
+    return tuple(labels)
+
+
+def _files(bots: Sequence[Bot]) -> list[str] | None:
+    """The file of each bot's class, as few folders as tell them apart (its name, else its path from here);
+    None when two bots' classes share a file, or one's file is not known."""
+    paths = []
+    for bot in bots:
+        file = getattr(sys.modules.get(type(bot).__module__), "__file__", None)
+        if file is None:
+            return None
+        paths.append(Path(file).resolve())
+    for shown in ([p.name for p in paths], [os.path.relpath(p) for p in paths]):
+        if len(set(shown)) == len(shown):
+            return shown
+    return None
 
 
 def _play_deals(
@@ -234,8 +266,7 @@ def _play_deals(
     teams, size = rules.teams, rules.team_size
     # One instance per seat an entrant can occupy, reused across games as a bot process is.
     bots = [[factory() for _ in range(size)] for factory in entrants]
-    base_names = [b[0].name for b in bots]
-    names = tuple(f"{n}#{i}" if base_names.count(n) > 1 else n for i, n in enumerate(base_names))
+    names = entrant_names([b[0] for b in bots])
     totals = [EntrantTotals(name) for name in names]
     records = []
     for deal in deals:

@@ -51,7 +51,7 @@ def make_chromium(
             ["id", "apt-get"],
             ["SUDO=sudo"],  # as a user who is not root, on a machine without sudo
             "missing for the browser tests: the Debian packages chromium, and installing them needs root: "
-            "run 'apt-get install chromium' as root, then make again",
+            "run 'apt-get update && apt-get install chromium' as root, then make again",
         ),
     ],
 )

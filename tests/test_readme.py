@@ -43,6 +43,16 @@ def test_the_quick_start_is_two_commands_and_the_path_starts_from_arena_new() ->
     assert [c for c in commands if c in path] == path, commands
 
 
+def test_the_readmes_first_bot_is_the_one_arena_new_writes(tmp_path: Path) -> None:
+    """The bot the README shows is, line for line, the Python starter ``arena new mybot`` writes."""
+    [line] = [x for x in shell_lines() if x.startswith("arena new ")]
+    run = run_line(line, tmp_path)
+    assert run.returncode == 0, run.stderr
+    [(shown, file)] = [(block, block.file) for block in readme() if block.file and block.file.endswith("bot.py")]
+    written = (tmp_path / file).read_text(encoding="utf-8")
+    assert shown.text == f"# {file}\n{written}"
+
+
 def test_the_readme_runs_from_the_first_command_to_the_last(tmp_path: Path) -> None:
     """The README's blocks in order, in ``tmp_path``: python blocks saved where they say, ``arena`` lines run."""
     namespace: dict[str, object] = {"__name__": "readme"}

@@ -8,8 +8,9 @@ import (
 )
 
 // TestCheckBot is a bot's first test: `arena check-bot` puts the built bot through every kind of
-// decision on every preset, and the protocol's Hello, Error, restart and Shutdown. ARENA names the
-// arena command (`make test` sets it); build/bot is built first (`make test` does).
+// decision on every preset, a whole game of two hands, and the protocol's Hello, Error, restart and
+// Shutdown. ARENA names the arena command (`make test` sets it); build/bot is built first (`make test`
+// does).
 func TestCheckBot(t *testing.T) {
 	arena := os.Getenv("ARENA")
 	if arena == "" {

@@ -24,6 +24,7 @@ import (
 	"io"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"google.golang.org/grpc"
@@ -32,10 +33,20 @@ import (
 )
 
 const (
-	botName         = "go"
 	botVersion      = "1.0.0"
 	protocolVersion = 1
 )
+
+// botName is the name of the bot's folder, the one holding build/bot (as arena new names a bot).
+var botName = folderName()
+
+func folderName() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "go"
+	}
+	return filepath.Base(filepath.Dir(filepath.Dir(exe)))
+}
 
 func say(format string, args ...interface{}) {
 	fmt.Fprintf(os.Stderr, botName+": "+format+"\n", args...)

@@ -8,6 +8,7 @@ import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Random;
@@ -23,9 +24,11 @@ import java.util.concurrent.TimeUnit;
  * plugin; see README.md) and never kept in the repository. The referee starts the bot with ARENA_ADDRESS,
  * ARENA_TOKEN and ARENA_SEED in its environment. Debian's grpc-java (1.41, on Netty 4.1.48) cannot dial a
  * Unix socket: it has no resolver for {@code unix:} targets, and Debian's Netty ships the epoll transport
- * without its native library. So the bot is run with {@code --tcp NAME}, which gives it a TCP address:
+ * without its native library. So the bot is run with {@code --tcp NAME}, which gives it a TCP address, in
+ * every command alike (NAME: the bot's folder, here java):
  *
  * <pre>
+ *   arena check-bot --tcp java java=example_bots/java/build/bot
  *   arena match --tcp java --bot java=example_bots/java/build/bot --bot random='python -m example_bots.random_bot'
  * </pre>
  *
@@ -33,7 +36,10 @@ import java.util.concurrent.TimeUnit;
  * or a stream that ends without a Shutdown, is exit 1. The choices themselves are in Strategy.java.
  */
 public final class Bot {
-  private static final String BOT_NAME = "java";
+  /** The command the bot was started with: build/bot, the start script, passes its own path. */
+  private static final String COMMAND = System.getProperty("bot.command", "build/bot");
+  /** The bot's name: its folder's, the folder holding build/bot (as arena new names a bot). */
+  private static final String BOT_NAME = folderName(COMMAND);
   private static final String BOT_VERSION = "1.0.0";
   private static final int PROTOCOL_VERSION = 1;
 
@@ -48,6 +54,18 @@ public final class Bot {
 
   static void say(String text) {
     System.err.println(BOT_NAME + ": " + text);
+  }
+
+  /** The name of the folder holding build/bot, for the command that started it. */
+  static String folderName(String command) {
+    Path build = Path.of(command).toAbsolutePath().normalize().getParent();
+    Path folder = build == null ? null : build.getParent();
+    return folder == null || folder.getFileName() == null ? "java" : folder.getFileName().toString();
+  }
+
+  /** A word as a POSIX shell reads it: as it is when it is plain, else in single quotes. */
+  static String shellWord(String word) {
+    return word.matches("[A-Za-z0-9_./=:@%+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
   }
 
   /** ARENA_SEED mixed with the game id (FNV-1a): a game plays the same whichever games came before it. */
@@ -70,7 +88,9 @@ public final class Bot {
       return 2;
     }
     if (address.startsWith("unix:")) {
-      say("Debian's grpc-java cannot dial a Unix socket (" + address + "): run this bot with --tcp NAME");
+      say("Debian's grpc-java cannot dial a Unix socket (" + address + "): give this bot a TCP address with --tcp "
+          + BOT_NAME + ", as in: arena check-bot --tcp " + BOT_NAME + " " + shellWord(BOT_NAME + "=" + COMMAND)
+          + " (arena match, tournament, sprt and play take --tcp " + BOT_NAME + " too)");
       return 2;
     }
     String seedText = System.getenv("ARENA_SEED");

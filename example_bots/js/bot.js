@@ -24,7 +24,7 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const { decide, seededRandom } = require('./strategy');
 
-const BOT_NAME = 'js';
+const BOT_NAME = path.basename(__dirname); // the bot's folder names it (as arena new names a bot)
 const BOT_VERSION = require('./package.json').version;
 const PROTOCOL_VERSION = 1;
 // proto/ beside this file (a bot started with `arena new`), else the repository's

@@ -1,8 +1,8 @@
 'use strict';
 /**
- * A bot's first test: `arena check-bot` puts the bot through every kind of decision on every preset, and the
- * protocol's Hello, Error, restart and Shutdown. Run by `npm test` (node --test); ARENA names the arena
- * command.
+ * A bot's first test: `arena check-bot` puts the bot through every kind of decision on every preset, a whole
+ * game of two hands, and the protocol's Hello, Error, restart and Shutdown. Run by `npm test` (node --test);
+ * ARENA names the arena command.
  */
 const assert = require('node:assert');
 const path = require('node:path');

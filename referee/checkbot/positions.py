@@ -16,7 +16,10 @@ play), and one where it does not; the engine's own claim search tells which.
 
 Each position is a game of one hand (the preset with ``game_over=hands``,
 ``game_hands=1``), so it ends as a real game does, with a GameOver the
-engine scores, once the bot has played the hand out.
+engine scores, once the bot has played the hand out. Beside them, one whole
+game of ``GAME_HANDS`` hands (``whole_game``), dealt from the start, where
+the other seats bid and play at random: the bot must live through a hand's
+end and a new deal, as in a match.
 
 Deals are searched for: a contract may need a card in hand (the right bower
 to open), so shuffles are tried, from a seed derived from the preset and the
@@ -219,6 +222,8 @@ def _opened(game: Game, situation: Situation, seat: int, bid_turns: set[int]) ->
 
 
 ONE_HAND = {"game_over": "hands", "game_hands": "1"}
+GAME_HANDS = 2  # the hands of check-bot's whole game
+WHOLE_GAME = f"game: a whole game of {GAME_HANDS} hands, dealt from the start"
 
 
 def check_rules(preset: str, overrides: Mapping[str, str] | None = None) -> Rules:
@@ -236,8 +241,20 @@ def check_overrides(overrides: Mapping[str, str]) -> None:
     if fixed:
         raise RulesError(
             f"rule option {', '.join(fixed)} cannot be overridden here: check-bot plays each position as a game "
-            "of one hand (game_over=hands, game_hands=1)"
+            f"of one hand (game_over=hands, game_hands=1), and one whole game of {GAME_HANDS} hands"
         )
+
+
+def whole_game(preset: str, overrides: Mapping[str, str] | None = None) -> Position:
+    """A game of ``GAME_HANDS`` hands on ``preset`` (with the rule ``overrides``), not dealt yet, and the bot's
+    seat in it; the same every time."""
+    overrides = dict(overrides or {})
+    check_overrides(overrides)
+    rules = rules_for(preset, {**overrides, **ONE_HAND, "game_hands": str(GAME_HANDS)})
+    seed = derive_seed(0, "check-bot", preset, WHOLE_GAME)
+    rng = random.Random(seed)
+    game = Game(rules, rng.randrange(rules.players))
+    return Position(preset, WHOLE_GAME, game, rng.randrange(rules.players), derive_seed(seed, "play"))
 
 
 def positions(

@@ -11,6 +11,10 @@ through ``BotPool`` (as a match does), then:
   (answer field), be legal (legal) and come within the move time plus
   grace (in time); a claim, the answer to a play that may be a claim, must
   be one the engine accepts (claim); the first failure ends the position;
+- a whole game (``whole_game``): two hands dealt from the start on the first
+  preset, the other seats bidding and playing at random, so that the bot
+  lives through a hand's end (HandEnd events, then the next Deal) as in a
+  match; a bot that fails only in a later hand fails here;
 - error message: a position where the bot first gets an Error (not fatal)
   and must carry on;
 - restart: a position where the bot's process is killed after its first
@@ -36,21 +40,25 @@ from pathlib import Path
 from typing import Any
 
 from referee.bots import BotCommand, BotPool
-from referee.checkbot.positions import Position, continue_action, positions
+from referee.checkbot.positions import Position, continue_action, positions, whole_game
 from referee.deadline import TimeControl
 from referee.engine.bids import Bid
 from referee.engine.cards import Trump, card_str, cards_str
 from referee.engine.events import GameEndEvent
 from referee.engine.game import ClaimAnswer, Decision, DecisionKind, Game
+from referee.engine.simulate import random_action, shuffled_deck
 from referee.faults import ViolationKind
 from referee.protocol.domain import PROTOCOL_VERSION, ErrorCode
 from referee.protocol.encoder import RequestEncoder
 from referee.protocol.messages import error_to_pb, game_over_to_pb, game_start_to_pb, shutdown_to_pb, to_bytes
 from referee.sandbox import Sandbox
 from referee.seat import SeatChannel
+from referee.seeding import derive_seed
 from referee.server import ArenaServer, Player
 
 SHUTDOWN_WAIT_S = 5.0
+# the checks beside the positions: hello, the whole game, error message, restart, shutdown
+OTHER_CHECKS = 5
 EXPECTED_FIELD = {
     DecisionKind.BID: "Action.bid",
     DecisionKind.TRUMP: "Action.trump",
@@ -168,6 +176,7 @@ async def check_bot(
     (None: bare), as in a match; ``output_dir`` is hidden from it. ``move_time_ms``: None, a match's."""
     clock = TimeControl() if move_time_ms is None else TimeControl(move_time_ms=move_time_ms)
     found, missing = positions(presets, rules)
+    game = whole_game(presets[0], rules) if presets else None
     report = Report(bot.name, bot.command, presets, clock.move_time_ms, dict(rules or {}))
     server = ArenaServer(tcp=False)
     await server.start()
@@ -179,7 +188,7 @@ async def check_bot(
     player = pool.add("checked", bot)
     run = _Run(report, pool, player, clock, on_check, shutdown_wait_s)
     try:
-        await run.all(found, missing)
+        await run.all(found, missing, game)
     finally:
         report.output = str(output_dir / f"{stem}.checked.stderr")
         player.on_violation = None
@@ -215,7 +224,7 @@ class _Run:
         if self.on_check is not None:
             self.on_check(check)
 
-    async def all(self, found: list[Position], missing: list[tuple[str, str]]) -> None:
+    async def all(self, found: list[Position], missing: list[tuple[str, str]], game: Position | None) -> None:
         if not await self._hello():
             return
         for preset, name in missing:
@@ -224,6 +233,8 @@ class _Run:
             self._add(await self._position(Check(position.preset, position.name), position))
         if not found:
             return
+        if game is not None:
+            self._add(await self._position(Check(game.preset, game.name), game, others=random_action))
         probe = _longest(found)
         error = Check("protocol", "error message: carries on after an Error")
         self._add(await self._position(error, probe, error_first=True))
@@ -254,8 +265,16 @@ class _Run:
     # ------------------------------------------------------------- positions
 
     async def _position(
-        self, check: Check, position: Position, *, error_first: bool = False, kill_after: int | None = None
+        self,
+        check: Check,
+        position: Position,
+        *,
+        error_first: bool = False,
+        kill_after: int | None = None,
+        others: Callable[[Decision, random.Random], object] = continue_action,
     ) -> Check:
+        """Play the position's game to its end: the bot's seat asked at each of its turns, the other seats played
+        by ``others``, each hand after the position's own dealt from the position's seed."""
         player, clock = self.player, self.clock
         expected = "the bot connected (started again after it left)"
         if self.lost is not None:
@@ -287,9 +306,14 @@ class _Run:
             note = "check-bot: a test Error (not a fault of yours); carry on with the game"
             await self._send(to_bytes(error_to_pb(ErrorCode.STALE_REQUEST, note)))
         channel = SeatChannel(seat, player, game_id, RequestEncoder(), clock)
-        while (decision := game.decision()) is not None:
+        deals = random.Random(derive_seed(position.seed, "deals"))
+        while not game.is_over:
+            decision = game.decision()
+            if decision is None:  # between two hands: the next deal
+                game.deal(shuffled_deck(rules, deals))
+                continue
             if decision.seat != seat:
-                game.apply(continue_action(decision, rng))
+                game.apply(others(decision, rng))
                 continue
             if kill_after is not None and check.decisions == kill_after:
                 kill_after = None
@@ -335,7 +359,8 @@ class _Run:
         began = time.perf_counter()
         outcome = await channel.ask(game, decision)
         took_ms = (time.perf_counter() - began) * 1000
-        where = f"{kind} decision (request {outcome.request_id})"
+        later = f" in hand {game.hand_number}" if game.hand_number > 1 else ""
+        where = f"{kind} decision{later} (request {outcome.request_id})"
         fault = outcome.fault
         if fault is None:
             self.report.think_ms.append(took_ms)
@@ -395,7 +420,7 @@ class _Run:
         if failure is not None:
             await conn.send(to_bytes(error_to_pb(code, f"check-bot: {text}")))
         end = game.events[-1]
-        assert isinstance(end, GameEndEvent), "a one-hand game is over when its hand is"
+        assert isinstance(end, GameEndEvent), "a position's game is played to its end"
         await conn.send(to_bytes(game_over_to_pb(game_id, end, channel.untold(game))))
 
     async def _kill_and_restart(self, check: Check) -> bool:

@@ -1,8 +1,8 @@
 """``arena check-bot``'s settings, declared once (``CheckChoices``), and the opening of a check (``open_check``).
 
 A check takes the games' settings it can use (``referee.games.settings``: rule overrides, the move time,
-the sandbox), resolved where every command's are, once per preset checked; and its own: the presets, a
-TCP address for the bot, the report as JSON, the folder of the bot's output.
+the sandbox, a TCP address for the bot), resolved where every command's are, once per preset checked; and its
+own: the presets, the report as JSON, the folder of the bot's output.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.bots import BotCommand
+from referee.bots import BotCommand, with_tcp
 from referee.checkbot.positions import check_overrides, check_rules
 from referee.engine.errors import RulesError
 from referee.engine.presets import PRESETS
@@ -32,12 +32,6 @@ class CheckChoices(Choices):
         default_text="every preset",
         flag="--preset",
         short="-p",
-    )
-    over_tcp: bool | None = declare(
-        Flag(),
-        "Give the bot a 127.0.0.1 host:port in ARENA_ADDRESS, not a unix: target (docs/protocol.md).",
-        default=False,
-        flag="--tcp",
     )
     as_json: bool | None = declare(
         Flag(), "Print the report as JSON (for scripts), not a table.", default=False, flag="--json"
@@ -64,7 +58,7 @@ class CheckOpened:
 def open_check(bot: str, games: GameChoices, chosen: CheckChoices, *, warn: Warn) -> CheckOpened:
     """The check of bot ``bot`` (NAME=COMMAND) these settings describe; a one-line ``ArenaError`` for what
     cannot be checked: an unknown preset, an override that does not fit one, a bot that cannot start."""
-    command = BotCommand.parse(bot).with_tcp(bool(chosen.over_tcp))
+    (command,) = with_tcp([BotCommand.parse(bot)], games.tcp or ())  # --tcp NAME, as in every other command
     command.check_runnable()
     presets = list(dict.fromkeys(chosen.presets)) if chosen.presets else list(PRESETS)
     overrides = dict(games.rules)
@@ -84,7 +78,7 @@ def open_check(bot: str, games: GameChoices, chosen: CheckChoices, *, warn: Warn
 def _resolved(games: GameChoices, preset: str) -> GameSettings:
     """The games' settings on ``preset``; an override that does not fit it is a one-line error naming both."""
     try:
-        return resolve_games(replace(games, preset=preset))
+        return resolve_games(replace(games, preset=preset, tcp=None))  # --tcp names the bot: applied above
     except RulesError as exc:
         if games.rules and preset in PRESETS:
             raise RulesError(f"--rule on {preset}: {exc}") from None

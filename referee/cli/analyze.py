@@ -29,7 +29,7 @@ from referee.analyze.html import page_analysis
 from referee.analyze.settings import AnalysisOpened, AnalyzeChoices, open_analysis
 from referee.analyze.summary import PHASES, Analysis, DecisionRecord, Mean, Stats
 from referee.cli import options as opt
-from referee.cli.app import Status, app, console, err_console, fail, status_of, user_errors, wide_console
+from referee.cli.app import Status, app, console, err_console, fail, status_of, user_errors
 from referee.cli.scale import RayOpt
 from referee.gamelog import LogError
 from referee.games.placement import Placement
@@ -103,7 +103,7 @@ def _print(opened: AnalysisOpened, analysis: Analysis) -> None:
     if as_json:
         print(json.dumps(record, indent=1, ensure_ascii=False))
     else:
-        print_analysis(wide_console(), analysis, worst)
+        print_analysis(console, analysis, worst)
     notes = err_console if as_json else console
     if path.is_dir() and RunFolder(path).settings.is_file():
         notes.print(_save_for_report(RunFolder(path), record), highlight=False, soft_wrap=True)

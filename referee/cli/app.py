@@ -14,7 +14,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
@@ -77,15 +77,30 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+# Columns of output that goes to a pipe or a file: as wide as what is printed (a cut table loses its cells).
+PIPED_WIDTH = 10_000
+
+
+class ArenaConsole(Console):
+    """The commands' console: as wide as the terminal; on a pipe or a file (``arena ... | less``, a script
+    reading it), as wide as each line printed, so that no table is cut to fit 80 columns. COLUMNS, when set,
+    is the width everywhere (the tests set it)."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        if self._width is None and "COLUMNS" not in self._environ and not self.is_terminal:
+            return ConsoleDimensions(PIPED_WIDTH, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
 # emoji=False: rich would turn ":100:" in "file.jsonl:100: ..." (or in a bot's name) into an emoji
-console = Console(emoji=False)
-err_console = Console(stderr=True, emoji=False)
-
-
-def wide_console() -> Console:
-    """The console for output a command lays out wide: the terminal's, or on a pipe one 200 columns wide so that
-    lines are not wrapped."""
-    return console if console.is_terminal else Console(width=200, highlight=False, emoji=False)
+console = ArenaConsole(emoji=False)
+err_console = ArenaConsole(stderr=True, emoji=False)
 
 
 class Status(IntEnum):

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from referee.checkbot.positions import situations
-from referee.checkbot.session import Check, Report, check_bot
+from referee.checkbot.session import OTHER_CHECKS, Check, Report, check_bot
 from referee.checkbot.settings import CheckChoices, CheckOpened, open_check
 from referee.cli import options as opt
 from referee.cli.app import Status, app, console, user_errors
@@ -25,7 +25,6 @@ from referee.cli.common import run_async, warn
 from referee.games.settings import GameChoices
 
 Presets = Annotated[list[str] | None, opt.option(CheckChoices, "presets")]
-OverTcp = Annotated[bool | None, opt.option(CheckChoices, "over_tcp")]
 AsJson = Annotated[bool | None, opt.option(CheckChoices, "as_json")]
 CheckLogDir = Annotated[Path | None, opt.option(CheckChoices, "log_dir")]
 
@@ -40,7 +39,7 @@ def check_bot_command(
     as_json: AsJson = None,
     log_dir: CheckLogDir = None,
     sandbox: opt.Sandbox = None,
-    over_tcp: OverTcp = None,
+    tcp: opt.Tcp = None,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -63,7 +62,7 @@ def check_bot_command(
 
 def _run(check: CheckOpened, *, quiet: bool, verbose: bool) -> Report:
     """Run the checks, with a progress bar on a terminal (``quiet``: none)."""
-    total = 3 + sum(len(situations(r)) for r in check.played.values()) + 1
+    total = OTHER_CHECKS + sum(len(situations(r)) for r in check.played.values())
     progress = Progress(
         TextColumn(f"[bold]checking {escape(check.command.name)}"),
         BarColumn(),

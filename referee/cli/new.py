@@ -17,12 +17,12 @@ def new_command(
     lang: Annotated[Language, typer.Option("--lang", "-l", help="The bot's language.")],
 ) -> None:
     """Start a bot in a new folder: a working starter in Python, JavaScript, C++, Go or Java, its build file,
-    a README and a first test (arena check-bot); prints the commands to build it and to play a first match."""
+    a README and a first test (arena check-bot); prints the commands to build it, check it and play a first match."""
     with user_errors():  # a folder that exists, a name that is not a bot's, a missing toolchain: bad input
         starter = plan(folder, lang)
     with user_errors(OSError):
         written = write(starter)
     console.print(f"wrote {folder}/ ({len(written)} files): a {lang.value} bot named {starter.name}", highlight=False)
-    console.print("build it, then play a first match:", highlight=False)
-    console.print(f"  {starter.build_command}", highlight=False, soft_wrap=True)
-    console.print(f"  {starter.match_command}", highlight=False, soft_wrap=True)
+    console.print("build it, check it, then play a first match:", highlight=False)
+    for command in (starter.build_command, starter.check_command, starter.match_command):
+        console.print(f"  {command}", highlight=False, markup=False, soft_wrap=True)

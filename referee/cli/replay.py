@@ -15,7 +15,7 @@ import typer
 
 from referee.bots import output_lines
 from referee.cli import options as opt
-from referee.cli.app import Status, app, console, fail, user_errors, wide_console
+from referee.cli.app import Status, app, console, fail, user_errors
 from referee.engine.game import Decision, DecisionKind
 from referee.gamelog import LogError, NotAGameLog
 from referee.names import shown_name
@@ -84,8 +84,9 @@ def replay_command(
             chosen.html.write_text(page, encoding="utf-8")
             console.print(f"wrote {chosen.html}", highlight=False, soft_wrap=True)
         else:
-            out = wide_console()
-            render_match(out, match, selection, fancy=out.is_terminal and out.encoding.lower().startswith("utf"))
+            render_match(
+                console, match, selection, fancy=console.is_terminal and console.encoding.lower().startswith("utf")
+            )
 
 
 def _open_at(match: MatchLog, selection: Selection, at: str, page: bool) -> Selection:

@@ -73,8 +73,11 @@ def sprt_command(
             final, report = _play(run, verbose, live)
         finally:
             run.series.backend.release()
-    console.print(status_line(run, final), highlight=False, soft_wrap=True)
-    console.print(verdict_text(run, run.decided or final), highlight=False, soft_wrap=True)
+    decision = run.decided or final  # the status line and the verdict: the same pairs
+    console.print(status_line(run, decision), highlight=False, soft_wrap=True)
+    console.print(verdict_text(run, decision), highlight=False, soft_wrap=True)
+    if final.games > decision.games:
+        console.print(after_the_decision(run, decision, final), highlight=False, soft_wrap=True)
     console.print(f"results: {folder.sprt_result}; game logs: {folder.games}", highlight=False, soft_wrap=True)
     write_folder_report(folder.path, report=report)
 
@@ -104,6 +107,15 @@ def verdict_text(run: SprtRun, s: Status) -> str:
     return f"no decision: {s.pairs} of at most {run.plan.max_pairs} pairs played, LLR {s.llr:+.2f} within the bounds"
 
 
+def after_the_decision(run: SprtRun, decision: Status, final: Status) -> str:
+    """The games that were at a table when the test decided, and finished after: kept, not in the decision."""
+    extra = final.games - decision.games
+    return (
+        f"{extra} game{'s' if extra > 1 else ''} at a table when the test decided finished after it: kept, but not "
+        f"in the decision (with them: {final.pairs} pairs, LLR {final.llr:+.2f}; {run.folder.sprt_result})"
+    )
+
+
 def _play(run: SprtRun, verbose: bool, live: int | None) -> tuple[Status, Report | None]:
     """Run the test, its status line updated as games end and, with ``live``, the live view; the final status
     and the live view's report."""
@@ -124,6 +136,8 @@ def _play(run: SprtRun, verbose: bool, live: int | None) -> tuple[Status, Report
         last = [run.status().pairs]
 
         def every_ten(status: Status) -> None:
+            if run.decided is not None and status is not run.decided:
+                return  # the games still at a table after the decision: the summary says what they changed
             if status.pairs >= last[0] + 10:
                 last[0] = status.pairs
                 console.print(status_line(run, status), highlight=False, soft_wrap=True)

@@ -1,8 +1,8 @@
 """The standings table of ``arena tournament``, laid out to fit the width it is printed at.
 
 Rich shrinks a table wider than the console by cutting its cells ("monteca…")
-and wrapping its headers; on an 80-column pipe (``make demo`` under make,
-``arena tournament ... | cat``) that cut the bot names. Instead the table
+and wrapping its headers; in an 80-column terminal that cut the bot names (on
+a pipe the console is as wide as the table: ``ArenaConsole``). Instead the table
 takes the first of a few layouts, from the widest, that fits: the full one;
 then without the outer border and with wins, draws and losses in one column
 (``W-D-L``); then with a space only before each cell; then with none. No

@@ -5,7 +5,9 @@ A starter is a copy of the arena's own bot in that language (``example_bots/js``
 beside it: the protocol (``proto/``, for the languages that generate code from it), a Makefile whose
 ``make`` builds the bot and whose ``make test`` runs its first test (``arena check-bot`` on it), a
 README and a .gitignore. The Makefile names the arena that wrote it (``ARENA ?= ...``), so the test
-runs the same arena without it being on the PATH.
+runs the same arena without it being on the PATH. Every starter bids and plays by a short rule of
+thumb, and is named after its folder: the copied bots read their folder's name when they start, the
+Python starter has it written in.
 
 ``plan`` checks everything first (the folder, the name, the toolchain, the kit's files) and ``write``
 then copies: a starter is written whole or not at all.
@@ -94,6 +96,8 @@ class Kit:
     proto: bool = True  # its build generates code from proto/
     tcp: bool = False  # its gRPC library cannot dial a Unix socket: it runs with --tcp NAME
     edit: str = ""  # where a person starts changing the bot (for the README)
+    build: str = ""  # what `make` does, for the README (else: the Debian packages it needs)
+    first_build: str = ""  # how long the first build takes, as bench/kits.py measured it (for the README)
 
 
 # the jars the Java bot is built and run with (its Makefile's list), in /usr/share/java
@@ -110,6 +114,7 @@ KITS = {
         templates=("bot.py", "test_bot.py", "Makefile"),
         proto=False,
         edit="bot.py: one method per decision kind, on the arena's Python SDK (README.md of the arena)",
+        build="compiles bot.py with the arena's Python, so that a syntax error shows there and not in a match",
     ),
     Language.JS: Kit(
         Language.JS,
@@ -129,8 +134,11 @@ KITS = {
         ),
         "build/bot",
         kit="cpp",
-        copied=("bot.cc", "Makefile", "check_bot_test.sh"),
-        edit="bot.cc: answer() chooses each decision (a random legal choice to begin with)",
+        copied=("bot.cc", "strategy.h", "strategy.cc", "Makefile", "check_bot_test.sh"),
+        edit="strategy.cc: one function per decision kind; bot.cc speaks the protocol",
+        first_build="the first build compiles the protocol's generated code, about 15 s of CPU time, a file per "
+        "core at once (under 10 s on two idle cores; longer on a busy machine); later builds recompile only what "
+        "changed",
     ),
     Language.GO: Kit(
         Language.GO,
@@ -145,6 +153,8 @@ KITS = {
         kit="go",
         copied=("main.go", "strategy.go", "strategy_test.go", "checkbot_test.go", "Makefile"),
         edit="strategy.go: one function per decision kind; main.go speaks the protocol",
+        first_build="the first build compiles the protocol's code and Debian's gRPC for Go into Go's build cache, "
+        "about 10 s of CPU time; later builds take a moment",
     ),
     Language.JAVA: Kit(
         Language.JAVA,
@@ -159,6 +169,8 @@ KITS = {
         copied=("Bot.java", "Strategy.java", "CheckBotTest.java", "Makefile"),
         tcp=True,
         edit="Strategy.java: one method per decision kind; Bot.java speaks the protocol",
+        first_build="the first build generates and compiles the protocol's classes, about 6 s of CPU time; later "
+        "builds compile the bot's own classes alone",
     ),
 }
 
@@ -178,12 +190,25 @@ class Starter:
         return f"make -C {shlex.quote(str(self.folder))}"
 
     @property
+    def check_command(self) -> str:
+        """``arena check-bot`` on this bot, from where arena new ran."""
+        return f"{shlex.quote(self.arena)} check-bot{self._tcp} {self._bot}"
+
+    @property
     def match_command(self) -> str:
         """A first match, from where arena new ran: this bot against the rule-based example bot."""
-        command = " ".join(shlex.quote(w) for w in self._command_from_here())
-        tcp = f" --tcp {self.name}" if self.kit.tcp else ""
         rules = "rules='python -m example_bots.rules_bot'"
-        return f"{shlex.quote(self.arena)} match{tcp} --bot {shlex.quote(f'{self.name}={command}')} --bot {rules}"
+        return f"{shlex.quote(self.arena)} match{self._tcp} --bot {self._bot} --bot {rules}"
+
+    @property
+    def _tcp(self) -> str:
+        return f" --tcp {self.name}" if self.kit.tcp else ""
+
+    @property
+    def _bot(self) -> str:
+        """NAME=COMMAND, quoted for a shell."""
+        command = " ".join(shlex.quote(w) for w in self._command_from_here())
+        return shlex.quote(f"{self.name}={command}")
 
     def _command_from_here(self) -> list[str]:
         words = shlex.split(self.kit.command)
@@ -215,7 +240,7 @@ def plan(folder: Path, language: Language) -> Starter:
         packages = kit.toolchain.packages
         raise StarterError(
             f"a {language.value} bot needs {', '.join(missing)}, not found: install the Debian packages "
-            f"{packages} (as root: apt-get install {packages}), then run arena new again"
+            f"{packages} (as root: apt-get update && apt-get install {packages}), then run arena new again"
         )
     sources = [
         TEMPLATES / "README.md",
@@ -253,7 +278,14 @@ def write(starter: Starter) -> list[Path]:
     try:
         written = []
         for name in kit.templates:
-            written.append(_copy(TEMPLATES / kit.language.value / name, folder / name))
+            source = TEMPLATES / kit.language.value / name
+            if source.suffix == ".py":  # the bot's name written in (the folder's)
+                text = Template(source.read_text(encoding="utf-8")).substitute(name=starter.name)
+                (folder / name).write_text(text, encoding="utf-8")
+                shutil.copystat(source, folder / name)
+                written.append(folder / name)
+            else:
+                written.append(_copy(source, folder / name))
         for name in kit.copied:
             written.append(_copy(CHECKOUT / "example_bots" / str(kit.kit) / name, folder / name))
         if kit.proto:
@@ -271,9 +303,11 @@ def write(starter: Starter) -> list[Path]:
             edit=kit.edit,
             command=kit.command,
             build=starter.build_command,
+            check=starter.check_command,
             match=starter.match_command,
             arena=starter.arena,
-            packages=kit.toolchain.packages,
+            needs=kit.build or f"builds the bot (it needs the Debian packages {kit.toolchain.packages})",
+            took=f"; {kit.first_build}" if kit.first_build else "",
             tcp=_TCP_NOTE if kit.tcp else "",
         )
         (folder / "README.md").write_text(readme, encoding="utf-8")
@@ -286,9 +320,9 @@ def write(starter: Starter) -> list[Path]:
 
 
 _TCP_NOTE = (
-    "\nDebian's grpc-java cannot dial the seat's Unix socket, so this bot runs with `--tcp NAME` (in `arena "
-    "match`, `tournament`, `sprt` and `play`; `arena check-bot --tcp`): its ARENA_ADDRESS is then a "
-    "127.0.0.1 host:port inside its own sandbox.\n"
+    "\nDebian's grpc-java cannot dial the seat's Unix socket, so this bot runs with `--tcp NAME`, as the "
+    "commands above do (in `arena check-bot`, `match`, `tournament`, `sprt` and `play` alike): its "
+    "ARENA_ADDRESS is then a 127.0.0.1 host:port inside its own sandbox.\n"
 )
 
 

@@ -39,7 +39,7 @@ from referee.sprt.config import SprtPlan, SprtSettings
 from referee.sprt.playing import PairTally, pairs
 from referee.stats.sprt import Pentanomial, pentanomial_estimate
 from referee.tournament.gauntlet import head_to_head
-from referee.tournament.schedule import FixedSchedule, Format, Plan
+from referee.tournament.schedule import FixedSchedule, Format, Meeting, Plan
 from referee.tournament.settings import SettingsError, TournamentSettings
 
 # Think-time histogram bins (ms): each bin holds the times from its edge up to the next one.
@@ -283,7 +283,8 @@ class Report:
         return out
 
     def _rounds(self, plan: Plan) -> list[dict[str, Any]]:
-        """A format played in rounds: its meetings, round by round; a meeting's games as [number, id, played]."""
+        """A format played in rounds: its meetings, round by round, each with its result in words; a meeting's
+        games as [number, id, played]."""
         rounds: list[dict[str, Any]] = []
         for m in plan.meetings:
             if not rounds or rounds[-1]["round"] != m.round:
@@ -295,6 +296,7 @@ class Report:
                     "winner": None if m.winner is None else self.index[m.winner],
                     "bye": m.bye,
                     "decidedBy": m.decided_by,
+                    "result": meeting_result(m, finished=all(n in self.games for n in m.games)),
                     "games": [[n, f"g{n:04d}", self._replayable(n)] for n in m.games],
                 }
             )
@@ -463,6 +465,20 @@ class Report:
             "result": self.sprt_result,
             "verdict": str(test.verdict(test.llr(last))),
         }
+
+
+def meeting_result(m: Meeting, *, finished: bool) -> str:
+    """How a meeting came out, in words: who goes on (a knockout), else, once its games are played, the bot with
+    the most points (a Swiss) or those tied on them; a bye; empty while it is played."""
+    if m.bye:
+        return "bye"
+    if m.winner is not None:
+        return f"{m.winner} goes on" + (f" ({m.decided_by})" if m.decided_by else "")
+    if not finished or not m.games:
+        return ""
+    top = max(m.points)
+    leaders = [bot for bot, points in zip(m.bots, m.points, strict=True) if points == top]
+    return f"{leaders[0]} won" if len(leaders) == 1 else " and ".join(leaders) + " tied"
 
 
 # ------------------------------------------------------------------ reading a folder

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from referee.bots import BotCommand
-from referee.checkbot.positions import check_rules, find_position, positions, situations
-from referee.checkbot.session import CLAIM_EXPECTED, Report, check_bot
+from referee.checkbot.positions import GAME_HANDS, WHOLE_GAME, check_rules, find_position, positions, situations
+from referee.checkbot.session import CLAIM_EXPECTED, OTHER_CHECKS, Report, check_bot
 from referee.engine.game import DecisionKind
 from referee.engine.presets import PRESETS
 from tests.support.arena import invoke
@@ -130,7 +130,7 @@ def test_a_bot_breaking_a_rule_fails_that_check_everywhere(tmp_path, mode, rule)
     assert not report.passed
     rules = failed(report)
     positions_failed = {k: v for k, v in rules.items() if k.startswith("indiana/")}
-    assert len(positions_failed) == len(situations(check_rules("indiana")))
+    assert len(positions_failed) == len(situations(check_rules("indiana"))) + 1  # and the whole game
     assert set(positions_failed.values()) == {rule}
     bad = report.failures[0]
     assert bad.expected and bad.got
@@ -201,7 +201,7 @@ def test_a_bot_that_cannot_be_started_again_is_waited_for_once(tmp_path):
     bot = hostile("crash-then-hang", str(tmp_path / "marker"))
     report = run_check(tmp_path, bot, ["indiana"], connect_timeout_s=2)
     positions_failed = [c for c in report.failures if c.group == "indiana"]
-    assert [c.rule for c in positions_failed] == ["connection"] * len(situations(check_rules("indiana")))
+    assert [c.rule for c in positions_failed] == ["connection"] * (len(situations(check_rules("indiana"))) + 1)
     assert "exited with status 6" in positions_failed[0].got
     assert "did not connect within 2 s" in positions_failed[1].got
     assert all("could not be started again earlier" in c.got for c in positions_failed[2:])
@@ -242,6 +242,36 @@ def test_cli_table_json_and_exit_status(tmp_path):
     assert code == 2 and "expected NAME=COMMAND" in err  # a usage mistake: 1 would say a check failed
 
 
+def test_a_bot_that_crashes_in_its_second_hand_fails_the_whole_game(tmp_path):
+    """Every position is a game of one hand; the whole game has two, so a bot that dies at its first decision of
+    hand 2 fails there, with a verdict that says where and how, and passes the rest."""
+    bot = f"secondhand={sys.executable} {HERE / 'bots' / 'second_hand_bot.py'}"
+    code, out, err = invoke("check-bot", bot, "-p", "pagat", "--log-dir", str(tmp_path), columns=WIDE)
+    assert code == 1, err
+    verdict = out.strip().splitlines()[-1]
+    total = len(situations(check_rules("pagat"))) + OTHER_CHECKS
+    assert verdict.startswith(f"check-bot secondhand: 1 of {total} checks failed (the table above"), verdict
+    [row] = [line for line in out.splitlines() if "FAIL" in line]
+    assert WHOLE_GAME in row and "connection" in row, row
+    report = json.loads(Path(verdict.split("the report: ")[1].split(";")[0]).read_text())
+    [failed] = [c for c in report["checks"] if not c["passed"]]
+    assert (failed["check"], failed["rule"]) == (WHOLE_GAME, "connection")
+    assert " decision in hand 2 (request " in failed["expected"], failed
+    assert failed["got"] == "the connection closed: the process exited with status 1", failed
+    assert "KeyError" in Path(report["bot_output"]).read_text()  # its traceback, in the file the verdict names
+
+
+def test_tcp_names_the_bot_as_in_every_other_command(tmp_path):
+    """``--tcp NAME``, as in match, tournament, sprt and play; a name that is not the bot's is one line, exit 2."""
+    bot = f"rules={sys.executable} -m example_bots.rules_bot"
+    code, out, err = invoke("check-bot", "--tcp", "rulez", bot, "--log-dir", str(tmp_path), columns=WIDE)
+    assert code == 2, out
+    assert err.strip() == "error: --tcp 'rulez': no bot has that name (did you mean 'rules'?) (the bots: rules)"
+    code, out, err = invoke("check-bot", "--tcp", "rules", bot, "-p", "pagat", "--log-dir", str(tmp_path), columns=WIDE)
+    assert code == 0, out + err
+    assert "every check passed" in out
+
+
 ECHO = HERE / "bots" / "rules_echo_bot.py"
 
 
@@ -256,9 +286,10 @@ def test_rule_overrides_reach_the_bot_on_every_preset_checked(tmp_path):
     assert report["passed"] and report["rule_overrides"] == {"min_bid": "4", "value_alone": "10"}
     lines = Path(report["bot_output"]).read_text().splitlines()
     told = [line for line in lines if line.startswith("rules ")]
-    # every position's game (and the protocol checks' games) on both presets, each a game of one hand
-    assert len(told) >= len(situations(check_rules("pagat"))) + len(situations(check_rules("indiana")))
-    assert set(told) == {"rules min_bid=4 value_alone=10 game_hands=1"}
+    # every position's game (and the protocol checks' games) on both presets, each a game of one hand, and the
+    # whole game of two hands
+    assert len(told) >= len(situations(check_rules("pagat"))) + len(situations(check_rules("indiana"))) + 1
+    assert set(told) == {f"rules min_bid=4 value_alone=10 game_hands={n}" for n in (1, GAME_HANDS)}
     lowest = {int(line.split()[-1]) for line in lines if line.startswith("lowest bid ")}
     assert lowest and min(lowest) == 4  # the bids offered follow the override too
 

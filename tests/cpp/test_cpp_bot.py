@@ -9,6 +9,7 @@ show no violation, every decision of the C++ seats must be there, and
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -57,13 +58,16 @@ def test_cpp_bot_plays_a_game_against_random(cpp_bot: Path, tmp_path: Path, pres
     assert len(outputs) == players // 2
     for output in outputs:
         text = output.read_text()
-        assert "welcomed as" in text and "shutdown (match finished)" in text, text
+        assert "cpp: playing as seat" in text and "shutdown (match finished)" in text, text
 
 
 def test_cpp_bot_without_address_says_what_is_missing(cpp_bot: Path) -> None:
     run = subprocess.run([str(cpp_bot)], capture_output=True, text=True, timeout=30, env={"PATH": "/usr/bin:/bin"})
     assert run.returncode == 2
-    assert "ARENA_ADDRESS is not set" in run.stderr
+    assert run.stderr.strip() == (
+        "cpp: set ARENA_ADDRESS (the referee's gRPC target: unix:/PATH or host:port) and ARENA_TOKEN (the seat "
+        "token); `arena serve` prints both"
+    )  # named after its folder, example_bots/cpp, as the other kits' bots are
 
 
 def test_a_cpp_bot_built_under_tmp_runs_in_the_sandbox(cpp_bot: Path, tmp_path: Path) -> None:
@@ -82,3 +86,15 @@ def test_a_cpp_bot_built_under_tmp_runs_in_the_sandbox(cpp_bot: Path, tmp_path: 
     assert not [r for r in recs if r["event"] == "violation"]
     assert any(r["event"] == "play" and r["seat"] in (0, 2) for r in recs)
     assert all(p.read_text().splitlines()[0].endswith("sandbox)") for p in logs.glob("match-*/*cpp.stderr"))
+
+
+def test_the_cpp_makefile_compiles_a_file_per_core_at_once() -> None:
+    """Its first build is mostly the protocol's generated code: make runs a compile per core (make's database,
+    as it reads the Makefile, has -jN in MAKEFLAGS for N cores), unless told -j1."""
+    cores = subprocess.run(["nproc"], capture_output=True, text=True, check=True).stdout.strip()
+    db = subprocess.run(
+        ["make", "-pn", "-C", str(CPP_BIN.parent.parent), "build/bot"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert re.search(rf"^MAKEFLAGS = \S* -j{cores}\b", db, re.MULTILINE), [
+        line for line in db.splitlines() if line.startswith("MAKEFLAGS")
+    ]

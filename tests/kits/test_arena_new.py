@@ -1,6 +1,7 @@
 """``arena new NAME --lang LANG`` as a person runs it: in a temporary folder, for every language, the starter
-it writes builds with the command it prints, passes its own first test (``make test``: ``arena check-bot``),
-and plays the first match it prints. A folder that exists, a language it does not know, a name that cannot
+it writes builds, passes check-bot and plays a match with the three commands it prints, run as printed, and
+passes its own first test (``make test``: ``arena check-bot``); it names itself after its folder and bids and
+plays by its rule of thumb. A folder that exists, a language it does not know, a name that cannot
 name a bot, a missing toolchain: one line saying what to do, exit status 2, nothing written.
 
 Builds are reused where a kit has already built the same thing: a compiled starter's build/ folder starts as
@@ -10,6 +11,7 @@ a copy of its kit's (the protocol's generated and compiled code), and its own so
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -20,8 +22,12 @@ from typing import Any
 
 import pytest
 
+from referee.engine.cards import card_power
+from referee.engine.game import DecisionKind
 from referee.gamelog import read_records
 from referee.kits import KITS, Language
+from referee.replay.logfile import load_log
+from referee.replay.steps import DecisionPoint, GameReplay
 from tests.support.arena import ARENA, REPO
 
 MAKE_TARGET = {Language.JS: "example_bots/js/node_modules/.installed", Language.CPP: "cpp-bot",
@@ -57,19 +63,57 @@ def records(log: Path) -> list[dict[str, Any]]:
     return [rec for _, rec in read_records(log)]
 
 
+def report_of(out: str) -> dict[str, Any]:
+    """The JSON report check-bot names in its verdict ("the report: PATH; ...")."""
+    path = out.split("the report: ", 1)[1].split(";", 1)[0]
+    data: dict[str, Any] = json.loads(Path(path).read_text())
+    return data
+
+
+def check_leads_and_bids(log: Path, seats: set[int]) -> None:
+    """The starter bids and plays by its rule: it leads its strongest card every time it leads, and it makes a
+    trick bid at least once."""
+    match = load_log(log)
+    leads = 0
+    for logged in match.games:
+        replay = GameReplay(match, logged)
+        for item in replay:
+            if not isinstance(item, DecisionPoint) or item.decision.seat not in seats:
+                continue
+            game = replay.game
+            if item.decision.kind is DecisionKind.PLAY and not game.trick_cards:
+                assert game.contract is not None
+                trump = game.contract.trump
+                strongest = max(card_power(c, trump) for c in item.decision.cards)
+                assert isinstance(item.action, int)  # a card
+                assert card_power(item.action, trump) == strongest, (item.hand, item.trick, item.action)
+                leads += 1
+    assert leads > 0
+    bids = [r for r in records(log) if r["event"] == "bid" and r["seat"] in seats]
+    assert any(b["bid"] != "pass" for b in bids), bids
+
+
 @pytest.mark.parametrize("language", list(Language))
 def test_a_starter_builds_passes_check_bot_and_plays_a_match(language: Language, tmp_path: Path) -> None:
+    """The three commands arena new prints, run as printed (check-bot on one preset, the match short): the
+    starter builds, passes check-bot under its folder's name, and plays a match by its rule of thumb."""
     name = f"my-{language.value}-bot"
     made = new(tmp_path, name, "--lang", language.value)
     assert made.returncode == 0, made.stdout + made.stderr
     lines = made.stdout.strip().splitlines()
     assert lines[0].startswith(f"wrote {name}/ (") and lines[0].endswith(f"a {language.value} bot named {name}")
-    build, match = (line.strip() for line in lines[-2:])
+    build, check, match = (line.strip() for line in lines[-3:])
     assert build == f"make -C {name}"
+    tcp = ["--tcp", name] if KITS[language].tcp else []
+    assert shlex.split(check)[:-1] == [ARENA, "check-bot", *tcp]
+    assert shlex.split(match)[1 : 3 + len(tcp)] == ["match", *tcp, "--bot"]
     folder = tmp_path / name
     assert {"Makefile", "README.md", ".gitignore"} <= {p.name for p in folder.iterdir()}
     readme = (folder / "README.md").read_text()
-    assert build in readme and match in readme and "$" not in readme.replace("$(", "")  # every field filled in
+    assert f"{build}\n{check}\n{match}\n" in readme and "$" not in readme.replace("$(", "")  # every field filled in
+    if language is Language.PYTHON:
+        assert "Debian packages" not in readme  # what a Python bot needs is the arena's Python
+    assert KITS[language].first_build in readme  # how long a compiled kit's first build takes (bench/kits.py)
 
     reuse_the_kits_build(language, folder)
     built = run(shlex.split(build), tmp_path)
@@ -77,21 +121,25 @@ def test_a_starter_builds_passes_check_bot_and_plays_a_match(language: Language,
     if KITS[language].command == "build/bot":
         assert (folder / "build" / "bot").is_file()
 
+    checked = run([*shlex.split(check), "--preset", "neuralplay", "--log-dir", str(tmp_path / "checked")], tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert report_of(checked.stdout)["hello"]["bot_name"] == name  # named after its folder
+
     tested = run(["make", "--no-print-directory", "-C", name, "test"], tmp_path)
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert f"ARENA={ARENA}" in tested.stdout  # the first test used the arena that wrote the starter
 
     logs = tmp_path / "logs"
-    played = run([*shlex.split(match), "-r", "hand_limit=2", "--seed", "3", "--log-dir", str(logs)], tmp_path)
+    played = run([*shlex.split(match), "-r", "hand_limit=6", "--seed", "3", "--log-dir", str(logs)], tmp_path)
     assert played.returncode == 0, played.stdout + played.stderr
     [log] = logs.glob("match-*/*.jsonl")
     recs = records(log)
     assert [r for r in recs if r["event"] == "violation"] == []
     seats = {s["seat"] for s in recs[0]["seats"] if s["bot"] == name}
     assert seats == {0, 2}
-    assert any(r["event"] == "bid" and r["seat"] in seats for r in recs)
     assert any(r["event"] == "play" and r["seat"] in seats for r in recs)
     assert any(r["event"] == "game_end" for r in recs)
+    check_leads_and_bids(log, seats)
 
 
 def test_an_existing_folder_is_left_alone(tmp_path: Path) -> None:
@@ -130,8 +178,8 @@ def test_a_missing_toolchain_names_the_packages_and_writes_nothing(language: Lan
     [line] = made.stderr.strip().splitlines()
     packages = KITS[language].toolchain.packages
     assert line.startswith(f"error: a {language.value} bot needs make, "), line
-    assert line.endswith(f"install the Debian packages {packages} (as root: apt-get install {packages}), then run "
-                         "arena new again"), line  # fmt: skip
+    assert line.endswith(f"install the Debian packages {packages} (as root: apt-get update && apt-get install "
+                         f"{packages}), then run arena new again"), line  # fmt: skip
     assert not (tmp_path / "mine").exists()
 
 

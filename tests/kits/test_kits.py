@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -130,9 +131,19 @@ def test_kit_without_an_address_says_what_is_missing(name: str) -> None:
     )
 
 
-def test_the_java_kit_asks_for_tcp_when_given_a_unix_socket() -> None:
+def test_the_java_kit_asks_for_tcp_with_a_command_that_works() -> None:
+    """Given a Unix socket, the Java bot says to use --tcp NAME and prints the check-bot command to run, with its
+    own name (its folder's) and command; that command, run as printed, passes (on one preset, to be quick)."""
     kit = built(KITS["java"])
     env = {**os.environ, "ARENA_ADDRESS": "unix:/tmp/no-such.sock", "ARENA_TOKEN": "t"}
-    run = subprocess.run([str(kit.program)], capture_output=True, text=True, timeout=60, env=env)
+    run = subprocess.run(
+        ["example_bots/java/build/bot"], cwd=REPO, capture_output=True, text=True, timeout=60, env=env
+    )  # as a person starts it from the repository's root
     assert run.returncode == 2
-    assert "cannot dial a Unix socket" in run.stderr and "--tcp NAME" in run.stderr, run.stderr
+    [line] = run.stderr.strip().splitlines()
+    assert line.startswith("java: Debian's grpc-java cannot dial a Unix socket (unix:/tmp/no-such.sock): "), line
+    command = line.split(", as in: ", 1)[1].split(" (arena match, tournament, sprt and play take --tcp java")[0]
+    assert command == "arena check-bot --tcp java java=example_bots/java/build/bot", line
+    checked = arena(*shlex.split(command)[1:], "--preset", "pagat", "--log-dir", str(kit.program.parent / "hint"))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "every check passed" in checked.stdout

@@ -4,6 +4,7 @@ numbers those of standings.json, and every game link opening that game's replay.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
@@ -61,6 +62,32 @@ def test_the_standings_and_each_round_are_those_of_standings_json(
             ids = row.locator("a[data-replay=match]").all_text_contents()
             assert ids == [f"g{n:04d}" for n in m["games"]]
     assert page.locator("#bracket-box").is_visible() == (name == "knockout")
+    assert problems == []
+
+
+def meeting_result(meeting: dict[str, Any]) -> str:
+    """A finished meeting's result as the round tables say it: the bot with the most points won, or a tie."""
+    if meeting["bye"]:
+        return "bye"
+    if meeting["winner"] is not None:
+        return f"{meeting['winner']} goes on" + (f" ({meeting['decided_by']})" if meeting["decided_by"] else "")
+    top = max(meeting["points"])
+    leaders = [bot for bot, points in zip(meeting["bots"], meeting["points"], strict=True) if points == top]
+    return f"{leaders[0]} won" if len(leaders) == 1 else " and ".join(leaders) + " tied"
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_each_meeting_of_each_round_shows_its_result(name: str, played: dict[str, Path], browser: Browser) -> None:
+    """The round tables' "result" column: the winner of every meeting (Swiss: the most points; knockout: who goes
+    on), or a tie, or a bye; never empty once the meeting is played."""
+    folder = played[name]
+    data = summary(folder)
+    page, problems = open_page(browser, (folder / "report.html").as_uri())
+    shown = page.eval_on_selector_all(".round-table tr[data-bots]", "trs => trs.map(tr => tr.children[2].textContent)")
+    assert shown == [meeting_result(m) for m in data["matches"]]
+    assert all(shown), shown
+    if name == "swiss":
+        assert any(result.endswith(" won") for result in shown), shown
     assert problems == []
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +202,43 @@ def test_an_illegal_bid_names_the_bot_and_the_decision() -> None:
 def test_entrants_must_match_the_teams() -> None:
     with pytest.raises(ValueError, match="3 teams"):
         simulate([RulesBot, RulesBot], "double-deck-3p")
+
+
+TRUMPCOUNT = """
+from sdk import Bot
+
+
+class TrumpCount(Bot):
+    name = "trumpcount"
+    version = "{version}"
+"""
+
+
+def load_bot(path: Path, version: str) -> type[Bot]:
+    """The bot class of a file written as a person keeps two versions of a bot (bot.py, old.py), imported from it."""
+    path.write_text(TRUMPCOUNT.format(version=version), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"trumpcount_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    bot: type[Bot] = module.TrumpCount
+    return bot
+
+
+@pytest.mark.parametrize(
+    ("versions", "labels"),
+    [
+        (("1", "1"), ("trumpcount (bot.py)", "trumpcount (old.py)")),  # a copy of the file, the version unchanged
+        (("2", "1"), ("trumpcount@2", "trumpcount@1")),
+    ],
+)
+def test_two_versions_of_one_bot_are_told_apart(tmp_path: Path, versions: tuple[str, str], labels: tuple[str, str]):
+    new, old = load_bot(tmp_path / "bot.py", versions[0]), load_bot(tmp_path / "old.py", versions[1])
+    result = simulate([new, old], "pagat", deals=2, seed=1, duplicate=True)
+    assert result.names == labels and [t.name for t in result.totals] == list(labels)
+    assert f"margin {labels[0]} - {labels[1]}: " in result.summary()
+
+
+def test_one_bot_against_itself_is_numbered() -> None:
+    assert simulate([RandomBot, RandomBot], "pagat", deals=1, seed=1).names == ("random#0", "random#1")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import time
@@ -157,3 +158,30 @@ def test_pairs_count_in_deal_order_whichever_game_ends_first():
     assert (tally.games, tally.penta.pairs) == (3, 0)
     tally.add(rec(2, 0, ["base", "new"], None))  # now both, in deal order
     assert tally.penta.counts == (1, 0, 0, 1, 0)
+
+
+def test_the_last_status_line_and_the_verdict_count_the_same_pairs(tmp_path):
+    """Games at a table when the test decides finish after it and are kept, but the decision is the LLR of the
+    pairs before them: the status line printed above the verdict is that one, and a line says what came after.
+    The bots hold the second deal's games back until the first pair is in; bounds this loose decide on it."""
+    folder = tmp_path / "s"
+    results = folder / "results.jsonl"
+    bots = [tournament_bot(name, "late_pair_bot.py", str(results), name) for name in ("rules", "random")]
+    run = sprt(folder, "--elo0", "0", "--elo1", "200", "--alpha", "0.45", "--beta", "0.45", "-j", "4",
+               "--move-time", "90000", "--sandbox", "off", bots=tuple(bots))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    v = next(k for k, line in enumerate(lines) if re.match(r"H[01] accepted", line))
+    verdict, status = lines[v], lines[v - 1]
+    said = re.search(r"\(LLR ([-+]\d+\.\d+) [<>]= .*\) after (\d+) pairs", verdict)
+    assert said is not None, verdict
+    verdict_llr, verdict_pairs = said.groups()
+    assert re.search(rf"\({verdict_pairs} pairs, .*LLR {re.escape(verdict_llr)} \(", status), (status, verdict)
+    done = summary(folder)
+    decided, final = done["decided_at"], done["final"]
+    assert decided["pairs"] == int(verdict_pairs) == 1 and decided["games"] == 2
+    assert final["pairs"] == 2 and final["games"] in (4, 5)  # the second deal (and a game of the third) after it
+    assert lines[v + 1] == (
+        f"{final['games'] - 2} games at a table when the test decided finished after it: kept, but not in the "
+        f"decision (with them: 2 pairs, LLR {final['llr']:+.2f}; {folder / 'sprt-result.json'})"
+    )

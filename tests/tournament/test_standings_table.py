@@ -77,9 +77,9 @@ def test_a_wide_console_gets_the_full_table() -> None:
     assert len(LAYOUTS) > 1
 
 
-def test_a_tournament_printed_to_an_80_column_pipe_shows_whole_names(tmp_path, monkeypatch) -> None:
+def test_a_tournament_printed_at_80_columns_shows_whole_names(tmp_path, monkeypatch) -> None:
     bots = [f"{name}={sys.executable} -m example_bots.random_bot" for name in ("montecarlo", "rules", "random")]
-    monkeypatch.setenv("COLUMNS", "80")  # the width rich takes on a pipe, whatever the terminal running the tests
+    monkeypatch.setenv("COLUMNS", "80")  # an 80-column terminal (on a pipe the table is printed whole)
     run = tournament(tmp_path / "t", "--seed", "3", bots=bots)
     assert run.returncode == 0, run.stderr
     table = [line for line in run.stdout.splitlines() if "│" in line or "┃" in line]

@@ -1,5 +1,6 @@
-"""The bot's first test: ``arena check-bot`` puts it through every kind of decision on every preset, and the
-protocol's Hello, Error, restart and Shutdown. ``make test`` runs it (ARENA: the arena command)."""
+"""The bot's first test: ``arena check-bot`` puts it through every kind of decision on every preset, a whole
+game of two hands, and the protocol's Hello, Error, restart and Shutdown. ``make test`` runs it (ARENA: the
+arena command)."""
 
 from __future__ import annotations
 
