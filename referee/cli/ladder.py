@@ -20,10 +20,10 @@ from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.live import LiveOpt
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.games.placement import Placement
-from referee.ladder import setup
+from referee.ladder import policy, setup
 from referee.ladder.board import board
 from referee.ladder.check import check
-from referee.ladder.database import LadderDatabase
+from referee.ladder.database import LadderDatabase, LadderError
 from referee.ladder.page import LadderView, serve_ladder
 from referee.ladder.playing import LadderRun, Stop, run_lock
 from referee.ladder.recover import recover
@@ -85,10 +85,14 @@ def init_command(
 def add_command(
     folder: FolderArg,
     bot: Annotated[str, typer.Argument(metavar="NAME=COMMAND", help="The bot: a new name, or a new version.")],
+    tcp: Annotated[
+        bool, typer.Option("--tcp", help="Its gRPC library cannot dial a Unix socket: give it a TCP address.")
+    ] = False,
 ) -> None:
-    """Add a bot, or a new version of a bot in the ladder: it plays once it passes its validation game."""
+    """Add a bot, or a new version of a bot in the ladder: a frozen copy of its files, which plays once it passes
+    its validation game."""
     with user_errors(OSError):
-        command = BotCommand.parse(bot)
+        command = BotCommand.parse(bot).with_tcp(tcp)
         db = _database(folder)
         try:
             added = setup.add(db, command)
@@ -119,13 +123,36 @@ def list_command(folder: FolderArg) -> None:
         finally:
             db.close()
     table = Table(title=f"{folder}: {len(versions)} version(s)")
-    for col in ("bot", "version", "status", "added", "command", "why"):
+    for col in ("bot", "version", "status", "added", "frozen", "command", "why"):
         table.add_column(col, overflow="fold")
     for v in versions:
         why = v.reason + (f" (output: {v.output})" if v.output else "")
         added = time.strftime("%Y-%m-%d %H:%M", time.localtime(v.added_at))
-        table.add_row(v.bot, str(v.version), v.status, added, shlex.join(v.argv), why)
+        table.add_row(v.bot, str(v.version), v.status, added, v.code.shown, shlex.join(v.argv), why)
     console.print(table)
+
+
+@ladder_app.command("retry")
+def retry_command(
+    folder: FolderArg,
+    label: Annotated[str, typer.Argument(metavar="NAME@VERSION", help="A version in error.")],
+) -> None:
+    """Validate a version in error again, its files unchanged: it plays a new validation game (on another deal),
+    and plays on the ladder once it passes."""
+    with user_errors(OSError):
+        name, at, number = label.partition("@")
+        if not at or not number.isdigit():
+            raise LadderError(f"{label!r}: name a version as NAME@VERSION (arena ladder list shows them)")
+        db = _database(folder)
+        try:
+            version = policy.retry(db, name, int(number))
+        finally:
+            db.close()
+    console.print(
+        f"{version.label} waits for its validation game again (its files unchanged, frozen as {version.code.shown})",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 RunGames = Annotated[int | None, opt.option(LadderRunChoices, "games")]
