@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -222,6 +223,15 @@ def ladder_set_of(row: sqlite3.Row) -> LadderSet:
     )
 
 
+# How many connections this process has open to each database file. SQLite's locks are POSIX locks, which a
+# process loses on a file as soon as it closes any descriptor of that file, its own reading of the header
+# included: with a connection open, another process closing its last connection would then find the file
+# unlocked, checkpoint the WAL and delete it under this process's feet (its later commits go to a deleted
+# file). So the header is read only by a process that has no connection to the file yet.
+_OPEN: dict[Path, int] = {}
+_OPEN_LOCK = threading.Lock()  # the run's connection and the page's open in threads of their own
+
+
 def check_folder(folder: RunFolder) -> None:
     """LadderError unless ``folder`` holds a ladder's database that is whole (as long as its header says)."""
     path = folder.ladder_db
@@ -231,6 +241,10 @@ def check_folder(folder: RunFolder) -> None:
         raise LadderError(
             f"{folder.path} is not a ladder: it has no {LADDER_DB} (make one with `arena ladder init FOLDER`)"
         )
+    with _OPEN_LOCK:
+        connected = _OPEN.get(path.resolve(), 0)
+    if connected:
+        return  # it opened whole, and this process's connection to it must keep its locks (above)
     with path.open("rb") as f:
         header = f.read(100)
     if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
@@ -275,6 +289,9 @@ class LadderDatabase:
             except BaseException:
                 db.close()
                 raise
+        key = folder.ladder_db.resolve()
+        with _OPEN_LOCK:
+            _OPEN[key] = _OPEN.get(key, 0) + 1
         return opened
 
     @classmethod
@@ -300,6 +317,9 @@ class LadderDatabase:
 
     def close(self) -> None:
         self.sql.close()
+        key = self.folder.ladder_db.resolve()
+        with _OPEN_LOCK:
+            _OPEN[key] = max(0, _OPEN.get(key, 0) - 1)
 
     def _check_schema(self) -> None:
         try:
