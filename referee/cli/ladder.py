@@ -1,10 +1,11 @@
-"""``arena ladder``: a standing ladder (``referee.ladder``): init, add, retire, list, run, standings, serve,
-check, recover."""
+"""``arena ladder``: a standing ladder (``referee.ladder``): init, add, retire, list, run, standings, history,
+games, serve, check, recover."""
 
 from __future__ import annotations
 
 import json
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,7 +22,7 @@ from referee.cli.live import LiveOpt
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.games.placement import Placement
 from referee.ladder import policy, setup
-from referee.ladder.board import board
+from referee.ladder.board import board, games_csv, rating_history
 from referee.ladder.check import check
 from referee.ladder.database import LadderDatabase, LadderError
 from referee.ladder.page import LadderView, serve_ladder
@@ -273,6 +274,48 @@ def _print_standings(folder: Path) -> None:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
+@ladder_app.command("history")
+def history_command(
+    folder: FolderArg,
+    as_json: Annotated[bool | None, opt.option(BoardChoices, "as_json")] = None,
+) -> None:
+    """Every rating update, set by set: each version's rating before and after, and the change of mu - 3 sigma."""
+    with user_errors(OSError):
+        db = _database(folder)
+        try:
+            updates = rating_history(db)
+        finally:
+            db.close()
+    if as_json:
+        print(json.dumps(updates, indent=2))
+        return
+    table = Table(caption="mu - 3 sigma before and after each rated set", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
+    for col in ("update", "set", "version", "before", "after", "change", "rated at"):
+        table.add_column(col, justify="left" if col in ("version", "rated at") else "right", no_wrap=True)
+    for u in updates:
+        table.add_row(
+            str(u["update"]),
+            str(u["set"]),
+            u["version"],
+            f"{u['before']['ordinal']:.2f}",
+            f"{u['after']['ordinal']:.2f}",
+            f"{u['change']:+.2f}",
+            u["rated_at"] or "",
+        )
+    console.print(table)
+
+
+@ladder_app.command("games")
+def games_command(folder: FolderArg) -> None:
+    """The recorded games as CSV on stdout, a row each (validation games too, with their kind)."""
+    with user_errors(OSError):
+        db = _database(folder)
+        try:
+            games_csv(db, sys.stdout)
+        finally:
+            db.close()
+
+
 @ladder_app.command("serve")
 def serve_command(
     folder: FolderArg,
@@ -300,7 +343,11 @@ def check_command(folder: FolderArg) -> None:
     if problems:
         for line in problems[:20]:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
-        raise fail(f"{len(problems)} problem(s): the stored ratings are not those of the games", Status.FAILED)
+        raise fail(
+            f"{len(problems)} problem(s): the stored ratings are not those of the games, or a game's result is not "
+            "the same in its row and its record",
+            Status.FAILED,
+        )
     console.print(summary, highlight=False)
 
 

@@ -550,6 +550,22 @@ class LadderDatabase:
             for r in rows
         ]
 
+    def result_copies(self) -> list[tuple[int, dict[str, Any], GameRecord]]:
+        """Each recorded game's result as its row's columns hold it, beside its ``record`` JSON's copy: (number,
+        the columns, the record), in order of number."""
+        with self.errors():
+            rows = self.sql.execute(
+                "SELECT number, rotation, seed, teams, scores, winner, forfeit, reason, hands, violations, log, "
+                "record FROM games ORDER BY number"
+            ).fetchall()
+        out = []
+        for r in rows:
+            columns = dict(r)
+            record = GameRecord.from_json(json.loads(columns.pop("record")))
+            columns["teams"], columns["scores"] = json.loads(r["teams"]), json.loads(r["scores"])
+            out.append((r["number"], columns, record))
+        return out
+
     def game_count(self) -> int:
         with self.errors():
             return int(self.sql.execute("SELECT COUNT(*) FROM games").fetchall()[0][0])
