@@ -15,6 +15,7 @@ dropped, and ``Frozen.new`` says it was there before.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.frozen.archive import write_tar
 from referee.frozen.tree import Entry, Limits, Tree, TreeError, TreeWriter, walk
 
 INCOMING = ".incoming"
@@ -47,13 +49,14 @@ class Frozen:
 
 
 class FrozenStore:
-    """The store in ``root`` (made when missing)."""
+    """The store in ``root`` (made when missing). ``shared``: other processes may be writing into it at the same
+    time (a node's cache of the versions its tables run), so what is in ``.incoming`` is left alone."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, shared: bool = False) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         incoming = root / INCOMING
-        if incoming.exists():
+        if incoming.exists() and not shared:
             for left in incoming.iterdir():  # trees a killed process was writing: never whole, never kept
                 remove(left)
         incoming.mkdir(exist_ok=True)
@@ -109,6 +112,14 @@ class FrozenStore:
     def _frozen(self, hash: str, *, new: bool) -> Frozen:
         data = json.loads((self.root / hash / MANIFEST).read_text(encoding="utf-8"))
         return Frozen(hash, self.root / hash / FILES, int(data["size"]), int(data["files"]), new)
+
+
+def packed(folder: Path) -> bytes:
+    """A frozen tree (its files' folder, ``ROOT/HASH/files``) as a plain tar: what ships it to another machine,
+    where ``FrozenStore.put`` of it gives the same hash."""
+    out = io.BytesIO()
+    write_tar(folder, FrozenStore(folder.parent.parent, shared=True).tree(folder.parent.name), out, compress=False)
+    return out.getvalue()
 
 
 def freeze(folder: Path) -> None:
