@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from referee.club.db import ClubError
+from referee.runfolder import write_atomically
 
 CONFIG_FILE = "club.json"
 PINNED, AUTHORITY, PLAIN = "pinned", "authority", "plain"
@@ -69,12 +70,5 @@ def save(login: Login) -> Path:
     os.chmod(folder, 0o700)
     file = path()
     data = {"current": login.url, "logins": {url: asdict(entry) for url, entry in logins.items()}}
-    written = file.with_name(file.name + ".new")
-    fd = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(json.dumps(data, indent=2) + "\n")
-        out.flush()
-        os.fsync(out.fileno())
-    os.chmod(written, 0o600)
-    os.replace(written, file)
+    write_atomically(file, json.dumps(data, indent=2) + "\n", sync=True, private=True)
     return file

@@ -14,12 +14,12 @@ from __future__ import annotations
 import datetime
 import hashlib
 import ipaddress
-import os
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
 from referee.club.db import ClubError
+from referee.runfolder import write_atomically
 
 TLS_FOLDER = "tls"
 CERT, KEY = "cert.pem", "key.pem"
@@ -89,14 +89,8 @@ def self_signed(folder: Path, names: list[str]) -> Certificate:
     key_bytes = private.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    for path, data, mode in ((key, key_bytes, 0o600), (cert, made.public_bytes(serialization.Encoding.PEM), 0o644)):
-        written = path.with_name(path.name + ".new")
-        fd = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(written, path)
+    write_atomically(key, key_bytes, sync=True, private=True)
+    write_atomically(cert, made.public_bytes(serialization.Encoding.PEM), sync=True)
     return Certificate(cert, key, fingerprint(made.public_bytes(serialization.Encoding.DER)), made=True)
 
 
