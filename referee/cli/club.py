@@ -17,8 +17,9 @@ from typing import Annotated, Any
 import typer
 
 from referee.cli.app import ArenaGroup, Status, app, console, fail, user_errors
-from referee.cli.common import run_async
+from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.options import option
+from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.club import config, members
 from referee.club.client import Client, probe, query
 from referee.club.db import CLUB_DB, ClubError, connect
@@ -31,7 +32,13 @@ from referee.club.toolchains import setup as setup_toolchains
 from referee.errors import InputError
 from referee.frozen.archive import pack
 from referee.frozen.tree import MIB, Limits
+from referee.games.placement import Placement
 from referee.kits import Language
+from referee.ladder.database import LadderDatabase
+from referee.ladder.playing import LadderRun, Stop, run_lock
+from referee.ladder.settings import LadderRunChoices
+from referee.opening.ladder import open_ladder
+from referee.runfolder import RunFolder
 from referee.sandbox import SandboxMode, resolve
 
 club_app = typer.Typer(
@@ -162,26 +169,59 @@ def serve_command(
     build_disk_mib: Annotated[int | None, option(ClubGiven, "build_disk_mib")] = None,
     build_processes: Annotated[int | None, option(ClubGiven, "build_processes")] = None,
     build_user: Annotated[int | None, option(ClubGiven, "build_user")] = None,
+    concurrency: Annotated[int | None, option(LadderRunChoices, "concurrency")] = None,
+    workers: Annotated[int | None, option(LadderRunChoices, "workers")] = None,
+    ray: RayOpt = None,
+    ray_working_dir: RayWorkingDirOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Serve the club over HTTPS until Ctrl-C: members' submissions are frozen, built in the sandbox and played."""
+    """Serve the club over HTTPS until Ctrl-C: members' versions are frozen, built in the sandbox and played on
+    FOLDER's ladder (made by arena ladder init, with --sandbox required), as arena ladder run plays."""
+    run_folder = RunFolder(folder)
     with user_errors(OSError):
         settings = _settings_options(ctx, config_file)
         if plain and host != "127.0.0.1":
             raise InputError("--plain-http serves only on 127.0.0.1: on the network the club is served over HTTPS")
         if (cert is None) != (key is None):
             raise InputError("--cert and --key go together: a certificate and its key")
+        check_ladder(run_folder)
+    with user_errors(OSError), run_lock(run_folder):
         sandbox, _ = resolve(SandboxMode.REQUIRED)
         assert sandbox is not None
-        folder.mkdir(parents=True, exist_ok=True)
-        context = None
-        if not plain:
-            certificate = given_certificate(cert, key) if cert and key else self_signed(folder / CLUB, _names(host))
-            context = server_context(certificate)
-            _say(f"certificate SHA-256 fingerprint: {certificate.fingerprint}")
-        run_async(
-            _serve(folder, settings, sandbox, host, port, context),
-            verbose=False,
-            interrupted="stopped: every version received is kept; the next serve builds what was being built",
+        ladder, _ = open_ladder(
+            run_folder,
+            LadderRunChoices.from_options(ctx.params),
+            place=Placement(ray, ray_working_dir, verbose),
+            warn=warn,
+            say=_say,
+        )
+        try:
+            context = None
+            if not plain:
+                certificate = given_certificate(cert, key) if cert and key else self_signed(folder / CLUB, _names(host))
+                context = server_context(certificate)
+                _say(f"certificate SHA-256 fingerprint: {certificate.fingerprint}")
+            run_async(
+                _serve(folder, settings, sandbox, ladder, host, port, context),
+                verbose,
+                interrupted="stopped: every version received is kept; the next serve builds what was being built, "
+                "and plays again the games that were in play",
+            )
+        finally:
+            ladder.backend.release()
+
+
+def check_ladder(folder: RunFolder) -> None:
+    """ClubError unless ``folder`` is a ladder whose bots play in the sandbox, always."""
+    db = LadderDatabase.open(folder)
+    try:
+        mode = db.settings().sandbox
+    finally:
+        db.close()
+    if mode is not SandboxMode.REQUIRED:
+        raise ClubError(
+            f"{folder.path}'s ladder plays with --sandbox {mode.value}: a club plays its members' code, so its ladder "
+            "is made with --sandbox required (arena ladder init FOLDER --sandbox required ...)"
         )
 
 
@@ -192,16 +232,23 @@ def _names(host: str) -> list[str]:
     return names
 
 
-async def _serve(folder: Path, settings: ClubSettings, sandbox: Any, host: str, port: int, context: Any) -> None:
+async def _serve(
+    folder: Path, settings: ClubSettings, sandbox: Any, ladder: LadderRun, host: str, port: int, context: Any
+) -> None:
     async with Club(folder, settings, sandbox) as club:
         server = ClubServer(club)
         runner = await start(server, host, port, context)
+        ladder.on_game = club.changed
+        games = asyncio.create_task(ladder.run(Stop()))
         try:
             bound = runner.addresses[0][1]
             scheme = "https" if context is not None else "http"
-            _say(f"club {folder} served at {scheme}://{host}:{bound}")
-            await asyncio.Event().wait()
+            where = ladder.backend.describe(ladder.tables)
+            _say(f"club {folder} served at {scheme}://{host}:{bound}; {ladder.tables} table(s) {where}".rstrip())
+            await games
         finally:
+            games.cancel()
+            await asyncio.gather(games, return_exceptions=True)
             await runner.cleanup()
 
 
@@ -316,13 +363,25 @@ def _show(event: dict[str, Any]) -> bool:
             _say(f"{label}: the same files as version {event['version']} (tree {event['hash'][:12]}): nothing new")
         return False
     state = event["state"]
-    _say(f"{label}: {state}" + (f": {event['reason']}" if event.get("reason") else ""))
-    if state == "failed":
+    _say(f"{label}: {_standing(event)}")
+    if state in FAILED:
         log = str(event.get("log", "")).rstrip()
         if log:
             _say(log)
         return True
     return False
+
+
+FAILED = ("build failed", "error", "suspended")  # a version's states that end its submit with a failure
+
+
+def _standing(v: dict[str, Any]) -> str:
+    """A version's state as a line says it: why, and its rank and rating while it plays."""
+    state = str(v["state"])
+    if v.get("rank") is not None and v.get("rating"):
+        r = v["rating"]
+        state += f" (rank {v['rank']}, mu - 3 sigma {r['ordinal']:.2f}, mu {r['mu']:.2f} ± {r['sigma']:.2f})"
+    return state + (f": {v['reason']}" if v.get("reason") else "")
 
 
 @club_app.command("status")
@@ -333,21 +392,29 @@ def status_command() -> None:
     if not versions:
         _say("no versions yet: send one with arena club submit NAME FOLDER")
     for v in versions:
-        reason = f": {v['reason']}" if v["reason"] else ""
-        _say(f"{v['bot']}@{v['version']}  {v['language']}  {v['state']}{reason}  tree {v['hash'][:12]}")
+        _say(f"{v['bot']}@{v['version']}  {v['language']}  tree {v['hash'][:12]}  {_standing(v)}")
 
 
 @club_app.command("logs")
 def logs_command(
     label: Annotated[str, typer.Argument(metavar="NAME[@VERSION]", help="The bot, and a version (its newest).")],
 ) -> None:
-    """A version's build output (yours, or anyone's for an admin)."""
+    """A version's build output, where it stands (its validation's outcome) and what its bot printed in its recent
+    games: yours, or anyone's for an admin."""
     with user_errors(OSError):
         bot, version = _split(label)
         found = _client().get(f"/api/logs?{query(bot=bot, version=version)}")
-    _say(f"{found['bot']}@{found['version']}: {found['state']}" + (f": {found['reason']}" if found["reason"] else ""))
+    _say(f"{found['bot']}@{found['version']}: {_standing(found)}")
     _say("--- build output")
-    print(found["build_log"], end="" if found["build_log"].endswith("\n") else "\n")
+    _print_text(found["build_log"])
+    for output in found["outputs"]:
+        _say(f"--- what it printed: {output['file']}")
+        _print_text(output["text"])
+
+
+def _print_text(text: str) -> None:
+    """A bot's or a build's own text, as it is (never read as markup)."""
+    print(text, end="" if text.endswith("\n") or not text else "\n", flush=True)
 
 
 @club_app.command("retry")

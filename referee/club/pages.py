@@ -1,4 +1,5 @@
-"""The club's pages: what a member's own page shows, and the page itself.
+"""The club's pages: the public one (the ladder's page, and finished games' replays), and what a member's own
+page shows.
 
 A member's page (``member.html``, at ``/me`` for the member whose session it is) shows that member's versions
 (an admin's: everyone's): each one's tree, state and why, its build output, its validation and what it
@@ -9,16 +10,23 @@ markup shows as text.
 
 from __future__ import annotations
 
+import json
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from referee import webassets
 from referee.club.members import Member
 from referee.club.submissions import Submission
+from referee.ladder.page import ladder_page
+from referee.replay.html import viewer_page
+from referee.replay.logfile import load_log
 from referee.report.page import script_json
+from referee.runfolder import write_atomically
 
 _DATA_MARK = "/*CLUB-DATA*/null"
 _CHART_MARK = "<script>/*CHART-JS*/</script>"
@@ -71,6 +79,34 @@ def member_document(
             for name, entries in sorted(by_bot.items())
         ],
     }
+
+
+def public_replay(log: Path, page: Path) -> str:
+    """A finished game's public replay page: every seat's cards, as any replay shows, but no fault's detail (a
+    crash's words are its bot's own output, its member's alone). Made once, kept at ``page``."""
+    if page.exists() and page.stat().st_mtime_ns >= log.stat().st_mtime_ns:
+        return page.read_text(encoding="utf-8")
+    lines = []
+    for raw in log.read_text(encoding="utf-8").splitlines():
+        record = json.loads(raw)
+        if isinstance(record, dict) and record.get("event") == "violation" and record.get("detail"):
+            record["detail"] = f"({record.get('kind', 'fault')}: its details are its member's)"
+        if isinstance(record, dict) and record.get("event") == "game_end" and record.get("detail"):
+            record["detail"] = ""
+        lines.append(json.dumps(record, separators=(",", ":")))
+    with tempfile.TemporaryDirectory(prefix="arena-replay-") as scratch:
+        redacted = Path(scratch) / log.name
+        redacted.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        html = viewer_page(load_log(redacted))
+    page.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(page, html)
+    return html
+
+
+def public_page(board: dict[str, Any]) -> str:
+    """The club's public page: the ladder's page of ``board`` (``entries.public_board``), refreshed by the
+    server's events."""
+    return ladder_page({**board, "live": {"events": "events", "tables": []}})
 
 
 def member_page(document: dict[str, Any]) -> str:

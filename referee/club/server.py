@@ -14,11 +14,19 @@ The API (``Authorization: Bearer TOKEN`` on all but ``hello``):
 - ``GET /api/info``: every quota, and the languages this server builds;
 - ``POST /api/submit?bot=NAME[&lang=L]``: a tar.gz of the bot's folder (``X-Arena-Tree``: the tree's hash
   as the member's command computed it); then the version's states as they change;
-- ``GET /api/status``: the member's versions (an admin's: every one);
-- ``GET /api/logs?bot=NAME[&version=V]``: a version's build output and reason (the owner's and the admin's);
-- ``POST /api/retry?bot=NAME&version=V``: build again a version whose build failed;
+- ``GET /api/status``: the member's versions (an admin's: every one), each with its state on the ladder, and
+  its rating and rank while it plays;
+- ``GET /api/logs?bot=NAME[&version=V]``: a version's build output, state and reason, and what its bot printed
+  in its recent games (the owner's and the admin's);
+- ``POST /api/retry?bot=NAME&version=V``: build again a version whose build failed, or validate again one
+  whose validation failed;
 - ``POST /api/page``: a one-time address that opens the member's page in a browser (a session cookie,
   ``HttpOnly``, ``Secure``, ``SameSite=Strict``).
+
+The public pages (no token): ``/`` the ladder's page (its leaderboard, each bot's ratings and games), ``GET
+/api/board`` its data (no version's reason, output or command: those are its member's), ``/events`` the
+board again as it changes (Server-Sent Events), and ``/replays/gN.html`` a finished game's replay (every
+seat's cards, as any replay; a fault's words, which are its bot's own output, left out).
 
 Wrong tokens are rate-limited per address (``referee.club.throttle``): past the limit, requests from that
 address are refused before any token is checked. No address serves a version's files.
@@ -35,18 +43,21 @@ from typing import Any
 from aiohttp import web
 
 from referee import __version__
+from referee.club import entries
 from referee.club import submissions as subs
 from referee.club.db import ClubError
 from referee.club.members import Member
-from referee.club.pages import member_document, member_page
+from referee.club.pages import member_document, member_page, public_page, public_replay
 from referee.club.replay import NONCE_HEADER, TIME_HEADER, ReplayError, answer, claim, drop
-from referee.club.service import Club, spooled
+from referee.club.service import BOARD_S, Club, spooled
 from referee.club.throttle import Throttle
 from referee.errors import ArenaError
 from referee.frozen.tree import MIB, TreeError
-from referee.webserve import HEADERS
+from referee.runfolder import REPLAYS, RunFolder
+from referee.webserve import HEADERS, KEEPALIVE, sse_event
 
 TREE_HEADER = "X-Arena-Tree"
+KEEPALIVE_S = 15.0  # a quiet page's stream is sent a comment line this often
 UPLOAD_S = 300.0  # an upload still coming after this long is dropped (a connection held open, sending little)
 SESSION_COOKIE = "arena_club"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -91,6 +102,10 @@ class ClubServer:
             self.app.router.add_route(method, path, self._member_only(handler))
         self.app.router.add_get("/login", self.login)
         self.app.router.add_get("/me", self.member_page)
+        self.app.router.add_get("/", self.public)
+        self.app.router.add_get("/api/board", self.board)
+        self.app.router.add_get("/events", self.events)
+        self.app.router.add_get(r"/replays/{game:g\d+}.html", self.replay)
 
     # ------------------------------------------------------------ plumbing
 
@@ -201,25 +216,33 @@ class ClubServer:
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "application/x-ndjson"})
         await response.prepare(request)
         await response.write((json.dumps(first) + "\n").encode())
-        async for submission in self.club.watch(member, first["bot"], first["version"]):
-            if submission is None:
+        async for entry in self.club.watch(member, first["bot"], first["version"]):
+            if entry is None:
                 await response.write(b"\n")  # a sign of life: the member's command waits for a line at a time
                 continue
-            event: dict[str, Any] = {"event": "state", **submission.record()}
-            if submission.state == subs.FAILED:
-                event["log"] = self.club.build_log(submission)[-4000:]
+            event: dict[str, Any] = {"event": "state", **entry.record()}
+            if entry.submission.state == subs.FAILED:
+                event["log"] = self.club.build_log(entry.submission)[-4000:]
             await response.write((json.dumps(event) + "\n").encode())
         await response.write_eof()
         return response
 
     async def status(self, request: web.Request) -> web.Response:
-        versions = await self.club.versions(request[_MEMBER])
-        return web.json_response({"versions": [v.record() for v in versions]}, headers=HEADERS)
+        where = await self.club.where(await self.club.versions(request[_MEMBER]))
+        return web.json_response({"versions": [e.record() for e in where]}, headers=HEADERS)
 
     async def logs(self, request: web.Request) -> web.Response:
         version = _version_of(request)
         submission = await self.club.version(request[_MEMBER], request.query.get("bot", ""), version)
-        return web.json_response({**submission.record(), "build_log": self.club.build_log(submission)}, headers=HEADERS)
+        (entry,) = await self.club.where([submission])
+        return web.json_response(
+            {
+                **entry.record(),
+                "build_log": self.club.build_log(submission),
+                "outputs": await self.club.outputs(submission),
+            },
+            headers=HEADERS,
+        )
 
     async def retry(self, request: web.Request) -> web.StreamResponse:
         member = request[_MEMBER]
@@ -241,6 +264,38 @@ class ClubServer:
     async def page_code(self, request: web.Request) -> web.Response:
         code = self.club.page_code(request[_MEMBER])
         return web.json_response({"path": f"/login?code={code}"}, headers=HEADERS)
+
+    # ------------------------------------------------------------ the public pages
+
+    async def public(self, request: web.Request) -> web.Response:
+        board = json.loads(await self.club.board_json())
+        return web.Response(text=public_page(board), content_type="text/html", headers=HEADERS)
+
+    async def board(self, request: web.Request) -> web.Response:
+        return web.Response(text=await self.club.board_json(), content_type="application/json", headers=HEADERS)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """The board again each time it changes (Server-Sent Events, as the ladder's page takes them)."""
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        sent = self.club.generation
+        while True:
+            changed = await self.club.next_change(KEEPALIVE_S)
+            if not changed:
+                await response.write(KEEPALIVE)
+            elif self.club.generation != sent:
+                sent = self.club.generation
+                await asyncio.sleep(BOARD_S)  # games end in bursts: one board for a burst
+                await response.write(sse_event("summary", await self.club.board_json()))
+
+    async def replay(self, request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        folder = RunFolder(self.club.paths.folder)
+        log = folder.log(game)
+        if not await self.club.on_ladder(lambda ladder: entries.finished(ladder, game)) or not log.exists():
+            raise web.HTTPNotFound(text=f"{game}: no such finished game", headers=HEADERS)
+        page = await asyncio.to_thread(public_replay, log, self.club.paths.own / REPLAYS / f"{game}.html")
+        return web.Response(text=page, content_type="text/html", headers=HEADERS)
 
     # ------------------------------------------------------------ the member's page
 
@@ -265,8 +320,32 @@ class ClubServer:
                 status=401, text="Not logged in: run `arena club page` for the address of your page.", headers=HEADERS
             )
         versions = await self.club.versions(member)
-        document = member_document(member, versions, self.club.build_log)
+        where = {e.submission.id: e for e in await self.club.where(versions)}
+        outputs = {v.id: await self.club.outputs(v) for v in versions}
+        bots = await self.club.bots_of({v.bot for v in versions})
+
+        def ladder(v: subs.Submission) -> dict[str, Any]:
+            entry = where[v.id]
+            return {
+                "status": entry.state,
+                "why": entry.reason,
+                "validation": _validation(entry),
+                "stderr": [{"game": o["file"], "text": o["text"]} for o in outputs[v.id]],
+            }
+
+        document = member_document(member, versions, self.club.build_log, ladder, lambda name: bots.get(name, {}))
         return web.Response(text=member_page(document), content_type="text/html", headers=HEADERS)
+
+
+def _validation(entry: entries.Entry) -> str:
+    """What a version's validation came to, in words."""
+    if entry.state == "validating":
+        return "waiting for its validation game"
+    if entry.state == "error":
+        return entry.reason
+    if entry.state in ("playing", "superseded", "retired", "suspended"):
+        return "passed its validation game"
+    return ""
 
 
 def check_bot_name(name: str) -> str:

@@ -19,6 +19,7 @@ what a killed build left half-made is removed.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import sqlite3
@@ -32,6 +33,7 @@ from typing import BinaryIO, TypeVar
 
 import structlog
 
+from referee.club import entries
 from referee.club import submissions as subs
 from referee.club.build import Builder, Outcome, recipe
 from referee.club.db import CLUB_DB, ClubError, connect
@@ -42,6 +44,8 @@ from referee.frozen.archive import unpack
 from referee.frozen.store import FrozenStore
 from referee.frozen.tree import Tree, TreeError, TreeWriter
 from referee.kits import KITS, Language
+from referee.ladder.database import Code, LadderDatabase
+from referee.runfolder import RunFolder
 from referee.sandbox import Sandbox
 
 log = structlog.get_logger("referee.club")
@@ -52,6 +56,7 @@ CLUB = "club"  # the club's own files: tls/, builds/, logs/, toolchains/
 BUILDS, LOGS = "builds", "logs"
 SESSION_S = 12 * 3600.0
 QUIET_S = 10.0  # a watcher is given a sign of life this often while nothing changes
+BOARD_S = 1.0  # the public board is made again at most this often
 CODE_S = 120.0
 
 # the file each kit's starter runs (``referee.kits``): a folder holding one is a bot of that kit
@@ -137,12 +142,16 @@ class Club:
         self._build_threads = ThreadPoolExecutor(settings.builds_at_once, "club-build")
         self._builds = asyncio.Semaphore(settings.builds_at_once)
         self._db: sqlite3.Connection | None = None
+        self._ladder: LadderDatabase | None = None
         self._tokens: Tokens | None = None
+        self._recording = asyncio.Lock()  # a new version's number and its record, one submission at a time
         self._changed = asyncio.Event()
+        self.generation = 0  # how many changes so far (the public board is made again after one)
+        self._board = (-1, "", 0.0)  # the public board as JSON: the generation it shows, the text, made when
+        self._board_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._sessions: dict[str, tuple[Member, float]] = {}
         self._codes: dict[str, tuple[Member, float]] = {}
-        self.on_built: Callable[[subs.Submission, Path], None] | None = None
 
     # ------------------------------------------------------------ lifetime
 
@@ -150,7 +159,9 @@ class Club:
         for folder in (self.paths.own, self.paths.logs):
             folder.mkdir(parents=True, exist_ok=True)
         os.chmod(self.paths.folder, 0o700)  # the club's files are the server's alone (builds run as another user)
-        await self.db(lambda db: None)
+        recorded = await self.db(lambda db: {(s.bot, s.version) for s in subs.everyone(db)})
+        for label in await self.on_ladder(lambda ladder: entries.lost_builds(ladder, recorded)):
+            log.warning("club.lost", version=label)
         for waiting in await self.db(subs.waiting):
             self._start_build(waiting)
         return self
@@ -161,25 +172,61 @@ class Club:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._build_threads.shutdown(wait=False, cancel_futures=True)
         self._io.shutdown(wait=False, cancel_futures=True)
-        if self._db is not None:
-            db = self._db
-            await asyncio.get_running_loop().run_in_executor(self._db_thread, db.close)
+        await asyncio.get_running_loop().run_in_executor(self._db_thread, self._close)
         self._db_thread.shutdown(wait=True)
+
+    def _close(self) -> None:
+        for connection in (self._db, self._ladder):
+            if connection is not None:
+                connection.close()
 
     async def db(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` with the club's connection, in the database's thread."""
 
         def run() -> T:
-            if self._db is None:
-                self._db = connect(self.paths.db)
-                self._tokens = Tokens(self._db)
-            return work(self._db)
+            return work(self._club_db())
 
         return await asyncio.get_running_loop().run_in_executor(self._db_thread, run)
 
+    async def on_ladder(self, work: Callable[[LadderDatabase], T]) -> T:
+        """Run ``work`` with the ladder's connection, in the database's thread."""
+
+        def run() -> T:
+            return work(self._ladder_db())
+
+        return await asyncio.get_running_loop().run_in_executor(self._db_thread, run)
+
+    def _club_db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = connect(self.paths.db)
+            self._tokens = Tokens(self._db)
+        return self._db
+
+    def _ladder_db(self) -> LadderDatabase:
+        if self._ladder is None:
+            self._ladder = LadderDatabase.open(RunFolder(self.paths.folder))
+        return self._ladder
+
+    def changed(self) -> None:
+        """Something members watch has changed (a game recorded: a validation, a rating)."""
+        self._notify()
+
     def _notify(self) -> None:
+        self.generation += 1
         self._changed.set()
         self._changed = asyncio.Event()
+
+    async def next_change(self, within_s: float) -> bool:
+        """Wait for the next change (True), or ``within_s`` seconds (False)."""
+        return await self.next_change_of(self._changed, within_s)
+
+    @staticmethod
+    async def next_change_of(changed: asyncio.Event, within_s: float = QUIET_S) -> bool:
+        try:
+            await asyncio.wait_for(changed.wait(), within_s)
+        except TimeoutError:
+            return False
+        return True
 
     # ------------------------------------------------------------ members
 
@@ -248,21 +295,31 @@ class Club:
         await self.db(lambda db: subs.check_may_send(db, member, bot))
         tree, language = await self.receive(body, hint, claimed)
         per_day = self.settings.submissions_per_day
-        submission, new = await self.db(
-            lambda db: subs.submit(db, member, bot, tree.hash, language.value, tree.size, tree.files, per_day)
-        )
+        code = Code(tree.hash, "", tree.size, language.value, KITS[language].tcp)
+
+        def record(db: sqlite3.Connection) -> tuple[subs.Submission, bool]:
+            number = lambda: entries.reserve(self._ladder_db(), bot, code)  # noqa: E731  (taken once the checks pass)
+            return subs.submit(db, member, bot, tree.hash, language.value, tree.size, tree.files, per_day, number)
+
+        async with self._recording:
+            submission, new = await self.db(record)
         if new:
             self._start_build(submission)
         self._notify()
         return submission, new
 
     async def retry(self, member: Member, bot: str, version: int) -> subs.Submission:
-        """Build a version again whose build failed (its content unchanged)."""
+        """Try a version again whose build or validation failed, its content unchanged: build it again, or
+        validate it again."""
         submission = await self.db(lambda db: subs.get(db, member, bot, version))
-        if submission.state != subs.FAILED:
-            raise ClubError(f"{submission.label} is {submission.state}: only a version that failed is tried again")
-        await self.db(lambda db: subs.set_state(db, submission.id, subs.RECEIVED))
-        self._start_build(submission)
+        if submission.state == subs.FAILED:
+            await self.on_ladder(lambda ladder: entries.rebuild(ladder, submission))
+            await self.db(lambda db: subs.set_state(db, submission.id, subs.RECEIVED))
+            self._start_build(submission)
+        elif submission.state == subs.BUILT:
+            await self.on_ladder(lambda ladder: entries.revalidate(ladder, submission))
+        else:
+            raise ClubError(f"{submission.label} is still being built: wait for its build")
         self._notify()
         return await self.db(lambda db: subs.by_id(db, submission.id))
 
@@ -272,28 +329,56 @@ class Club:
     async def version(self, member: Member, bot: str, version: int | None) -> subs.Submission:
         return await self.db(lambda db: subs.get(db, member, bot, version))
 
+    async def where(self, submissions: list[subs.Submission]) -> list[entries.Entry]:
+        """How the versions stand: their builds, then the ladder."""
+        return await self.on_ladder(lambda ladder: entries.entries(ladder, submissions))
+
+    async def outputs(self, submission: subs.Submission) -> list[dict[str, str]]:
+        """What the version's bot printed in its recent games."""
+        label = f"{submission.bot}.v{submission.version}"
+        return await self.on_ladder(lambda ladder: entries.outputs(ladder, label))
+
+    async def bots_of(self, names: set[str]) -> dict[str, dict[str, object]]:
+        """These bots' ratings over time and head-to-head results, by version."""
+        return await self.on_ladder(lambda ladder: entries.bots_of(ladder, names))
+
+    async def board_json(self) -> str:
+        """The public board as JSON: made again after a change, at most once every ``BOARD_S``, whoever asks
+        (page clients share one)."""
+        async with self._board_lock:
+            shown, text, made = self._board
+            if shown != self.generation and (not text or time.monotonic() - made >= BOARD_S):
+                generation = self.generation
+                data = await self.on_ladder(entries.public_board)
+                text = json.dumps(data, separators=(",", ":"))
+                self._board = (generation, text, time.monotonic())
+            return self._board[1]
+
     def build_log(self, submission: subs.Submission) -> str:
         try:
             return self.paths.build_log(submission).read_text(encoding="utf-8", errors="replace")
         except FileNotFoundError:
             return ""
 
-    async def watch(self, member: Member, bot: str, version: int) -> AsyncIterator[subs.Submission | None]:
-        """The version each time its state changes, until it is built or failed (the first at once); None after
-        each ``QUIET_S`` without a change (the caller keeps its connection alive)."""
+    async def watch(self, member: Member, bot: str, version: int) -> AsyncIterator[entries.Entry | None]:
+        """The version each time its state changes, until it plays or will not (the first at once): its build,
+        its validation; None after each ``QUIET_S`` without a change (the caller keeps its connection alive)."""
         last: tuple[str, str] | None = None
+        said = time.monotonic()
         while True:
             changed = self._changed
             submission = await self.version(member, bot, version)
-            if (submission.state, submission.reason) != last:
-                last = (submission.state, submission.reason)
-                yield submission
-            if submission.state in (subs.BUILT, subs.FAILED):
+            (entry,) = await self.where([submission])
+            if (entry.state, entry.reason) != last:
+                last = (entry.state, entry.reason)
+                said = time.monotonic()
+                yield entry
+            if entry.done:
                 return
-            try:
-                await asyncio.wait_for(changed.wait(), QUIET_S)
-            except TimeoutError:
+            if time.monotonic() - said >= QUIET_S:  # other versions change, this one waits: a sign of life
+                said = time.monotonic()
                 yield None
+            await self.next_change_of(changed)
 
     # ------------------------------------------------------------ builds
 
@@ -318,20 +403,18 @@ class Club:
             state = subs.BUILT if outcome.ok else subs.FAILED
             build = outcome.made.hash if outcome.made is not None else None
             await self.db(lambda db: subs.set_state(db, submission.id, state, outcome.reason, outcome.seconds, build))
+            made = outcome.made
+            if made is not None:
+                await self.on_ladder(lambda ladder: entries.built(ladder, submission, made.folder))
+            else:
+                await self.on_ladder(lambda ladder: entries.build_failed(ladder, submission, outcome.reason))
             log.info("club.build", version=submission.label, ok=outcome.ok, reason=outcome.reason)
             self._notify()
-            if outcome.made is not None and self.on_built is not None:
-                self.on_built(submission, outcome.made.folder)
 
     def _build_now(self, submission: subs.Submission) -> Outcome:
         made = recipe(Language(submission.language), self.paths.toolchains, self.builder.python)
         source = self.store.get(submission.hash).folder
         return self.builder.build(source, self.store.tree(submission.hash), made, self.builds)
-
-    def command(self, submission: subs.Submission) -> tuple[list[str], bool]:
-        """The command that runs a built version, from its build folder, and whether it needs ``--tcp``."""
-        kit = KITS[Language(submission.language)]
-        return kit.command.split(), kit.tcp
 
 
 def spooled() -> BinaryIO:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.club.db import ClubError, rows, transaction
@@ -126,9 +127,11 @@ def submit(
     size: int,
     files: int,
     per_day: int,
+    number: Callable[[], int] | None = None,
 ) -> tuple[Submission, bool]:
     """Record a version of ``bot``: the submission, and whether it is new (False: this content was sent before,
-    and that version is given back). NotYours, or QuotaError with when the next one is possible."""
+    and that version is given back). ``number``: the version's number (the ladder's, taken once every check has
+    passed), else the bot's next. NotYours, or QuotaError with when the next one is possible."""
     with transaction(db):
         check_may_send(db, member, bot)
         same = rows(db, f"{_SELECT} WHERE s.bot = ? AND s.hash = ?", (bot, hash))
@@ -143,8 +146,11 @@ def submit(
         now = time.time()
         if owner(db, bot) is None:
             db.execute("INSERT INTO bots (name, member, made_at) VALUES (?, ?, ?)", (bot, member.id, now))
-        last = rows(db, "SELECT MAX(version) FROM submissions WHERE bot = ?", (bot,))
-        version = int(last[0][0] or 0) + 1
+        if number is not None:
+            version = number()
+        else:
+            last = rows(db, "SELECT MAX(version) FROM submissions WHERE bot = ?", (bot,))
+            version = int(last[0][0] or 0) + 1
         cursor = db.execute(
             "INSERT INTO submissions (member, bot, version, hash, language, size, files, sent_at, state) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -177,6 +183,10 @@ def of_member(db: sqlite3.Connection, member: Member) -> list[Submission]:
     else:
         found = rows(db, f"{_SELECT} WHERE s.member = ? ORDER BY s.sent_at DESC", (member.id,))
     return [_submission(r) for r in found]
+
+
+def everyone(db: sqlite3.Connection) -> list[Submission]:
+    return [_submission(r) for r in rows(db, f"{_SELECT} ORDER BY s.id")]
 
 
 def by_id(db: sqlite3.Connection, submission: int) -> Submission:

@@ -31,8 +31,7 @@ class Added:
         frozen = f", frozen as {v.code.shown}" if v.code.frozen else ""
         if self.previous is None:
             return (
-                f"added {v.bot}, version {v.version} ({v.label}{frozen}): it plays once it passes its validation "
-                "game"
+                f"added {v.bot}, version {v.version} ({v.label}{frozen}): it plays once it passes its validation game"
             )
         return (
             f"added {v.bot} version {v.version} ({v.label}{frozen}), after version {self.previous.version} "

@@ -17,13 +17,13 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.support.arena import ARENA
+from tests.support.arena import ARENA, QUICK
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -213,9 +213,13 @@ def python_bot(folder: Path, makefile: str = "", extra: dict[str, str] | None = 
     return folder
 
 
-def setup(folder: Path, *languages: str) -> None:
-    """``arena club setup`` of these kits, from copies of this machine's caches and with npm kept offline (the
-    tests reach no address outside the machine)."""
+def setup(folder: Path, *languages: str, rules: Sequence[str] = QUICK) -> None:
+    """A club's folder: its ladder (``arena ladder init``, quick games, bots in the sandbox), then ``arena club
+    setup`` of these kits, from copies of this machine's caches and with npm kept offline (the tests reach no
+    address outside the machine)."""
+    made = subprocess.run([ARENA, "ladder", "init", str(folder), *rules, "--sandbox", "required"],
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert made.returncode == 0, made.stderr
     args = [a for language in languages for a in ("--lang", language)]
     done = subprocess.run(
         [ARENA, "club", "setup", str(folder), "--copy-caches", *args], capture_output=True, text=True, timeout=900,
