@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import secrets
 import subprocess
+import tarfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +24,10 @@ import pytest
 from referee.club.db import connect, rows
 from referee.club.tls import self_signed
 from referee.frozen.archive import pack
-from tests.frozen.test_archive import file, tar_gz
+from tests.frozen.test_archive import file, special, tar_gz
 from tests.support.arena import ARENA
-from tests.support.club import ClubNet, Member, Served, browser_at, invite, invite_here, python_bot, raw, setup, tidy
+from tests.support.club import ClubNet, Member, Served, browser_at, invite, invite_here, raw, setup, tidy
+from tests.support.club import python_bot as real_bot
 from tests.support.processes import wait_for, with_marker_in_cmdline
 
 
@@ -224,23 +226,39 @@ def test_an_upload_changed_on_the_way_is_refused_and_nothing_is_kept(club: Club)
     "archive, status, expected",
     [
         (
-            tar_gz(file("Makefile", b"build:\n"), file("bot.py"), file("../../outside.py")),
+            lambda: tar_gz(file("Makefile", b"build:\n"), file("bot.py"), file("../../outside.py")),
             400,
             "outside the bot's folder",
         ),
-        (tar_gz(file("Makefile", b"build:\n"), file("main.rs")), 400, "unknown language"),
-        (tar_gz(file("bot.py")), 400, "no Makefile"),
-        (tar_gz(), 400, "empty"),
-        (b"x" * (21 * 1024 * 1024), 413, "over the limit of 20 MiB"),
+        (lambda: tar_gz(file("Makefile", b"build:\n"), file("/etc/cron.d/bot.py")), 400, "an absolute path"),
+        (lambda: tar_gz(file("bot.py"), special("key", tarfile.SYMTYPE, "/etc/ssh")), 400, "outside the bot's folder"),
+        (lambda: tar_gz(file("bot.py"), special("x", tarfile.LNKTYPE, "/etc/shadow")), 400, "outside the bot's folder"),
+        (lambda: tar_gz(file("bot.py"), special("null", tarfile.CHRTYPE)), 400, "a device file"),
+        (lambda: tar_gz(file("bot.py"), file("zeros", bytes(101 * 1024 * 1024))), 413, "over the limit of unpacked"),
+        (lambda: tar_gz(file("Makefile", b"build:\n"), file("main.rs")), 400, "unknown language"),
+        (lambda: tar_gz(file("bot.py")), 400, "no Makefile"),
+        (lambda: tar_gz(), 400, "empty"),
+        (lambda: b"x" * (21 * 1024 * 1024), 413, "over the limit of 20 MiB"),
     ],
-    ids=["dot-dot", "unknown language", "no build file", "empty", "too big"],
+    ids=[
+        "dot-dot",
+        "absolute",
+        "symlink out",
+        "hard link out",
+        "device",
+        "bomb",
+        "unknown language",
+        "no build file",
+        "empty",
+        "too big",
+    ],
 )
 def test_a_hostile_upload_is_refused_by_the_server_and_nothing_is_kept(
-    club: Club, archive: bytes, status: int, expected: str
+    club: Club, archive: Callable[[], bytes], status: int, expected: str
 ) -> None:
     ann = club["ann"]
     body = club.root / f"hostile-{secrets.token_hex(4)}.tar.gz"
-    body.write_bytes(archive)
+    body.write_bytes(archive())
     before = _store(club)
     headers = _submit_headers(ann, "0" * 64, secrets.token_hex(16), time.time())
     got, text = raw(ann, club.served.url(1) + "/api/submit?bot=annbot", "POST", headers, body)
