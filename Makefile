@@ -17,8 +17,19 @@ JAVA_BIN := $(JAVA_BOT)/build/bot
 
 PROTO_SRC := proto/bideuchre/v1/arena.proto
 
-$(STAMP): pyproject.toml
+# The install builds the double-dummy solver (referee/solver, C++: setup.py) with Debian's g++ and Python's headers,
+# installed as below when missing; an edit of its source builds it again.
+SOLVER_SRC := $(wildcard referee/solver/*.cpp referee/solver/*.hpp)
+HAS_PYTHON_H := $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'
+
+$(STAMP): pyproject.toml setup.py $(SOLVER_SRC)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (found " + sys.version.split()[0] + "); set PYTHON=python3.11")'
+	@if ! command -v g++ >/dev/null; then \
+	  $(call apt_install,the double-dummy solver,g++); \
+	fi
+	@if ! $(HAS_PYTHON_H); then \
+	  $(call apt_install,the double-dummy solver,python3-dev); \
+	fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -141,6 +152,7 @@ $(JAVA_BIN): $(wildcard $(JAVA_BOT)/*.java) $(JAVA_BOT)/Makefile $(PROTO_SRC)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/claim.py
+	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/referee.py
 	$(BIN)/python bench/wire.py
 	$(BIN)/python bench/tournament.py
@@ -155,9 +167,10 @@ bench: $(STAMP)
 proto: $(STAMP)
 	$(BIN)/python tools/gen_proto.py
 
-# The slim SDK for Python bot authors (sdk-dist/README.md): a wheel of the engine, the wire conversion, the
-# SDK and the Python example bots, needing only grpcio and protobuf, in dist/. pip fetches its build backend
-# (hatchling) into a build environment of its own.
+# The slim SDK for Python bot authors (sdk-dist/README.md): a wheel of the engine, the double-dummy solver, the
+# wire conversion, the SDK and the Python example bots, needing only grpcio and protobuf, in dist/. pip fetches
+# its build backend (setuptools) into a build environment of its own; the solver is compiled where a C++
+# compiler works, and left out otherwise (the engine then falls back to its pure-Python claim search).
 sdk-wheel: $(STAMP)
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist ./sdk-dist
 

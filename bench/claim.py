@@ -1,5 +1,9 @@
 """How long the engine takes to check a claim (``Game.claim``'s search), per preset, in one process.
 
+The engine decides claims with the compiled double-dummy solver where it is
+built (``referee.solver``); ``--python`` measures its own pure-Python search
+instead (``ClaimSearch``, which decides them where the solver is not built).
+
 Two kinds of position for every preset:
 
 - Built at the first lead, the whole hand left (``tests/support/claims.py``):
@@ -11,23 +15,26 @@ Two kinds of position for every preset:
 - Random: hands dealt and bid at random (lone bids too), played at random to
   the first lead, to half the hand, and to three tricks left; the seat on
   turn claims. Most of these claims are refused. The table gives, per depth,
-  how many held, how many the search gave up on (``SEARCH_LIMIT`` turns:
-  refused unproved), the median, mean, 99th percentile and slowest claim and
-  that one's search size (turns searched), and the slowest claim that held.
+  how many held, how many the search gave up on (its node limit,
+  ``SOLVER_NODE_LIMIT`` for the solver and ``SEARCH_LIMIT`` turns for the
+  Python search: refused unproved), the median, mean, 99th percentile and
+  slowest claim and that one's search size (nodes searched), and the slowest
+  claim that held.
 
 Times are CPU seconds of this process (``time.process_time``), so the load of
 other processes disturbs them less than the wall clock would; the search is
 single-threaded.
 
 Last, the referee's event loop while a bot's claim is searched: the slowest
-kind of claim (a triple-deck claim at the first lead that the search gives
-up on) is put to the engine as the referee does (``referee.seat.CLAIMS``, a
+of 20 triple-deck claims at the first lead is put to the engine as the
+referee does (``referee.seat.CLAIMS``, a
 thread beside the loop), and again on the loop itself, while a task of the
 loop asks to wake every millisecond; the table gives how often it woke and
 how late, in wall-clock time.
 
     python bench/claim.py                   # every preset, 100 random positions per depth
     python bench/claim.py indiana --positions 300
+    python bench/claim.py --python          # the engine's own search
 
 The figures measured so far, and what they mean for the rule, are in
 docs/rules.md ("Claims").
@@ -51,28 +58,30 @@ sys.path.insert(0, str(ROOT))
 from machine import chosen_presets, describe  # bench/machine.py
 
 from referee.engine.cards import Card, Trump
-from referee.engine.claim import SEARCH_LIMIT
 from referee.engine.game import Game
 from referee.engine.presets import PRESETS
 from referee.engine.rules import Rules
 from referee.seat import CLAIMS
+from referee.solver import available as solver_available
 from tests.support.claims import deal_and_contract, draw_first, held_over, random_ending, top_trumps
 
 Deal = Callable[[Rules, int, int], list[list[Card]]]
 BUILT: dict[str, Deal] = {"top trumps": top_trumps, "draw first": draw_first, "held over": held_over}
+PYTHON_SEARCH = False  # --python: the engine's own search, not the solver
 
 
-def timed(game: Game) -> tuple[float, bool, int]:
-    """(CPU seconds, whether the claim of the seat on turn holds, turns searched: more than the limit when the
-    search ran out of them)."""
+def timed(game: Game) -> tuple[float, bool, int, bool]:
+    """(CPU seconds, whether the claim of the seat on turn holds, nodes searched, whether the search decided it
+    within its limit)."""
     assert game.to_act is not None
-    search = game.claim_search(game.rules.team_of(game.to_act))
+    team = game.rules.team_of(game.to_act)
+    search = game.python_claim_search(team) if PYTHON_SEARCH else game.claim_search(team)
     start = time.process_time()
     holds = search.holds()
-    return time.process_time() - start, holds, search.nodes
+    return time.process_time() - start, holds, search.nodes, search.decided
 
 
-def built(name: str) -> dict[str, tuple[float, bool, int]]:
+def built(name: str) -> dict[str, tuple[float, bool, int, bool]]:
     rules = PRESETS[name]
     out = {}
     for label, deal in BUILT.items():
@@ -81,10 +90,10 @@ def built(name: str) -> dict[str, tuple[float, bool, int]]:
     return out
 
 
-def sampled(name: str, left: int, positions: int, seed: int) -> list[tuple[float, bool, int]]:
+def sampled(name: str, left: int, positions: int, seed: int) -> list[tuple[float, bool, int, bool]]:
     rules = PRESETS[name]
     rng = random.Random(f"{seed}:{name}:{left}")
-    results: list[tuple[float, bool, int]] = []
+    results: list[tuple[float, bool, int, bool]] = []
     while len(results) < positions:
         game = random_ending(rules, rng, tricks_left=left, lone=0.2)
         if game is not None:
@@ -93,18 +102,15 @@ def sampled(name: str, left: int, positions: int, seed: int) -> list[tuple[float
 
 
 def slow_claim(seed: int) -> Game:
-    """A triple-deck position at the first lead whose claim the search gives up on (the slowest there is)."""
+    """Of 20 triple-deck positions at the first lead, the one whose claim takes the search longest."""
     rules = PRESETS["triple-deck"]
     rng = random.Random(f"{seed}:loop")
-    while True:
+    games: list[Game] = []
+    while len(games) < 20:
         game = random_ending(rules, rng, tricks_left=rules.cards_each, lone=0.2)
-        if game is None:
-            continue
-        assert game.to_act is not None
-        search = game.claim_search(rules.team_of(game.to_act))
-        search.holds()
-        if not search.decided:
-            return game
+        if game is not None:
+            games.append(game)
+    return max(games, key=lambda game: timed(game.copy())[0])
 
 
 async def _ticks(done: asyncio.Event) -> list[float]:
@@ -139,7 +145,7 @@ async def _claim_beside(game: Game, threaded: bool) -> tuple[float, list[float]]
 
 def loop_during_claims(seed: int) -> None:
     game = slow_claim(seed)
-    print("The event loop while the slowest claim (triple-deck, the whole hand left, given up) is searched")
+    print("The event loop while the slowest of 20 claims (triple-deck, the whole hand left) is searched")
     head = f"{'the search runs':<26} {'wall ms':>8} {'wake-ups':>9} {'late: median':>13} {'p99':>8} {'most':>8}"
     print(head)
     print("-" * len(head))
@@ -162,23 +168,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("presets", nargs="*", help="presets to measure (default: all)")
     parser.add_argument("--positions", type=int, default=100, help="random positions per depth (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--python", action="store_true", help="the engine's own search, not the compiled solver")
     args = parser.parse_args(argv)
     names = chosen_presets(parser, args.presets)
+    global PYTHON_SEARCH
+    PYTHON_SEARCH = args.python or not solver_available()
 
-    print("Claims: CPU milliseconds for the engine to decide a claim, one process")
+    search = "the engine's own Python search" if PYTHON_SEARCH else "the compiled solver"
+    print(f"Claims: CPU milliseconds for the engine to decide a claim ({search}), one process")
     print(f"Machine: {describe()}")
     print(f"Random positions: {args.positions} per depth, seed {args.seed}\n")
     head = f"{'preset':<19} {'tricks':>6} " + " ".join(f"{label:>18}" for label in BUILT)
-    print("Built positions at the first lead: ms (held or refused, turns searched)")
+    print("Built positions at the first lead: ms (held or refused, nodes searched)")
     print(head)
     print("-" * len(head))
     for name in names:
-        cells = [f"{ms(t)} ({'held' if h else 'refused'}, {nodes})".rjust(18) for t, h, nodes in built(name).values()]
+        cells = [
+            f"{ms(t)} ({'held' if h else 'refused'}, {nodes})".rjust(18) for t, h, nodes, _ in built(name).values()
+        ]
         print(f"{name:<19} {PRESETS[name].cards_each:>6} " + " ".join(cells))
     print()
     head = (
         f"{'preset':<19} {'left':>5} {'held':>5} {'undecided':>9} {'median':>8} {'mean':>8} {'p99':>8} {'slowest':>9} "
-        f"{'its turns':>9} {'held: slowest':>13} {'its turns':>9}"
+        f"{'its nodes':>9} {'held: slowest':>13} {'its nodes':>9}"
     )
     print("Random positions: ms per claim")
     print(head)
@@ -187,12 +199,12 @@ def main(argv: list[str] | None = None) -> None:
         each = PRESETS[name].cards_each
         for left in sorted({each, (each + 1) // 2, min(3, each)}, reverse=True):
             results = sampled(name, left, args.positions, args.seed)
-            times = sorted(t for t, _, _ in results)
+            times = sorted(r[0] for r in results)
             slowest = max(results)
-            proved = max((r for r in results if r[1]), default=(0.0, True, 0))
-            undecided = sum(1 for _, _, nodes in results if nodes > SEARCH_LIMIT)
+            proved = max((r for r in results if r[1]), default=(0.0, True, 0, True))
+            undecided = sum(1 for r in results if not r[3])
             print(
-                f"{name:<19} {left:>5} {sum(h for _, h, _ in results):>5} {undecided:>9} "
+                f"{name:<19} {left:>5} {sum(r[1] for r in results):>5} {undecided:>9} "
                 f"{ms(statistics.median(times)):>8} "
                 f"{ms(statistics.fmean(times)):>8} {ms(times[int(len(times) * 0.99) - 1]):>8} {ms(slowest[0]):>9} "
                 f"{slowest[2]:>9} {ms(proved[0]):>13} {proved[2]:>9}"

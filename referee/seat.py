@@ -24,8 +24,9 @@ Claims (docs/protocol.md, "Claims"). A seat may answer a play with a claim
 (``may_claim`` in the request), once per play: the engine's answer to a
 claim depends on the position only, and a refused claim leaves the position
 as it was, so a second claim at the same play is an illegal answer. The
-search takes up to about two seconds of CPU (``SEARCH_LIMIT``): it runs in
-one thread of the referee process (``CLAIMS``), one search at a time, so that
+search (the compiled solver's, ``referee.engine.claim``) takes up to about
+two seconds of CPU (``SOLVER_NODE_LIMIT``), and runs without Python's lock:
+it runs in one thread of the referee process (``CLAIMS``), one search at a time, so that
 the event loop goes on serving the other tables and every deadline, and a
 bot cannot take more than one CPU of the referee's by claiming. Nothing else
 touches the game meanwhile: its table waits for the answer. The search is

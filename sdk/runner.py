@@ -10,6 +10,10 @@ Error (logged to stderr; a fatal one ends the process with status 1) and
 Shutdown (status 0). One process plays game after game, whatever seat the
 referee gives it.
 
+Where the compiled double-dummy solver is not built (a slim install without a
+compiler), ``run`` says so in one line on stderr as it starts: the engine's
+claims then fall back to its pure-Python search.
+
 When ARENA_SEED is set, ``bot.rng`` is reseeded at every GameStart from the
 seed and the game id, so a game replays exactly whatever the process played
 before it.
@@ -41,6 +45,7 @@ from referee.protocol.decoded import (
     WelcomeInfo,
 )
 from referee.protocol.domain import PLAY_METHOD, ErrorCode, ProtocolError
+from referee.solver import unavailable_reason
 from sdk.bot import Bot
 from sdk.log import configure, get_logger
 
@@ -88,6 +93,8 @@ def run(bot: Bot, argv: Sequence[str] | None = None) -> None:
     """Play as ``bot`` until the referee shuts the session down; exits the process."""
     args = parse_args(sys.argv[1:] if argv is None else argv, bot)
     configure(args.log_level)
+    if (missing := unavailable_reason()) is not None:
+        print(f"note: {missing}; the engine's claims fall back to its pure-Python search", file=sys.stderr)
     try:
         asyncio.run(play_session(bot, args.address, args.token, seed=args.seed))
     except SessionError as exc:

@@ -3,12 +3,12 @@
     python tools/check_sdk_imports.py          # the arena's venv (everything installed): what the SDK reaches for
     SLIM/bin/python -I tools/check_sdk_imports.py   # a venv with only bideuchre-sdk: that it is all there
 
-The modules are the ones sdk-dist/pyproject.toml puts in the wheel (its force-include table). After importing
-them all (grpc and protobuf first, as the baseline), every module loaded must be the standard library's,
-grpc's or protobuf's, or one of those shipped modules: an import of ``referee.logging``, structlog, typer,
-rich or aiohttp (or of any other arena module the wheel leaves out) fails the check, whether or not it is
-installed. Prints one line per offending module (with the file it came from), or one line saying all is
-well.
+The modules are the ones sdk-dist/pyproject.toml puts in the wheel (its ``[tool.bideuchre-sdk] ship`` list),
+and the solver's compiled module where it was built. After importing them all (grpc and protobuf first, as the
+baseline), every module loaded must be the standard library's, grpc's or protobuf's, or one of those shipped
+modules: an import of ``referee.logging``, structlog, typer, rich or aiohttp (or of any other arena module the
+wheel leaves out) fails the check, whether or not it is installed. Prints one line per offending module (with
+the file it came from), or one line saying all is well.
 """
 
 from __future__ import annotations
@@ -21,21 +21,19 @@ from pathlib import Path
 PYPROJECT = Path(__file__).resolve().parents[1] / "sdk-dist" / "pyproject.toml"
 DEPENDENCIES = ("grpc", "google")  # grpcio, protobuf (google.protobuf)
 ARENA = ("referee", "sdk", "example_bots")
+COMPILED = ("referee.solver._native",)  # built into the wheel where a C++ compiler worked (sdk-dist/setup.py)
 
 
 def shipped_modules(pyproject: Path = PYPROJECT) -> list[str]:
-    """The dotted names of the modules the wheel holds (from its force-include table: source -> wheel path)."""
+    """The dotted names of the Python modules the wheel holds (its ``[tool.bideuchre-sdk] ship`` list: files and
+    folders of the checkout, at the same paths in the wheel); the solver's compiled module is not one of them."""
     table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    mapping: dict[str, str] = table["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    checkout = pyproject.parent.parent
     names: list[str] = []
-    for source, target in mapping.items():
-        src = (pyproject.parent / source).resolve()
-        files = (
-            [(src, Path(target))]
-            if src.is_file()
-            else [(f, Path(target) / f.relative_to(src)) for f in src.rglob("*.py")]
-        )
-        for _, in_wheel in sorted(files):
+    for shipped in table["tool"]["bideuchre-sdk"]["ship"]:
+        source = checkout / shipped
+        for path in sorted(source.rglob("*.py")) if source.is_dir() else [source]:
+            in_wheel = path.relative_to(checkout)
             if in_wheel.suffix != ".py" or "__pycache__" in in_wheel.parts:
                 continue
             parts = in_wheel.with_suffix("").parts
@@ -60,7 +58,7 @@ def check(modules: list[str]) -> list[str]:
         except ImportError as exc:
             problems.append(f"{name}: cannot be imported: {exc}")
     allowed = set(sys.stdlib_module_names) | set(DEPENDENCIES) | {"__main__", "__mp_main__"}  # the script itself
-    shipped = set(modules)
+    shipped = set(modules) | set(COMPILED)
     foreign: dict[str, int] = {}  # a package from elsewhere: how many of its modules came in
     for name in sorted(set(sys.modules) - baseline):
         if top(name) in ARENA:

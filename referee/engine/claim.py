@@ -43,12 +43,18 @@ What keeps it fast, each safe for the reason given:
 
 ``ClaimSearch`` works on copies of the cards; the game it came from is never
 touched. It takes at most ``SEARCH_LIMIT`` turns: a claim not proved by then
-is refused (never accepted unproved). Claims that hold are proved in far
-fewer turns; what comes near the limit is the refusal of a claim with most
-of a long hand left (triple-deck's 15 tricks), which would otherwise take
-seconds. ``tests/engine/test_claim.py`` checks the search against a plain
-search through ``Game`` itself, and plays out every line of the other side
-against ``claim_card``; ``bench/claim.py`` measures it.
+is refused (never accepted unproved).
+
+Where the compiled double-dummy solver is built (``referee.solver``, as in
+the arena's own install), claims are decided by it instead (``SolvedClaim``,
+through ``referee.engine.doubledummy``): the same question, answered from the
+same tables, in a fraction of the time, with ``SOLVER_NODE_LIMIT`` nodes as
+its guard. ``ClaimSearch`` stays for installs without it (the slim SDK where
+no compiler worked). ``tests/engine/test_claim.py`` checks whichever decides
+against a plain search through ``Game`` itself, and plays out every line of
+the other side against ``claim_card``; ``tests/engine/test_doubledummy.py``
+checks the solver against that search on every preset; ``bench/claim.py``
+measures it.
 """
 
 from __future__ import annotations
@@ -57,8 +63,10 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import Protocol
 
+from referee.engine import doubledummy
 from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, NUM_CODES, TRICK_KEY, Card, playable, winning_index
 from referee.engine.rules import Rules
+from referee.solver import SearchLimitError
 
 
 def _suit_orders() -> list[list[list[Card]]]:
@@ -80,6 +88,60 @@ SEARCH_LIMIT = 250_000
 _NEVER = 1 << 30  # above every trick key
 # Per trump: every card code by effective suit, weakest first, each suit followed by the end mark (NUM_CODES).
 _LAYOUT_ORDER = [[c for suit in suits for c in (*suit, NUM_CODES)] for suits in _SUIT_ORDER]
+
+
+# The nodes one claim may take in the compiled solver (about two seconds at the ten million nodes a second of
+# bench/solver.py's machine, the time the Python search's limit allows): a guard, far above what any claim of
+# bench/claim.py needs (its slowest, triple-deck refusals at the first lead with a trick in progress, take a few
+# million).
+SOLVER_NODE_LIMIT = 20_000_000
+
+
+class ClaimCheck(Protocol):
+    """What decides a claim: ``ClaimSearch`` (pure Python) or ``SolvedClaim`` (the compiled solver), each answering
+    one question, and saying how far it searched (``nodes``) and whether it had to give up (``decided``)."""
+
+    nodes: int
+    decided: bool
+
+    def holds(self) -> bool: ...
+
+    def winning_card(self) -> Card | None: ...
+
+
+class SolvedClaim:
+    """A claim decided by the compiled double-dummy solver: whether ``team`` takes every trick left of
+    ``position``, and with which card; the answers of ``ClaimSearch``, from the same tables. A search that
+    reaches ``limit`` nodes answers no and says so in ``decided``, as ``ClaimSearch`` does."""
+
+    def __init__(self, position: doubledummy.Position, team: int, limit: int = SOLVER_NODE_LIMIT) -> None:
+        self.position = position
+        self.team = team
+        self.limit = limit
+        self.nodes = 0
+        self.decided = True
+
+    def holds(self) -> bool:
+        """The team takes every remaining trick against every play of the others (false if not proved)."""
+        try:
+            return doubledummy.claim_holds(self.position, self.team, node_limit=self.limit)
+        except SearchLimitError:
+            self.decided = False
+            return False
+        finally:
+            self.nodes = doubledummy.solver_for(self.position.trump, self.position.copies).nodes
+
+    def winning_card(self) -> Card | None:
+        """A card for the seat to act (one of the team) that keeps every remaining trick, or None."""
+        if self.position.team_to_act != self.team:
+            raise ValueError(f"seat {self.position.to_act} does not play for team {self.team}")
+        try:
+            return doubledummy.claim_card(self.position, node_limit=self.limit)
+        except SearchLimitError:
+            self.decided = False
+            return None
+        finally:
+            self.nodes = doubledummy.solver_for(self.position.trump, self.position.copies).nodes
 
 
 class _OutOfTurns(Exception):
@@ -418,7 +480,7 @@ class Claimable(Protocol):
     @property
     def to_act(self) -> int | None: ...
 
-    def claim_search(self, team: int, limit: int = ...) -> ClaimSearch: ...
+    def claim_search(self, team: int, limit: int = ...) -> ClaimCheck: ...
 
 
 def claim_card(game: Claimable) -> Card | None:

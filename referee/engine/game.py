@@ -42,8 +42,9 @@ from referee.engine.bids import (
     trump_named_with_bid,
 )
 from referee.engine.cards import Card, Trump, card_str, deck_cards
-from referee.engine.claim import SEARCH_LIMIT, ClaimSearch
+from referee.engine.claim import SEARCH_LIMIT, SOLVER_NODE_LIMIT, ClaimCheck, ClaimSearch, SolvedClaim
 from referee.engine.deal import deal_seats
+from referee.engine.doubledummy import Position
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import (
     BidEvent,
@@ -59,6 +60,7 @@ from referee.engine.events import (
 )
 from referee.engine.rules import Rules
 from referee.engine.scoring import hand_points
+from referee.solver import available as solver_available
 
 
 class Phase(StrEnum):
@@ -743,13 +745,20 @@ class Game:
 
     # ----------------------------------------------------------------- claims
 
-    def claim_search(self, team: int, limit: int = SEARCH_LIMIT) -> ClaimSearch:
+    def claim_search(self, team: int, limit: int | None = None) -> ClaimCheck:
         """The search that decides whether ``team`` can take every remaining trick of the hand in play, in at most
-        ``limit`` turns (see ``referee.engine.claim``); the game is left as it is."""
-        if not 0 <= team < self._teams:
-            raise ValueError(f"team {team} is not a team of this game (0..{self._teams - 1})")
-        if self.phase is not _PLAY or self.to_act is None:
-            raise IllegalActionError("claim-not-in-play", f"a claim is made in the play, not during the {self.phase}")
+        ``limit`` nodes or turns (see ``referee.engine.claim``): the compiled solver's where it is built, else the
+        engine's own ``ClaimSearch``. The game is left as it is."""
+        self._check_claim(team)
+        if solver_available():
+            return SolvedClaim(Position.of_game(self), team, SOLVER_NODE_LIMIT if limit is None else limit)
+        return self.python_claim_search(team, SEARCH_LIMIT if limit is None else limit)
+
+    def python_claim_search(self, team: int, limit: int = SEARCH_LIMIT) -> ClaimSearch:
+        """The engine's own claim search (pure Python), which decides claims where the compiled solver is not
+        built; ``claim_search`` without the solver."""
+        self._check_claim(team)
+        assert self.to_act is not None  # checked: a seat is to play
         return ClaimSearch(
             trump=self.trump,
             teams=self._teams,
@@ -763,12 +772,18 @@ class Game:
             limit=limit,
         )
 
+    def _check_claim(self, team: int) -> None:
+        if not 0 <= team < self._teams:
+            raise ValueError(f"team {team} is not a team of this game (0..{self._teams - 1})")
+        if self.phase is not _PLAY or self.to_act is None:
+            raise IllegalActionError("claim-not-in-play", f"a claim is made in the play, not during the {self.phase}")
+
     def claim(self, seat: int) -> list[Event]:
         """``seat``, on turn to play a card, claims every remaining trick for its team; return the events.
 
         The claim is accepted only if the team can take every trick left (the
         one in progress included) against every legal play of the other seats
-        (``claim_search``). Accepted: the team is credited with those tricks
+        (``claim_search``: the compiled solver, where it is built). Accepted: the team is credited with those tricks
         and the hand ends, scored as if they had been played: the events are
         the ``ClaimEvent``, the ``HandEndEvent`` and, when the game ends, the
         ``GameEndEvent``. Refused: nothing changes, the game's own events

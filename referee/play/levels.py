@@ -3,14 +3,21 @@
 Each level is one example bot with its arguments, from the weakest to the strongest. Level 6 is the bot
 ``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget). The strength of
 each level, measured by ``bench/levels.py`` (duplicate games, each level against its neighbours), is in
-docs/play.md.
+docs/play.md. ``level_factory`` builds a level's bot in this process, as its command line builds it (the
+benchmark and the browser seat's duplicate play use it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from example_bots.montecarlo_bot import MonteCarloBot
+from example_bots.random_bot import RandomBot
+from example_bots.rules_bot import RulesBot
+from example_bots.shaky_bot import ShakyBot
 from referee.bots import BotCommand
+from sdk.bot import Bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +53,20 @@ def level_bot(level: int) -> BotCommand:
     if level not in LEVELS:
         raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
     return LEVELS[level].command()
+
+
+def level_factory(level: int) -> Callable[[], Bot]:
+    """The level's bot built in this process, as its command line builds it (``LEVELS[level].args``)."""
+    if level not in LEVELS:
+        raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
+    spec = LEVELS[level]
+    args = dict(zip(spec.args[::2], spec.args[1::2], strict=True))
+    if spec.module == "random_bot":
+        return RandomBot
+    if spec.module == "shaky_bot":
+        share = float(args["--random-share"])
+        return lambda: ShakyBot(random_share=share)
+    if spec.module == "rules_bot":
+        return RulesBot
+    mc_level = int(args.get("--level", 3))
+    return lambda: MonteCarloBot(level=mc_level)

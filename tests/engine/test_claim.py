@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from referee.engine.cards import Card, Trump, card_power, card_str, deck_cards, effective_suit, winning_index
-from referee.engine.claim import SEARCH_LIMIT, claim_card
+from referee.engine.claim import SEARCH_LIMIT, SOLVER_NODE_LIMIT, claim_card
 from referee.engine.errors import IllegalActionError, InvalidActionError
 from referee.engine.events import ClaimEvent, Event, GameEndEvent, HandEndEvent
 from referee.engine.game import Game, Phase
@@ -416,6 +416,7 @@ def test_the_search_agrees_with_plain_play_and_its_cards_take_every_trick(name: 
         team = rules.team_of(seat)
         holds = game.claim_search(team).holds()
         assert holds is plain_holds(game, team), f"the search says {holds} where plain play says otherwise"
+        assert game.python_claim_search(team).holds() is holds, "the engine's own search disagrees"
         answers[holds] += 1
         if holds:
             endings = list(every_line(game, team))
@@ -436,7 +437,9 @@ def test_longer_endings_agree_with_plain_play() -> None:
             if game is None:
                 continue
             team = rules.team_of(game.to_act or 0)
-            assert game.claim_search(team).holds() is plain_holds(game, team)
+            holds = plain_holds(game, team)
+            assert game.claim_search(team).holds() is holds
+            assert game.python_claim_search(team).holds() is holds
             done += 1
 
 
@@ -453,15 +456,34 @@ def test_claim_card_is_a_legal_card_or_none() -> None:
     assert seen == {True, False}
 
 
-def test_a_search_that_runs_out_of_turns_refuses_and_says_it_did_not_decide() -> None:
+@pytest.mark.parametrize("kind", ["solver", "python"])
+def test_a_search_that_runs_out_of_turns_refuses_and_says_it_did_not_decide(kind: str) -> None:
+    """Whole hands of bloomington at the first lead, each new to the search: given 10 nodes it gives up on some,
+    refusing the claim and saying it did not decide; given its full limit it decides them."""
     rules = preset("bloomington")
-    hands = dict(enumerate(top_trumps(rules, 1, Trump.S)))
-    game = deal_and_contract(rules, 1, hands, Trump.S)
-    team = rules.team_of(1)
-    full = game.claim_search(team)
-    assert full.holds() and full.decided and full.nodes > 10
-    short = game.claim_search(team, limit=10)
-    assert short.holds() is False and not short.decided and short.nodes == 11
+    rng = random.Random(f"limit:{kind}")
+    undecided = 0
+    while undecided < 3:
+        game = random_ending(rules, rng, tricks_left=rules.cards_each)
+        if game is None:
+            continue
+        team = rules.team_of(game.to_act or 0)
+        search = game.claim_search if kind == "solver" else game.python_claim_search
+        short = search(team, limit=10)
+        if short.holds() or short.decided:
+            continue  # settled at once
+        undecided += 1
+        assert short.nodes == 11
+        full = search(team)
+        full.holds()
+        assert full.decided and full.nodes > 10
+    assert SEARCH_LIMIT >= 100_000 and SOLVER_NODE_LIMIT >= 10_000_000
+
+
+def test_the_one_question_of_the_engines_own_search() -> None:
+    rules = preset("bloomington")
+    game = deal_and_contract(rules, 1, dict(enumerate(top_trumps(rules, 1, Trump.S))), Trump.S)
+    short = game.python_claim_search(rules.team_of(1), limit=10)
+    short.holds()
     with pytest.raises(RuntimeError):
         short.holds()  # one question per search
-    assert SEARCH_LIMIT >= 100_000

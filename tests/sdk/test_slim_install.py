@@ -2,10 +2,12 @@
 
 The quick checks run in the arena's venv, where typer, rich, structlog and
 aiohttp are installed, so an import of one of them by the SDK would succeed
-there and must be caught by name (tools/check_sdk_imports.py). The slow one
-builds the wheel, installs it alone in a fresh virtualenv, and plays a real
-``arena match`` whose bots are that venv's Python running the installed
-example bots. pip fetches the wheel's build backend and its dependencies from
+there and must be caught by name (tools/check_sdk_imports.py). The slow ones
+build the wheel and install it alone in a fresh virtualenv: with a compiler,
+it has the double-dummy solver and plays a real ``arena match`` whose bots
+are that venv's Python running the installed example bots; where the
+compiler fails, it installs without the solver, says so, and still decides
+claims (the engine's pure-Python search). pip fetches the wheel's build backend and its dependencies from
 the package index pip is set up with: where a look-up there finds none of
 them, that test is skipped saying so in one line ("no package index
 reachable: ...").
@@ -20,6 +22,7 @@ import subprocess
 import sys
 import tomllib
 import venv
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -80,7 +83,7 @@ def run(argv: list[str | Path], *, cwd: Path | None = None, timeout: float = 300
 
 
 # what pip fetches for the slow test: the wheel's build backend, and what the wheel needs
-FROM_THE_INDEX = ("hatchling", "grpcio", "protobuf")
+FROM_THE_INDEX = ("setuptools", "wheel", "grpcio", "protobuf")
 
 
 def index_problem(env: dict[str, str] | None = None) -> str | None:
@@ -100,26 +103,73 @@ def test_the_index_probe_says_in_a_line_why_there_is_none() -> None:
     nowhere = {**os.environ, "PIP_CONFIG_FILE": os.devnull, "PIP_INDEX_URL": "http://127.0.0.1:9/simple"}
     nowhere |= {"PIP_EXTRA_INDEX_URL": "", "PIP_FIND_LINKS": ""}
     why = index_problem(nowhere)
-    assert why is not None and why.startswith("pip cannot find hatchling (") and "\n" not in why, why
+    assert why is not None and why.startswith("pip cannot find setuptools (") and "\n" not in why, why
 
 
-@pytest.mark.slow
-def test_a_venv_with_only_the_slim_sdk_plays_a_match(tmp_path: Path) -> None:
-    if (why := index_problem()) is not None:
-        pytest.skip(f"no package index reachable: {why}")
-    # the wheel, as `make sdk-wheel` builds it (pip fetches hatchling into a build environment of its own)
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp_path / "dist", SDK_DIST])
-    [wheel] = (tmp_path / "dist").glob("bideuchre_sdk-*-py3-none-any.whl")
-
-    # a fresh venv from the base interpreter (nothing of the arena's venv), and the wheel alone in it
-    author = tmp_path / "author"  # a bot author's folder, holding the venv: where they run the arena
-    slim = author / "venv"
+def slim_venv(dist: Path, slim: Path, env: Mapping[str, str]) -> Path:
+    """The wheel built as `make sdk-wheel` builds it (pip fetches setuptools into a build environment of its own),
+    with ``env`` (its compiler), installed alone in a fresh venv from the base interpreter (nothing of the arena's
+    venv) at ``slim``: that venv's Python."""
+    argv: list[str | Path] = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", dist]
+    built = subprocess.run([*argv, SDK_DIST], capture_output=True, text=True, timeout=300, check=False, env=env)
+    assert built.returncode == 0, built.stdout + built.stderr
+    [wheel] = dist.glob("bideuchre_sdk-*.whl")
     venv.EnvBuilder(with_pip=True, symlinks=True).create(slim)
     python = slim / "bin" / "python"
     run([python, "-m", "pip", "install", "--quiet", wheel])
     listed = json.loads(run([python, "-m", "pip", "list", "--format", "json"]).stdout)
     installed = {p["name"].lower().replace("_", "-") for p in listed} - {"pip", "setuptools", "wheel"}
     assert installed == {"bideuchre-sdk", "grpcio", "protobuf", "typing-extensions"}, listed  # grpcio needs the last
+    return python
+
+
+# whether the compiled solver is there, and why not
+SOLVER_PROBE = "import referee.solver as s; print(s.available()); print(s.unavailable_reason())"
+
+
+@pytest.mark.slow
+def test_without_a_compiler_the_slim_sdk_installs_and_says_it_has_no_solver(tmp_path: Path) -> None:
+    """The wheel built where the C++ compiler fails (CC and CXX are /bin/false): it installs, it has no solver and
+    says so, the engine still decides claims (its pure-Python search), and a bot says so as it starts."""
+    if (why := index_problem()) is not None:
+        pytest.skip(f"no package index reachable: {why}")
+    python = slim_venv(tmp_path / "dist", tmp_path / "venv", {**os.environ, "CC": "/bin/false", "CXX": "/bin/false"})
+    available, reason = run([python, "-I", "-c", SOLVER_PROBE]).stdout.splitlines()
+    assert available == "False" and reason.startswith("the compiled double-dummy solver is not built ("), reason
+    claim = (
+        "import random\n"
+        "from referee.engine.presets import preset\n"
+        "from referee.engine.simulate import random_action, shuffled_deck\n"
+        "from referee.engine.game import Game, Phase\n"
+        "rules, rng = preset('neuralplay'), random.Random(3)\n"
+        "game = Game(rules)\n"
+        "game.deal(shuffled_deck(rules, rng))\n"
+        "while game.phase is not Phase.PLAY: game.apply(random_action(game.decision(), rng))\n"
+        "search = game.claim_search(rules.team_of(game.to_act))\n"
+        "print(type(search).__name__, search.holds() in (True, False))\n"
+    )
+    assert run([python, "-I", "-c", claim]).stdout.split() == ["ClaimSearch", "True"]
+    started = subprocess.run(
+        [python, "-I", "-m", "example_bots.random_bot", "--address", f"unix:{tmp_path}/none", "--token", "t"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert started.returncode == 1
+    assert started.stderr.splitlines()[0] == (
+        f"note: {reason}; the engine's claims fall back to its pure-Python search"
+    ), started.stderr
+
+
+@pytest.mark.slow
+def test_a_venv_with_only_the_slim_sdk_plays_a_match(tmp_path: Path) -> None:
+    if (why := index_problem()) is not None:
+        pytest.skip(f"no package index reachable: {why}")
+    author = tmp_path / "author"  # a bot author's folder, holding the venv: where they run the arena
+    slim = author / "venv"
+    python = slim_venv(tmp_path / "dist", slim, os.environ)
+    assert run([python, "-I", "-c", SOLVER_PROBE]).stdout.splitlines() == ["True", "None"]
 
     # -I: the venv's own site-packages only (no current folder, no PYTHONPATH): what an installed bot sees
     probe = f"import importlib.util as u, sdk; print(sdk.__file__); print([m for m in {HEAVY!r} if u.find_spec(m)])"

@@ -12,7 +12,10 @@
   low card of a suit whose high card an opponent keeps, with no partner able
   to win that trick). ``bench/claim.py`` measures the search on them too.
 - ``plain_holds``: the claim decided by trying every legal card through
-  ``Game`` itself, without any of the search's shortcuts (small endings only).
+  ``Game`` itself, without any of the search's shortcuts (small endings only);
+  ``plain_values`` and ``plain_tricks``: the tricks a team takes with best
+  play after each legal card, and from here, found the same way (the
+  reference of the double-dummy solver, ``tests/engine/test_doubledummy.py``).
 - ``every_line``: every line of play of the other side, the claiming team
   playing ``claim_card``; each line must take every trick for the team.
 - ``random_ending``: a random deal played at random down to a few tricks.
@@ -190,6 +193,27 @@ def plain_holds(game: Game, team: int) -> bool:
         if holds is ours:
             return ours
     return not ours
+
+
+def plain_values(game: Game, team: int) -> dict[Card, int]:
+    """Every legal card of the seat to act -> the tricks ``team`` takes from here (the trick in progress
+    included) after it, with best play of every seat: each line tried through ``Game``, without any of a
+    search's shortcuts (small endings only). The reference the double-dummy solver is checked against."""
+    values: dict[Card, int] = {}
+    for card in game.legal_plays():
+        after = game.copy()
+        events = after.apply(card)
+        won = sum(1 for e in events if isinstance(e, TrickEvent) and game.rules.team_of(e.winner) == team)
+        ended = any(isinstance(e, HandEndEvent) for e in events)
+        values[card] = won if ended else won + plain_tricks(after, team)
+    return values
+
+
+def plain_tricks(game: Game, team: int) -> int:
+    """The tricks ``team`` takes from here with best play (``plain_values``): the most its seats can get, the
+    others (every other team, together) playing to hold it down."""
+    values = plain_values(game, team).values()
+    return max(values) if game.rules.team_of(game.to_act or 0) == team else min(values)
 
 
 def every_line(game: Game, team: int) -> Iterator[Game]:
