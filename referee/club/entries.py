@@ -38,7 +38,8 @@ from referee.runfolder import log_name
 
 OUTPUT_FILES = 5  # of a version's bot output files, the newest shown
 OUTPUT_BYTES = 8192  # of each, the end
-PRIVATE: dict[str, Any] = {"reason": "", "output": None, "command": []}  # what the public board blanks in each version's row
+# what the public board blanks in each version's row
+PRIVATE: dict[str, Any] = {"reason": "", "output": None, "command": []}
 SHOWN = {BUILDING: "building", PENDING: "validating", ACTIVE: "playing"}
 
 
