@@ -11,7 +11,6 @@ a game, then a restart: nothing is lost and nothing is rated twice."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.arena import ARENA
-from tests.support.club import ClubNet, Member, Served, browser_at, invite, new_bot, setup, tidy
+from tests.support.club import ClubNet, Member, Served, browser_at, invite, ladder_rows, new_bot, setup, tidy
 from tests.support.processes import wait_for
 
 KITS = {"ann": ("annpy", "python"), "bob": ("bobgo", "go"), "cat": ("catjava", "java")}
@@ -36,14 +35,6 @@ class Run:
     people: dict[str, Member]
     root: Path
     submitted: dict[str, str]  # bot -> the submit command's output
-
-
-def ladder_rows(folder: Path, query: str) -> list[tuple[object, ...]]:
-    db = sqlite3.connect(folder / "ladder.db")
-    try:
-        return [tuple(r) for r in db.execute(query).fetchall()]
-    finally:
-        db.close()
 
 
 def statuses(folder: Path) -> dict[str, str]:

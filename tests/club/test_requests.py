@@ -26,7 +26,7 @@ from referee.club.tls import self_signed
 from referee.frozen.archive import pack
 from tests.frozen.test_archive import file, special, tar_gz
 from tests.support.arena import ARENA
-from tests.support.club import ClubNet, Member, Served, browser_at, invite, invite_here, raw, setup, tidy
+from tests.support.club import ClubNet, Member, Served, browser_at, invite, invite_here, ladder_rows, raw, setup, tidy
 from tests.support.club import python_bot as real_bot
 from tests.support.processes import wait_for, with_marker_in_cmdline
 
@@ -406,6 +406,29 @@ def test_a_members_page_shows_its_own_versions_and_markup_as_text(club: Club) ->
         stranger = browser.new_context(ignore_https_errors=True).new_page().goto(club.served.url(2) + "/me")
         assert stranger is not None and stranger.status == 401  # no session: nothing
         context.close()
+
+
+def test_retry_validates_again_a_version_in_error_and_builds_again_one_whose_build_failed(club: Club) -> None:
+    boss, ann = club["boss"], club["ann"]
+    sent(boss.arena("submit", "retrybot", str(python_bot(club.root / "retrybot"))), "retrybot@1")
+    tries = "SELECT tries, status FROM versions WHERE bot = 'retrybot' AND version = 1"
+    assert ladder_rows(club.folder, tries) == [(0, "error")]
+    again = boss.arena("retry", "retrybot@1")
+    assert "retrybot@1: tried again, its content unchanged" in again.stdout, again.stdout + again.stderr
+    assert "retrybot@1: error: validation game" in again.stdout and again.returncode == 1  # it fails again
+    assert ladder_rows(club.folder, tries) == [(1, "error")]  # a second validation game, on a new deal
+    validations = "SELECT COUNT(*) FROM sets WHERE kind = 'validation' AND versions = (SELECT json_array(id) " \
+        "FROM versions WHERE bot = 'retrybot')"  # fmt: skip
+    assert ladder_rows(club.folder, validations) == [(2,)]
+    refused = one_line_error(ann.arena("retry", "retrybot@1"))  # not hers
+    assert "you have no bot named retrybot" in refused
+    assert ladder_rows(club.folder, tries) == [(1, "error")]
+    failing = python_bot(club.root / "failbuild", "build:\n\t@echo 'this build fails on purpose' && false\n")
+    done = boss.arena("submit", "failbot", str(failing))
+    assert "failbot@1: build failed" in done.stdout and "this build fails on purpose" in done.stdout, done.stdout
+    again = boss.arena("retry", "failbot@1")
+    assert "failbot@1: tried again" in again.stdout and "failbot@1: build failed" in again.stdout, again.stdout
+    assert [s for s in submissions(club.folder) if s[0] == "failbot"] == [("failbot", 1, "failed")]
 
 
 # ------------------------------------------------------------------ kill -9 of the server (last: it restarts)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -211,6 +212,15 @@ def python_bot(folder: Path, makefile: str = "", extra: dict[str, str] | None = 
     for name, text in (extra or {}).items():
         (folder / name).write_text(text)
     return folder
+
+
+def ladder_rows(folder: Path, query: str) -> list[tuple[object, ...]]:
+    """Rows of a query on the club's ladder, read with a connection of the test's own."""
+    db = sqlite3.connect(folder / "ladder.db")
+    try:
+        return [tuple(r) for r in db.execute(query).fetchall()]
+    finally:
+        db.close()
 
 
 def setup(folder: Path, *languages: str, rules: Sequence[str] = QUICK) -> None:
