@@ -19,6 +19,7 @@ from referee.club.db import ClubError, connect, rows
 from referee.club.members import ADMIN, MEMBER, Tokens
 from referee.club.replay import ReplayError, answer, claim
 from referee.club.throttle import Throttle
+from tests.support.arena import invoke
 
 
 @pytest.fixture
@@ -148,3 +149,13 @@ def test_the_members_config_is_the_users_alone(tmp_path: Path, monkeypatch: pyte
     monkeypatch.delenv("XDG_CONFIG_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert config.path() == tmp_path / "home" / ".config" / "arena" / "club.json"
+
+
+def test_serve_refuses_a_folder_that_is_no_ladder_or_a_ladder_whose_bots_run_bare(tmp_path: Path) -> None:
+    code, _, err = invoke("club", "serve", tmp_path / "nothing", "--plain-http", "--host", "127.0.0.1", "--port", "0")
+    assert code != 0 and "no such folder" in err and "arena ladder init" in err
+    made, _, err = invoke("ladder", "init", tmp_path / "bare", "--sandbox", "off")
+    assert made == 0, err
+    code, _, err = invoke("club", "serve", tmp_path / "bare", "--plain-http", "--host", "127.0.0.1", "--port", "0")
+    assert code != 0 and "plays with --sandbox off" in err and "--sandbox required" in err, err
+    assert not (tmp_path / "bare" / "club.db").exists()  # refused before anything is made
