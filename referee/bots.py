@@ -77,6 +77,7 @@ class BotCommand:
     name: str
     argv: tuple[str, ...]
     tcp: bool = False
+    readable: tuple[str, ...] = ()  # folders its sandbox lets it read where others are hidden (its frozen copy)
 
     @property
     def command(self) -> str:
@@ -441,11 +442,14 @@ class BotPool:
             m.player.wait_clock.close()
             m.player.wait_clock = None
         try:
+            sandbox = self.sandbox
+            if sandbox is not None and m.bot.readable:
+                sandbox = sandbox.with_readable(*map(Path, m.bot.readable))
             m.process = BotProcess(
                 m.bot.argv,
                 env,
                 m.output,
-                self.sandbox,
+                sandbox,
                 socket=seat.socket,
                 relay_port=RELAY_PORT if relay else None,
             )

@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -71,11 +72,16 @@ def put_in_place(written: Path, path: Path) -> None:
     os.replace(written, path)
 
 
-def write_atomically(path: Path, data: str | bytes, *, sync: bool = False, suffix: str = _TMP) -> None:
+def write_atomically(
+    path: Path, data: str | bytes, *, sync: bool = False, suffix: str = _TMP, private: bool = False
+) -> None:
     """Write ``path`` whole: into PATH+``suffix``, flushed to disk first with ``sync`` (for what must survive a
-    power cut, as a game's log), then renamed over it."""
+    power cut, as a game's log), then renamed over it. ``private``: mode 0600 from its first byte (a secret)."""
     written = path.with_name(path.name + suffix)
-    with written.open("wb") as out:
+    if private:
+        written.unlink(missing_ok=True)  # a file left by a killed write keeps its mode: made afresh
+    fd = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    with os.fdopen(fd, "wb") as out:
         out.write(data.encode("utf-8") if isinstance(data, str) else data)
         if sync:
             out.flush()
@@ -124,11 +130,18 @@ class RunFolder:
     def replay(self, game_id: str) -> Path:
         return self.replays / replay_name(game_id)
 
+    def outputs(self, player: str, *, copies: bool = False) -> list[Path]:
+        """What the processes that played ``player`` printed (``bots/tableT.PLAYER.N.stderr``, at any table and
+        seat; with ``copies``, also its copies' ``PLAYER.cK``), oldest first. Matched whole: never another
+        player whose name holds this one (``x.PLAYER``, ``PLAYER.x``)."""
+        copy = r"(\.c[0-9]+)?" if copies else ""
+        name = re.compile(rf"table[0-9]+\.{re.escape(player)}{copy}\.[0-9]+\.stderr")
+        found = [p for p in self.bots.glob("table*.stderr") if name.fullmatch(p.name)]
+        return sorted(found, key=lambda p: p.stat().st_mtime_ns)
+
     def last_output(self, player: str) -> Path | None:
-        """What the last process to play ``player`` printed (``bots/TABLE.PLAYER.N.stderr``, at any table and
-        seat), or None when none did."""
-        found = self.bots.glob(f"table*.{player}.[0-9]*.stderr")  # PLAYER.N: not another player named PLAYER.X
-        files = sorted(found, key=lambda p: p.stat().st_mtime_ns)
+        """What the last process to play ``player`` printed, or None when none did."""
+        files = self.outputs(player)
         return files[-1] if files else None
 
     def holds_run(self) -> bool:

@@ -141,6 +141,11 @@ COMMANDS = {
         "referee.cli.ladder",
         "A standing ladder: bots and their versions, rated (openskill) as they play; a page shows the ratings.",
     ),
+    "club": Declared(
+        "referee.cli.club",
+        "A club: members send their bots from their own machines over HTTPS; each version is frozen, built in "
+        "the sandbox and played on the ladder.",
+    ),
 }
 
 

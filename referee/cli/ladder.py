@@ -1,10 +1,11 @@
-"""``arena ladder``: a standing ladder (``referee.ladder``): init, add, retire, list, run, standings, serve,
-check, recover."""
+"""``arena ladder``: a standing ladder (``referee.ladder``): init, add, retire, list, run, standings, history,
+games, serve, check, recover."""
 
 from __future__ import annotations
 
 import json
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,10 +21,10 @@ from referee.cli.common import VerboseOpt, run_async, warn
 from referee.cli.live import LiveOpt
 from referee.cli.scale import RayOpt, RayWorkingDirOpt
 from referee.games.placement import Placement
-from referee.ladder import setup
-from referee.ladder.board import board
+from referee.ladder import policy, setup
+from referee.ladder.board import board, games_csv, rating_history
 from referee.ladder.check import check
-from referee.ladder.database import LadderDatabase
+from referee.ladder.database import LadderDatabase, LadderError
 from referee.ladder.page import LadderView, serve_ladder
 from referee.ladder.playing import LadderRun, Stop, run_lock
 from referee.ladder.recover import recover
@@ -86,10 +87,14 @@ def init_command(
 def add_command(
     folder: FolderArg,
     bot: Annotated[str, typer.Argument(metavar="NAME=COMMAND", help="The bot: a new name, or a new version.")],
+    tcp: Annotated[
+        bool, typer.Option("--tcp", help="Its gRPC library cannot dial a Unix socket: give it a TCP address.")
+    ] = False,
 ) -> None:
-    """Add a bot, or a new version of a bot in the ladder: it plays once it passes its validation game."""
+    """Add a bot, or a new version of a bot in the ladder: a frozen copy of its files, which plays once it passes
+    its validation game."""
     with user_errors(OSError):
-        command = BotCommand.parse(bot)
+        command = BotCommand.parse(bot).with_tcp(tcp)
         db = _database(folder)
         try:
             added = setup.add(db, command)
@@ -120,13 +125,36 @@ def list_command(folder: FolderArg) -> None:
         finally:
             db.close()
     table = Table(title=f"{folder}: {len(versions)} version(s)")
-    for col in ("bot", "version", "status", "added", "command", "why"):
+    for col in ("bot", "version", "status", "added", "frozen", "command", "why"):
         table.add_column(col, overflow="fold")
     for v in versions:
         why = v.reason + (f" (output: {v.output})" if v.output else "")
         added = time.strftime("%Y-%m-%d %H:%M", time.localtime(v.added_at))
-        table.add_row(v.bot, str(v.version), v.status, added, shlex.join(v.argv), why)
+        table.add_row(v.bot, str(v.version), v.status, added, v.code.shown, shlex.join(v.argv), why)
     console.print(table)
+
+
+@ladder_app.command("retry")
+def retry_command(
+    folder: FolderArg,
+    label: Annotated[str, typer.Argument(metavar="NAME@VERSION", help="A version in error.")],
+) -> None:
+    """Validate a version in error again, its files unchanged: it plays a new validation game (on another deal),
+    and plays on the ladder once it passes."""
+    with user_errors(OSError):
+        name, at, number = label.partition("@")
+        if not at or not number.isdigit():
+            raise LadderError(f"{label!r}: name a version as NAME@VERSION (arena ladder list shows them)")
+        db = _database(folder)
+        try:
+            version = policy.retry(db, name, int(number))
+        finally:
+            db.close()
+    console.print(
+        f"{version.label} waits for its validation game again (its files unchanged, frozen as {version.code.shown})",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 RunGames = Annotated[int | None, opt.option(LadderRunChoices, "games")]
@@ -247,6 +275,48 @@ def _print_standings(folder: Path) -> None:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
+@ladder_app.command("history")
+def history_command(
+    folder: FolderArg,
+    as_json: Annotated[bool | None, opt.option(BoardChoices, "as_json")] = None,
+) -> None:
+    """Every rating update, set by set: each version's rating before and after, and the change of mu - 3 sigma."""
+    with user_errors(OSError):
+        db = _database(folder)
+        try:
+            updates = rating_history(db)
+        finally:
+            db.close()
+    if as_json:
+        print(json.dumps(updates, indent=2))
+        return
+    table = Table(caption="mu - 3 sigma before and after each rated set", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
+    for col in ("update", "set", "version", "before", "after", "change", "rated at"):
+        table.add_column(col, justify="left" if col in ("version", "rated at") else "right", no_wrap=True)
+    for u in updates:
+        table.add_row(
+            str(u["update"]),
+            str(u["set"]),
+            u["version"],
+            f"{u['before']['ordinal']:.2f}",
+            f"{u['after']['ordinal']:.2f}",
+            f"{u['change']:+.2f}",
+            u["rated_at"] or "",
+        )
+    console.print(table)
+
+
+@ladder_app.command("games")
+def games_command(folder: FolderArg) -> None:
+    """The recorded games as CSV on stdout, a row each (validation games too, with their kind)."""
+    with user_errors(OSError):
+        db = _database(folder)
+        try:
+            games_csv(db, sys.stdout)
+        finally:
+            db.close()
+
+
 @ladder_app.command("serve")
 def serve_command(
     folder: FolderArg,
@@ -274,7 +344,11 @@ def check_command(folder: FolderArg) -> None:
     if problems:
         for line in problems[:20]:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
-        raise fail(f"{len(problems)} problem(s): the stored ratings are not those of the games", Status.FAILED)
+        raise fail(
+            f"{len(problems)} problem(s): the stored ratings are not those of the games, or a game's result is not "
+            "the same in its row and its record",
+            Status.FAILED,
+        )
     console.print(summary, highlight=False)
 
 

@@ -24,6 +24,7 @@ games differ from the saved ones (a resumed run must describe the same games).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -413,6 +414,7 @@ class GameSettings:
     def record(self) -> dict[str, Any]:
         """The JSON saved as settings.json in a run's folder."""
         plain = saved_plainly(type(self).CHOICES.declared().values())
+        readable = {b.name: list(b.readable) for b in self.bots if b.readable}  # a ladder's frozen copies
         return {
             "settings_format": SETTINGS_FORMAT,
             "bots": {b.name: list(b.argv) for b in self.bots},
@@ -421,6 +423,7 @@ class GameSettings:
             "rules": self.rules.as_dict(),
             **{s.saved: _recorded(s, getattr(self, s.saved)) for s in plain if s.saved is not None},
             "tcp": [b.name for b in self.bots if b.tcp],
+            **({"readable": readable} if readable else {}),
         }
 
     @classmethod
@@ -441,6 +444,8 @@ class GameSettings:
                     plain[s.saved] = None
                 else:
                     plain[s.saved] = s.kind.from_record(data[s.saved])
+            readable = {str(k): tuple(map(str, v)) for k, v in data.get("readable", {}).items()}
+            bots = tuple(dataclasses.replace(b, readable=readable.get(b.name, ())) for b in bots)
             return cls(
                 bots=with_tcp(bots, map(str, data.get("tcp", []))),
                 preset=str(data["preset"]),

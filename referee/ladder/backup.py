@@ -5,6 +5,7 @@ lost database from (``read_backup``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -13,8 +14,8 @@ from referee.runfolder import RunFolder, write_json
 
 
 def write_backup(db: LadderDatabase) -> None:
-    """ladder.json, whole: the settings, and every version's bot, number, command, when added, status and
-    reason."""
+    """ladder.json, whole: the settings, and every version's bot, number, command, code, when added, status,
+    reason and validation games."""
     data = [
         {
             "bot": v.bot,
@@ -24,6 +25,8 @@ def write_backup(db: LadderDatabase) -> None:
             "status": v.status,
             "reason": v.reason,
             "output": v.output,
+            "code": dataclasses.asdict(v.code),
+            "tries": v.tries,
         }
         for v in db.versions()
     ]

@@ -1,6 +1,8 @@
 """What the ladder shows, from its database: the leaderboard, each bot's versions, ratings over time,
 head-to-head results and recent games. ``standings --json``, the terminal table and the page all come
-from ``board(db)``, so they show the same numbers.
+from ``board(db)``, so they show the same numbers: in full precision, rounded only where they are drawn (the
+terminal's table, the page). ``rating_history`` (``ladder history``) is every rated set's change of each
+version's rating, and ``games_csv`` (``ladder games``) the games as one CSV row each.
 
 The leaderboard ranks the versions that play (status ``active``) by the conservative rating
 ``mu - 3 sigma``; the other versions (superseded, retired, suspended, in error, waiting for their
@@ -12,13 +14,14 @@ another when it ranked above it (fewer forfeits, else more points over the set).
 
 from __future__ import annotations
 
+import csv
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, TextIO
 
 from referee.games.standings import standings
 from referee.ladder.database import ACTIVE, LADDER, RATED, GameRow, LadderDatabase
-from referee.ladder.ratings import MODEL, PLACED_SIGMA, ranks, set_result
+from referee.ladder.ratings import MODEL, NEW, PLACED_SIGMA, Rating, ranks, set_result
 from referee.runfolder import replay_name
 
 RECENT = 30  # recent games on a bot's page
@@ -58,16 +61,16 @@ def board(db: LadderDatabase) -> dict[str, Any]:
                 "status": v.status,
                 "reason": v.reason,
                 "output": v.output,
-                "ordinal": round(v.rating.ordinal, 4),
-                "mu": round(v.rating.mu, 4),
-                "sigma": round(v.rating.sigma, 4),
+                "ordinal": v.rating.ordinal,
+                "mu": v.rating.mu,
+                "sigma": v.rating.sigma,
                 "placed": v.rating.placed,
                 "sets": rated.get(v.id, 0),
                 "games": s.games,
                 "wins": s.wins,
                 "draws": s.draws,
                 "losses": s.losses,
-                "points_per_hand": round(s.points_per_hand, 4),
+                "points_per_hand": s.points_per_hand,
                 "faults": s.violations,
                 "last_game": None if lg is None else lg.record.game_id,
                 "last_game_at": None if lg is None else _when(lg.finished_at),
@@ -107,7 +110,7 @@ def _bots(db: LadderDatabase, versions: list[Any], label: dict[int, str], games:
     bot_of = {v.id: v.bot for v in versions}
     history: dict[int, list[list[Any]]] = defaultdict(list)
     for update, _set, vid, r, at in db.history():
-        history[vid].append([update, round(r.mu, 4), round(r.sigma, 4), round(r.ordinal, 4), _when(at)])
+        history[vid].append([update, r.mu, r.sigma, r.ordinal, _when(at)])
     h2h: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # bot -> bot -> WDL
     for ladder_set in db.sets(state=RATED):
         vids = ladder_set.versions
@@ -146,3 +149,53 @@ def _bots(db: LadderDatabase, versions: list[Any], label: dict[int, str], games:
             for other, wdl in sorted(h2h[name].items())
         ]
     return out
+
+
+def rating_history(db: LadderDatabase) -> list[dict[str, Any]]:
+    """Every rating update, in the order they were applied: the set, the version, its rating before and after
+    the set (full precision), and the change of its conservative rating (``mu - 3 sigma``)."""
+    label = {v.id: v.label for v in db.versions()}
+    kept: dict[int, Rating] = {}
+    out = []
+    for update, set_id, vid, after, at in db.history():
+        before = kept.get(vid, NEW)
+        kept[vid] = after
+        out.append(
+            {
+                "update": update,
+                "set": set_id,
+                "version": label[vid],
+                "before": {"mu": before.mu, "sigma": before.sigma, "ordinal": before.ordinal},
+                "after": {"mu": after.mu, "sigma": after.sigma, "ordinal": after.ordinal},
+                "change": after.ordinal - before.ordinal,
+                "rated_at": _when(at),
+            }
+        )
+    return out
+
+
+GAME_COLUMNS = (
+    "number", "game_id", "set", "kind", "rotation", "seed", "teams", "scores", "winner", "forfeit", "reason",
+    "hands", "violations", "started_at", "finished_at", "log",
+)  # fmt: skip
+
+
+def games_csv(db: LadderDatabase, out: TextIO) -> int:
+    """The recorded games as CSV on ``out``, a row each in order of number (``GAME_COLUMNS``; a team's versions
+    and scores joined by spaces, the winner and a forfeiting team by their version); how many."""
+    label = {v.id: v.label for v in db.versions()}
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(GAME_COLUMNS)
+    games = db.games()
+    for g in games:
+        rec = g.record
+        teams = [label[v] for v in g.teams]
+        writer.writerow(
+            [
+                g.number, rec.game_id, g.set_id, g.kind, rec.rotation, rec.seed, " ".join(teams),
+                " ".join(map(str, rec.scores)), "" if rec.winner is None else teams[rec.winner],
+                "" if rec.forfeit is None else teams[rec.forfeit], rec.reason, rec.hands, len(rec.violations),
+                _when(g.started_at), _when(g.finished_at), rec.log,
+            ]
+        )  # fmt: skip
+    return len(games)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -33,15 +34,16 @@ from referee.ladder.settings import LadderSettings
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place
 from referee.setting import SettingsError
 
-SCHEMA = 1  # the database's layout; a folder with a higher one was made by a newer arena
+SCHEMA = 2  # the database's layout; a folder with a higher one was made by a newer arena (2: frozen versions)
 BUSY_MS = 3000  # how long a write waits for another process's transaction before the database is "locked"
 
 # statuses of a version
+BUILDING = "building"  # sent to a club and being built (referee.club): not yet a version that can play
 PENDING = "pending"  # added; its validation game is still to be played
 ACTIVE = "active"  # plays in the ladder
 SUPERSEDED = "superseded"  # a newer version of its bot passed validation
 RETIRED = "retired"  # taken out by `arena ladder retire`
-ERROR = "error"  # failed its validation game: never paired
+ERROR = "error"  # failed its validation game (or, in a club, its build): never paired
 SUSPENDED = "suspended"  # faulted in too many of its ladder games
 
 LADDER = "ladder"  # a set of the ladder, rated when its games are all in
@@ -62,6 +64,12 @@ CREATE TABLE versions (
     output TEXT NOT NULL DEFAULT '',  -- its output file when in error (relative to the folder)
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
+    frozen TEXT NOT NULL DEFAULT '',  -- its code: the hash of its frozen files, or 'arena VERSION' for the arena's own
+    folder TEXT NOT NULL DEFAULT '',  -- the frozen copy its command runs from (absolute; '' for the arena's own)
+    size INTEGER NOT NULL DEFAULT 0,  -- bytes of its frozen files
+    language TEXT NOT NULL DEFAULT '',  -- its kit's language, where known
+    tcp INTEGER NOT NULL DEFAULT 0,   -- 1: its gRPC library cannot dial a Unix socket (referee.bots.BotCommand.tcp)
+    tries INTEGER NOT NULL DEFAULT 0,  -- its validation games after the first (arena ladder retry)
     UNIQUE (bot, version)
 );
 CREATE TABLE sets (
@@ -104,8 +112,41 @@ CREATE INDEX ratings_version ON ratings (version);
 """
 
 
+# the columns schema 2 added to the versions table, for a ladder an older arena made
+_FROZEN_COLUMNS = (
+    "frozen TEXT NOT NULL DEFAULT ''",
+    "folder TEXT NOT NULL DEFAULT ''",
+    "size INTEGER NOT NULL DEFAULT 0",
+    "language TEXT NOT NULL DEFAULT ''",
+    "tcp INTEGER NOT NULL DEFAULT 0",
+    "tries INTEGER NOT NULL DEFAULT 0",
+)
+
+
 class LadderError(InputError):
     """A ladder folder or database that cannot be used as asked; one line (bad input: exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Code:
+    """What a version runs: its frozen files (``referee.ladder.freezing``)."""
+
+    frozen: str = ""  # the hash of its frozen files, or "arena VERSION" for the arena's own bots
+    folder: str = ""  # the frozen copy its command runs from ('' for the arena's own)
+    size: int = 0
+    language: str = ""
+    tcp: bool = False
+
+    @property
+    def shown(self) -> str:
+        """As a person reads it: the hash's first 12 digits and the size, or the arena's version."""
+        if not self.frozen or " " in self.frozen:
+            return self.frozen or "not frozen"
+        size = f"{self.size / 1048576:.1f} MiB" if self.size >= 1048576 else f"{self.size / 1024:.1f} KiB"
+        return f"{self.frozen[:12]}, {size}" + (f", {self.language}" if self.language else "")
+
+
+NOT_FROZEN = Code()  # a version of a ladder made before versions were frozen: its command is all it is
 
 
 @dataclass(frozen=True)
@@ -119,6 +160,8 @@ class Version:
     reason: str
     output: str
     rating: Rating
+    code: Code = NOT_FROZEN
+    tries: int = 0
 
     @property
     def label(self) -> str:
@@ -163,6 +206,8 @@ def version_of(row: sqlite3.Row) -> Version:
         reason=row["reason"],
         output=row["output"],
         rating=Rating(row["mu"], row["sigma"]),
+        code=Code(row["frozen"], row["folder"], row["size"], row["language"], bool(row["tcp"])),
+        tries=row["tries"],
     )
 
 
@@ -178,6 +223,15 @@ def ladder_set_of(row: sqlite3.Row) -> LadderSet:
     )
 
 
+# How many connections this process has open to each database file. SQLite's locks are POSIX locks, which a
+# process loses on a file as soon as it closes any descriptor of that file, its own reading of the header
+# included: with a connection open, another process closing its last connection would then find the file
+# unlocked, checkpoint the WAL and delete it under this process's feet (its later commits go to a deleted
+# file). So the header is read only by a process that has no connection to the file yet.
+_OPEN: dict[Path, int] = {}
+_OPEN_LOCK = threading.Lock()  # the run's connection and the page's open in threads of their own
+
+
 def check_folder(folder: RunFolder) -> None:
     """LadderError unless ``folder`` holds a ladder's database that is whole (as long as its header says)."""
     path = folder.ladder_db
@@ -187,6 +241,10 @@ def check_folder(folder: RunFolder) -> None:
         raise LadderError(
             f"{folder.path} is not a ladder: it has no {LADDER_DB} (make one with `arena ladder init FOLDER`)"
         )
+    with _OPEN_LOCK:
+        connected = _OPEN.get(path.resolve(), 0)
+    if connected:
+        return  # it opened whole, and this process's connection to it must keep its locks (above)
     with path.open("rb") as f:
         header = f.read(100)
     if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
@@ -231,6 +289,9 @@ class LadderDatabase:
             except BaseException:
                 db.close()
                 raise
+        key = folder.ladder_db.resolve()
+        with _OPEN_LOCK:
+            _OPEN[key] = _OPEN.get(key, 0) + 1
         return opened
 
     @classmethod
@@ -256,6 +317,9 @@ class LadderDatabase:
 
     def close(self) -> None:
         self.sql.close()
+        key = self.folder.ladder_db.resolve()
+        with _OPEN_LOCK:
+            _OPEN[key] = max(0, _OPEN.get(key, 0) - 1)
 
     def _check_schema(self) -> None:
         try:
@@ -274,6 +338,17 @@ class LadderDatabase:
                 f"{self.folder.path} was made by a newer arena (ladder schema {schema}; this arena reads up to "
                 f"{SCHEMA}): use that arena, or upgrade this one"
             )
+        if schema < SCHEMA:
+            self._upgrade(schema)
+
+    def _upgrade(self, schema: int) -> None:
+        """A ladder made by an older arena, brought to this schema in one transaction: its versions were not
+        frozen (their code is their command, as it was)."""
+        with self.write():
+            if schema < 2:
+                for column in _FROZEN_COLUMNS:
+                    self.sql.execute(f"ALTER TABLE versions ADD COLUMN {column}")
+            self.sql.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
 
     @contextmanager
     def errors(self) -> Iterator[None]:
@@ -332,15 +407,30 @@ class LadderDatabase:
             rows = self.sql.execute("SELECT * FROM versions WHERE bot = ? ORDER BY version", (bot,)).fetchall()
         return [version_of(r) for r in rows]
 
-    def insert_version(self, bot: str, number: int, argv: Sequence[str]) -> Version:
-        """Version ``number`` of ``bot``, pending its validation game, with a new rating (within the caller's
-        transaction)."""
+    def insert_version(
+        self, bot: str, number: int, argv: Sequence[str], code: Code = NOT_FROZEN, status: str = PENDING
+    ) -> Version:
+        """Version ``number`` of ``bot``, pending its validation game (or ``status``), with a new rating (within
+        the caller's transaction)."""
         cursor = self.sql.execute(
-            "INSERT INTO versions (bot, version, argv, added_at, status, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (bot, number, json.dumps(list(argv)), time.time(), PENDING, NEW.mu, NEW.sigma),
-        )
+            "INSERT INTO versions (bot, version, argv, added_at, status, mu, sigma, frozen, folder, size, language, "
+            "tcp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (bot, number, json.dumps(list(argv)), time.time(), status, NEW.mu, NEW.sigma, code.frozen, code.folder,
+             code.size, code.language, int(code.tcp)),
+        )  # fmt: skip
         assert cursor.lastrowid is not None
         return self.version(cursor.lastrowid)
+
+    def set_command(self, vid: int, argv: Sequence[str], code: Code) -> None:
+        """What a version runs, once its build made it (within the caller's transaction)."""
+        self.sql.execute(
+            "UPDATE versions SET argv = ?, frozen = ?, folder = ?, size = ?, language = ?, tcp = ? WHERE id = ?",
+            (json.dumps(list(argv)), code.frozen, code.folder, code.size, code.language, int(code.tcp), vid),
+        )
+
+    def count_try(self, vid: int) -> None:
+        """One more validation game for a version (within the caller's transaction)."""
+        self.sql.execute("UPDATE versions SET tries = tries + 1 WHERE id = ?", (vid,))
 
     def set_status(self, vid: int, status: str, reason: str, output: str = "") -> None:
         """A version's status and why (within the caller's transaction)."""
@@ -459,6 +549,22 @@ class LadderDatabase:
             )
             for r in rows
         ]
+
+    def result_copies(self) -> list[tuple[int, dict[str, Any], GameRecord]]:
+        """Each recorded game's result as its row's columns hold it, beside its ``record`` JSON's copy: (number,
+        the columns, the record), in order of number."""
+        with self.errors():
+            rows = self.sql.execute(
+                "SELECT number, rotation, seed, teams, scores, winner, forfeit, reason, hands, violations, log, "
+                "record FROM games ORDER BY number"
+            ).fetchall()
+        out = []
+        for r in rows:
+            columns = dict(r)
+            record = GameRecord.from_json(json.loads(columns.pop("record")))
+            columns["teams"], columns["scores"] = json.loads(r["teams"]), json.loads(r["scores"])
+            out.append((r["number"], columns, record))
+        return out
 
     def game_count(self) -> int:
         with self.errors():

@@ -53,7 +53,7 @@ from referee.ladder.database import (
     Version,
 )
 from referee.ladder.matchmaking import Entry, pair
-from referee.ladder.policy import record_game
+from referee.ladder.policy import record_game, validation_seed
 from referee.ladder.settings import LadderSettings
 from referee.runfolder import RunFolder
 from referee.seeding import derive_seed
@@ -126,7 +126,8 @@ def commands(versions: Sequence[Version], teams: int) -> tuple[BotCommand, ...]:
     out = []
     for v in versions:
         copies = teams if v.status == PENDING else 1
-        out += [BotCommand(v.copy_label(k), v.argv) for k in range(copies)]
+        readable = (v.code.folder,) if v.code.folder else ()  # its frozen copy, in the ladder's hidden folder
+        out += [BotCommand(v.copy_label(k), v.argv, v.code.tcp, readable) for k in range(copies)]
     return tuple(out)
 
 
@@ -238,7 +239,7 @@ class LadderRun:
         seed = self.settings.seed
         for v in versions:
             if v.status == PENDING and v.id not in validating:
-                made = db.make_set(VALIDATION, [v.id], derive_seed(seed, "validation", v.id), 1)
+                made = db.make_set(VALIDATION, [v.id], validation_seed(seed, v.id, v.tries), 1)
                 return [(made, g) for g in games_of(made, [v.copy_label(k) for k in range(self.teams)])]
         counts = db.rated_sets()
         playing: dict[int, int] = {}

@@ -16,38 +16,106 @@ from referee.games.results import GameRecord
 from referee.ladder.backup import write_backup
 from referee.ladder.database import (
     ACTIVE,
+    BUILDING,
     ERROR,
+    NOT_FROZEN,
     PENDING,
     RETIRED,
     SUPERSEDED,
     SUSPENDED,
     VALIDATED,
     VALIDATION,
+    Code,
     LadderDatabase,
     LadderError,
     LadderSet,
     Version,
 )
 from referee.ladder.rate import rate_set
+from referee.seeding import derive_seed
 
 SUSPEND_AFTER = 8  # ladder games a version plays before it can be suspended for faults
 SUSPEND_SHARE = 0.25  # it is suspended when more than this share of its ladder games had a fault of its
 MOST_TEAMS = 8  # copies of a version its validation game may seat (one per team)
 
 
-def add_version(db: LadderDatabase, bot: str, argv: Sequence[str]) -> tuple[Version, Version | None]:
+def add_version(
+    db: LadderDatabase, bot: str, argv: Sequence[str], code: Code = NOT_FROZEN
+) -> tuple[Version, Version | None]:
     """A new version of ``bot`` (its first, or the next), pending its validation game; and the version it
-    follows. LadderError, and nothing written, when the newest version has this command already."""
+    follows. LadderError, and nothing written, when the newest version has this command and these files
+    already (a frozen copy's path names its files' hash: the same files give the same command)."""
     with db.write():
         previous = db.newest(bot)
         if previous is not None and previous.argv == tuple(argv) and previous.status != RETIRED:
+            hashed = code.frozen and " " not in code.frozen  # not the arena's own
+            files = f", its files frozen as {code.shown}," if hashed else ""
             raise LadderError(
-                f"{bot}: this command is version {previous.version} already ({previous.status}); nothing "
-                "changed (a new version needs a new command, such as a new path or argument)"
+                f"{bot}: this command{files} is version {previous.version} already ({previous.status}); nothing "
+                "changed (a new version needs changed files, or a new command)"
             )
-        added = db.insert_version(bot, 1 if previous is None else previous.version + 1, argv)
+        added = db.insert_version(bot, 1 if previous is None else previous.version + 1, argv, code)
     write_backup(db)
     return added, previous
+
+
+def add_building(db: LadderDatabase, bot: str, code: Code) -> Version:
+    """A club's new version of ``bot``, its number taken now, while it is built (not yet paired or validated)."""
+    with db.write():
+        previous = db.newest(bot)
+        added = db.insert_version(bot, 1 if previous is None else previous.version + 1, (), code, BUILDING)
+    write_backup(db)
+    return added
+
+
+def built(db: LadderDatabase, vid: int, argv: Sequence[str], code: Code) -> Version:
+    """A version's build is done: it runs ``argv`` from its build, and waits for its validation game."""
+    with db.write():
+        db.set_command(vid, argv, code)
+        if db.version(vid).status == BUILDING:
+            db.set_status(vid, PENDING, "")
+    write_backup(db)
+    return db.version(vid)
+
+
+def build_failed(db: LadderDatabase, vid: int, reason: str) -> None:
+    """A version whose build failed: in error, never paired."""
+    with db.write():
+        if db.version(vid).status == BUILDING:
+            db.set_status(vid, ERROR, reason)
+    write_backup(db)
+
+
+def rebuild(db: LadderDatabase, vid: int) -> None:
+    """A version in error built again (a club's retry), its content unchanged."""
+    with db.write():
+        db.set_status(vid, BUILDING, "")
+    write_backup(db)
+
+
+def retry(db: LadderDatabase, bot: str, number: int) -> Version:
+    """Validate a version in error again, its files unchanged: it waits for a new validation game (on another
+    deal). LadderError for a version that is not in error, or has no command yet (its build failed)."""
+    with db.write():
+        found = [v for v in db.versions_of(bot) if v.version == number]
+        if not found:
+            known = ", ".join(str(v.version) for v in db.versions_of(bot)) or "none"
+            raise LadderError(f"{bot} has no version {number} (its versions: {known})")
+        version = found[0]
+        if version.status != ERROR:
+            raise LadderError(f"{version.label} is {version.status}: only a version in error is validated again")
+        if not version.argv:
+            raise LadderError(f"{version.label} was never built: build it again instead")
+        db.count_try(version.id)
+        db.set_status(version.id, PENDING, "")
+    write_backup(db)
+    return db.version(version.id)
+
+
+def validation_seed(seed: int, vid: int, attempt: int) -> int:
+    """The deal of a version's validation game: its first, then each game ``arena ladder retry`` asks for (a
+    new deal each time, so that ``recover`` tells them apart)."""
+    return derive_seed(seed, "validation", vid) if attempt == 0 else derive_seed(seed, "validation", vid, attempt)
 
 
 def retire(db: LadderDatabase, bot: str) -> list[Version]:

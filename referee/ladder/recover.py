@@ -38,12 +38,14 @@ from referee.ladder.database import (
     RATED,
     VALIDATED,
     VALIDATION,
+    Code,
     LadderDatabase,
     LadderError,
     LadderSet,
     first_row,
     ladder_set_of,
 )
+from referee.ladder.policy import validation_seed
 from referee.ladder.rate import rate_set
 from referee.ladder.ratings import NEW
 from referee.ladder.settings import LadderSettings
@@ -87,26 +89,34 @@ def _rebuild(db: LadderDatabase, settings: LadderSettings, versions: list[dict[s
     labels: dict[str, int] = {}
     with db.write():
         for vid, v in enumerate(versions, start=1):
+            code = Code(**v.get("code", {}))  # a ladder.json of schema 1 has none: its versions were not frozen
             db.sql.execute(
-                "INSERT INTO versions (id, bot, version, argv, added_at, status, reason, output, mu, sigma) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO versions (id, bot, version, argv, added_at, status, reason, output, mu, sigma, frozen, "
+                "folder, size, language, tcp, tries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (vid, v["bot"], v["version"], json.dumps(v["argv"]), v["added_at"], v["status"], v["reason"],
-                 v.get("output", ""), NEW.mu, NEW.sigma),
+                 v.get("output", ""), NEW.mu, NEW.sigma, code.frozen, code.folder, code.size, code.language,
+                 int(code.tcp), int(v.get("tries", 0))),
             )  # fmt: skip
             label = f"{v['bot']}.v{v['version']}"
             for k in range(teams):
                 labels[label if k == 0 else f"{label}.c{k + 1}"] = vid
     games = _logged_games(db.folder, settings, labels)
-    validation = {derive_seed(settings.seed, "validation", vid): vid for vid in range(1, len(versions) + 1)}
+    validation = {
+        validation_seed(settings.seed, vid, attempt): vid
+        for vid, v in enumerate(versions, start=1)
+        for attempt in range(int(v.get("tries", 0)) + 1)
+    }
     most = max((g[0].game for g in games), default=0)
     by_seed = {derive_seed(settings.seed, "set", s): s for s in range(1, 2 * most + 2)}
     sets: dict[int, list[tuple[GameRecord, list[int], float]]] = {}
     kinds: dict[int, str] = {}
+    checked: dict[int, int] = {}  # a validation set's version
     unplaced = 0
     for record, vids, ended in games:
         if record.seed in validation:
-            set_id = -validation[record.seed]  # numbered after the ladder's sets, below
+            set_id = -record.game  # a validation set is its one game (numbered after the ladder's sets, below)
             kinds[set_id] = VALIDATION
+            checked[set_id] = validation[record.seed]
         elif record.seed in by_seed:
             set_id = by_seed[record.seed]
             kinds[set_id] = LADDER
@@ -121,7 +131,7 @@ def _rebuild(db: LadderDatabase, settings: LadderSettings, versions: list[dict[s
             members.sort(key=lambda m: m[0].game)
             kind = kinds[set_id]
             first = members[0][0]  # of a complete set, its first seating (rotation 0): the teams are the group
-            group = members[0][1] if kind == LADDER else [-set_id]
+            group = members[0][1] if kind == LADDER else [checked[set_id]]
             complete = kind == VALIDATION or len(members) == size
             state = (VALIDATED if kind == VALIDATION else OPEN) if complete else DROPPED
             cursor = db.sql.execute(

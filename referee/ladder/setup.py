@@ -7,13 +7,14 @@ the first versions, and each later version is added by ``add``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.bots import BotCommand
 from referee.ladder import policy
 from referee.ladder.backup import write_backup
 from referee.ladder.database import LadderDatabase, LadderError, Version
+from referee.ladder.freezing import freeze
 from referee.ladder.settings import LadderChoices, LadderSettings, ladder_settings
 from referee.runfolder import RunFolder
 
@@ -27,10 +28,13 @@ class Added:
 
     def line(self) -> str:
         v = self.version
+        frozen = f", frozen as {v.code.shown}" if v.code.frozen else ""
         if self.previous is None:
-            return f"added {v.bot}, version {v.version} ({v.label}): it plays once it passes its validation game"
+            return (
+                f"added {v.bot}, version {v.version} ({v.label}{frozen}): it plays once it passes its validation game"
+            )
         return (
-            f"added {v.bot} version {v.version} ({v.label}), after version {self.previous.version} "
+            f"added {v.bot} version {v.version} ({v.label}{frozen}), after version {self.previous.version} "
             f"({self.previous.status}): it plays once it passes its validation game, and then version "
             f"{self.previous.version} is superseded (its rating kept)"
         )
@@ -68,9 +72,12 @@ def init(folder: RunFolder, chosen: LadderChoices) -> tuple[LadderDatabase, list
 
 
 def add(db: LadderDatabase, command: BotCommand) -> Added:
-    """A new version of ``command.name`` (its first, or the next)."""
+    """A new version of ``command.name`` (its first, or the next), running a frozen copy of its files
+    (``referee.ladder.freezing``)."""
     check_bot(command)
-    version, previous = policy.add_version(db, command.name, command.argv)
+    frozen = freeze(db.folder, command.argv)
+    code = replace(frozen.code, tcp=command.tcp)
+    version, previous = policy.add_version(db, command.name, frozen.argv, code)
     return Added(version, previous)
 
 

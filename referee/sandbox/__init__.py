@@ -93,6 +93,7 @@ class Sandbox:
     hidden: tuple[Path, ...] = ()
     limits: ResourceLimits = ResourceLimits()
     writable: tuple[Path, ...] = ()  # folders the bot may write in (none unless the arena's owner says so)
+    readable: tuple[Path, ...] = ()  # folders given back read-only, even inside a hidden one (its frozen copy)
 
     def with_hidden(self, *folders: Path) -> Sandbox:
         """The same sandbox, covering these folders too."""
@@ -103,6 +104,12 @@ class Sandbox:
         """The same sandbox, letting the bot write in these (existing) folders, even inside a hidden one."""
         extra = tuple(Path(os.path.abspath(f)) for f in folders)
         return dataclasses.replace(self, writable=self.writable + extra)
+
+    def with_readable(self, *folders: Path) -> Sandbox:
+        """The same sandbox, letting the bot read these folders, even inside a hidden one (a ladder's frozen
+        copy of the bot's own version, in the ladder's folder)."""
+        extra = tuple(Path(os.path.abspath(f)) for f in folders)
+        return dataclasses.replace(self, readable=self.readable + extra)
 
     def wrap(
         self,
@@ -140,6 +147,7 @@ class Sandbox:
             cwd,
             hidden=self.hidden,
             writable=self.writable,
+            readable=self.readable,
             socket=socket,
             helpers=helpers,
             search_path=search_path,
@@ -172,6 +180,8 @@ def _bwrap(tool: str, plan: layout.Layout, limits: ResourceLimits, seccomp_fd: i
         cmd += ["--size", "65536", "--tmpfs", folder]
     for path in plan.files:
         cmd += ["--ro-bind", path, path]
+    for folder in plan.readable:
+        cmd += ["--ro-bind", folder, folder]
     if plan.socket is not None:
         cmd += ["--bind", plan.socket, plan.socket]
     for folder in plan.writable:

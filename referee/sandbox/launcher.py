@@ -15,8 +15,9 @@ mount system calls:
 1. open every path to give back (O_PATH), while the machine's view is there;
 2. make every mount read-only, recursively (``mount_setattr``, Linux 5.12+);
 3. mount the private tmpfs, bind the kept folders back read-only, cover the
-   hidden ones, bind the named files, the seat's socket and the writable
-   folders (from the open descriptors, so covering a path loses nothing);
+   hidden ones, bind the named files, the readable folders, the seat's socket
+   and the writable folders (from the open descriptors, so covering a path
+   loses nothing);
 4. check the result: the root and the working folder must be read-only;
 5. bind the still copies over /proc's machine-wide counters (``masks``);
    install the seccomp filter given (``seccomp``: referee/sandbox/seccomp.py);
@@ -125,9 +126,11 @@ def _loopback_up() -> None:
 def setup(spec: dict) -> None:
     tmpfs = f"size={int(spec['tmp_bytes'])},mode=1777"
     keep, files, writable = spec["keep"], spec["files"], spec["writable"]
+    readable = spec.get("readable", [])
     socket_path = spec["socket"]
     masks = [tuple(pair) for pair in spec.get("masks", [])]
-    sources = [*keep, *files, *writable, *([socket_path] if socket_path else []), *(copy for _, copy in masks)]
+    sources = [*keep, *files, *readable, *writable, *([socket_path] if socket_path else [])]
+    sources += [copy for _, copy in masks]
     try:
         fds = {path: os.open(path, os.O_PATH | os.O_CLOEXEC) for path in sources}
     except OSError as exc:
@@ -146,6 +149,9 @@ def setup(spec: dict) -> None:
     for path in files:
         _bind(fds[path], path, folder=False)
         _read_only(path, recursive=False)
+    for folder in readable:
+        _bind(fds[folder], folder, folder=True)
+        _read_only(folder, recursive=True)
     if socket_path:
         _bind(fds[socket_path], socket_path, folder=False)
     for folder in writable:

@@ -15,8 +15,10 @@ this order (later mounts go on top of earlier ones):
 4. ``files``: the files named on its command line that lie in a private or a
    hidden place, read-only at the same path (a program built under /tmp runs);
 5. ``socket``: its own seat's socket, the one way to the referee;
-6. ``writable``: folders it may write in (none unless the arena's owner says so);
-7. ``masks``: the files of /proc that count the whole machine's CPU time and
+6. ``readable``: folders the arena's owner gives this bot back read-only, even inside a hidden one: a
+   ladder's frozen copy of the bot's own version, in the ladder's (hidden) folder;
+7. ``writable``: folders it may write in (none unless the arena's owner says so);
+8. ``masks``: the files of /proc that count the whole machine's CPU time and
    load (``MASKED_PROC``), replaced by a copy taken once: a partner's busy
    loop shows in them at once, a timing channel of about 50 bits a second
    (bench/side_channels.py); frozen, they tell nothing.
@@ -64,6 +66,7 @@ class Layout:
     socket: str | None
     writable: tuple[str, ...]
     masks: tuple[tuple[str, str], ...] = ()  # (a /proc file, the still copy bound over it)
+    readable: tuple[str, ...] = ()
 
 
 def under(path: str, folder: str) -> bool:
@@ -81,6 +84,7 @@ def plan(
     *,
     hidden: Iterable[Path] = (),
     writable: Iterable[Path] = (),
+    readable: Iterable[Path] = (),
     socket: str | None = None,
     helpers: Sequence[str] = (),
     search_path: str | None = None,
@@ -130,6 +134,7 @@ def plan(
         socket=None if socket is None else os.path.abspath(socket),
         writable=_unique(os.path.abspath(w) for w in writable),
         masks=tuple(masks),
+        readable=_unique(os.path.abspath(r) for r in readable if os.path.isdir(r)),
     )
 
 

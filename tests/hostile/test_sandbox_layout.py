@@ -10,9 +10,13 @@ places.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from referee.sandbox import candidates, seccomp
 from referee.sandbox.layout import ARENA_CODE, PRIVATE, in_private, plan
 
 
@@ -98,3 +102,31 @@ def test_what_the_arena_imports_from_a_private_place_is_kept(tmp_path: Path, mon
     site.mkdir()
     monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
     assert str(site) in plan(["true"], "/").keep
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare"])
+def test_a_readable_folder_in_a_hidden_one_shows_alone(tmp_path: Path, kind: str) -> None:
+    # a ladder's folder is hidden from its bots; each bot is given back its own version's frozen copy only
+    ladder = tmp_path / "ladder"
+    mine, theirs = ladder / "versions" / "mine", ladder / "versions" / "theirs"
+    for folder in (mine, theirs):
+        folder.mkdir(parents=True)
+        (folder / "bot.py").write_text(f"# {folder.name}\n")
+    (ladder / "ladder.db").write_text("secret")
+    sandbox = {s.kind: s for s, _ in candidates() if s is not None}.get(kind)
+    assert sandbox is not None, f"{kind} makes no sandbox here"
+    sandbox = sandbox.with_hidden(ladder).with_readable(mine)
+    assert plan(["true"], "/", hidden=[ladder], readable=[mine]).readable == (str(mine),)
+    probe = (
+        f"cat {mine}/bot.py; test ! -e {theirs}/bot.py && test ! -e {ladder}/ladder.db && echo hidden; "
+        f"touch {mine}/x 2>/dev/null || echo read-only"
+    )
+    fd = seccomp.memfd() if kind == "bwrap" else None
+    argv = sandbox.wrap(["sh", "-c", probe], cwd="/", seccomp_fd=fd)
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, pass_fds=() if fd is None else (fd,))
+    finally:
+        if fd is not None:
+            os.close(fd)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == ["# mine", "hidden", "read-only", ""]

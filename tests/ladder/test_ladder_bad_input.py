@@ -86,7 +86,7 @@ def test_a_ladder_made_by_a_newer_arena(small: Path) -> None:
     for command in (["standings"], ["add", bot("first", "first_bot")], ["run", "--games", "1"]):
         out = ladder(command[0], small, *command[1:])
         assert out.returncode == Status.BAD_INPUT
-        assert "was made by a newer arena (ladder schema 99; this arena reads up to 1)" in _one_line(out.stderr)
+        assert "was made by a newer arena (ladder schema 99; this arena reads up to 2)" in _one_line(out.stderr)
     assert _digest(small) == before
 
 

@@ -1,8 +1,11 @@
 """A ladder of several bots and versions, played: its standings and rating history against a recomputation of
-the test's own (openskill called here, from the games table), ``check``, and versions superseded."""
+the test's own (openskill called here, from the games table), ``check`` (of the ratings, and of a result's two
+copies), the exports (``history --json``, ``games``' CSV), and versions superseded."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import shutil
 import sqlite3
@@ -39,8 +42,8 @@ def test_the_stored_ratings_are_those_the_games_give(played: Path) -> None:
     labels = dict(rows(played, "SELECT bot || '.v' || version, id FROM versions"))
     for row in table:
         mu, sigma = ratings.get(labels[row["label"]], (model.mu, model.sigma))
-        assert (row["mu"], row["sigma"]) == (round(mu, 4), round(sigma, 4))
-        assert row["ordinal"] == round(mu - 3 * sigma, 4)
+        assert (row["mu"], row["sigma"]) == (mu, sigma)  # in full precision: JSON is not the terminal
+        assert row["ordinal"] == mu - 3 * sigma
     ranked = [r for r in table if r["rank"] is not None]
     assert [r["ordinal"] for r in ranked] == sorted((r["ordinal"] for r in ranked), reverse=True)
     checked = ladder("check", played)
@@ -79,12 +82,7 @@ def test_a_new_version_supersedes_the_old_once_it_passed_its_validation(played: 
 
 
 def test_check_finds_a_game_changed_behind_its_back(played: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    source = sqlite3.connect(played / "ladder.db")
-    target = sqlite3.connect(copy / "ladder.db")
-    source.backup(target)
-    source.close()
+    copy, target = copy_of(played, tmp_path)
     (number, scores) = target.execute(
         "SELECT g.number, g.scores FROM games g JOIN sets s ON s.id = g.set_id WHERE s.state = 'rated' LIMIT 1"
     ).fetchone()
@@ -96,6 +94,67 @@ def test_check_finds_a_game_changed_behind_its_back(played: Path, tmp_path: Path
     assert checked.returncode == 1
     assert "the stored ratings are not those of the games" in checked.stderr
     assert "recomputed" in checked.stdout
+
+
+def copy_of(played: Path, tmp_path: Path) -> tuple[Path, sqlite3.Connection]:
+    """A copy of the played ladder's database, and a connection to it."""
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    source = sqlite3.connect(played / "ladder.db")
+    target = sqlite3.connect(copy / "ladder.db")
+    source.backup(target)
+    source.close()
+    return copy, target
+
+
+def test_check_finds_a_record_that_disagrees_with_its_row(played: Path, tmp_path: Path) -> None:
+    copy, target = copy_of(played, tmp_path)
+    (number, text) = target.execute("SELECT number, record FROM games ORDER BY number DESC LIMIT 1").fetchone()
+    record = json.loads(text)
+    record["scores"] = [s + 7 for s in record["scores"]]  # the record alone: the ratings come from the columns
+    target.execute("UPDATE games SET record = ? WHERE number = ?", (json.dumps(record), number))
+    target.commit()
+    target.close()
+    checked = ladder("check", copy)
+    assert checked.returncode == 1, checked.stdout
+    assert f"game {number}: its scores is " in checked.stdout and "in its row but" in checked.stdout
+    assert "recomputed" not in checked.stdout  # the ratings themselves are those of the rows
+
+
+def test_history_gives_every_sets_change_of_rating(played: Path) -> None:
+    out = ladder("history", played, "--json")
+    assert out.returncode == 0, out.stderr
+    updates = json.loads(out.stdout)
+    stored = rows(played, "SELECT r.id, r.set_id, v.bot || '.v' || v.version, r.mu, r.sigma FROM ratings r "
+                  "JOIN versions v ON v.id = r.version ORDER BY r.id")  # fmt: skip
+    assert [(u["update"], u["set"], u["version"], u["after"]["mu"], u["after"]["sigma"]) for u in updates] == stored
+    model = PlackettLuce()
+    last: dict[str, tuple[float, float]] = {}
+    for u in updates:
+        before = last.get(u["version"], (model.mu, model.sigma))
+        assert (u["before"]["mu"], u["before"]["sigma"]) == before
+        after = u["after"]
+        assert after["ordinal"] == after["mu"] - 3 * after["sigma"]
+        assert u["change"] == after["ordinal"] - (before[0] - 3 * before[1])
+        last[u["version"]] = (after["mu"], after["sigma"])
+    table = ladder("history", played)
+    assert table.returncode == 0 and f"{updates[-1]['change']:+.2f}" in table.stdout
+
+
+def test_games_csv_has_a_row_per_game(played: Path) -> None:
+    out = ladder("games", played)
+    assert out.returncode == 0, out.stderr
+    got = list(csv.DictReader(io.StringIO(out.stdout)))
+    labels = {vid: label for label, vid in rows(played, "SELECT bot || '.v' || version, id FROM versions")}
+    games = rows(played, "SELECT g.number, s.kind, g.teams, g.scores, g.winner, g.log FROM games g "
+                 "JOIN sets s ON s.id = g.set_id ORDER BY g.number")  # fmt: skip
+    assert len(got) == len(games) >= 12
+    for row, (number, kind, teams, scores, winner, log) in zip(got, games, strict=True):
+        named = [labels[v] for v in json.loads(teams)]
+        assert (int(row["number"]), row["kind"], row["teams"].split(" ")) == (number, kind, named)
+        assert [int(s) for s in row["scores"].split(" ")] == json.loads(scores)
+        assert row["winner"] == ("" if winner is None else named[winner]) and row["log"] == log
+    assert {r["kind"] for r in got} == {"ladder", "validation"}
 
 
 def test_recover_rebuilds_a_played_ladder_from_its_logs(played: Path, tmp_path: Path) -> None:

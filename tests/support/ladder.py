@@ -46,3 +46,34 @@ def rows(folder: Path, query: str, *args: Any) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in db.execute(query, args).fetchall()]
     finally:
         db.close()
+
+
+# A bot of two files whose stderr says which copy of it runs (a frozen version, or the author's folder).
+BOT = """\
+import sys
+import note
+
+print("mark", note.MARK, "from", __file__, file=sys.stderr, flush=True)
+from example_bots.first_bot import FirstBot
+from sdk import run
+
+run(FirstBot())
+"""
+
+
+def my_bot(folder: Path, mark: str) -> Path:
+    """A bot folder of two files whose bot prints its mark and where it runs from in its stderr."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bot.py").write_text(BOT)
+    (folder / "note.py").write_text(f"MARK = {mark!r}\n")
+    return folder
+
+
+def marks(folder: Path) -> set[str]:
+    """The marks the bot printed in the ladder's games, and where it ran from."""
+    out = set()
+    for path in (folder / "bots").glob("*mine*"):
+        for line in path.read_text().splitlines():
+            if line.startswith("mark "):
+                out.add(line)
+    return out

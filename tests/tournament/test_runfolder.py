@@ -56,4 +56,22 @@ def test_only_the_run_folder_puts_files_in_place() -> None:
     found = sorted(
         str(p.relative_to(source)) for p in source.rglob("*.py") if renames.search(p.read_text(encoding="utf-8"))
     )
-    assert found == ["runfolder.py"]
+    # and the store of frozen versions, which renames a whole new folder into its place (never over another)
+    assert found == ["frozen/store.py", "runfolder.py"]
+
+
+def test_a_players_output_files_are_its_own_and_not_those_of_a_name_that_holds_its_own(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path)
+    folder.bots.mkdir(parents=True)
+    names = [
+        "table1.x.v1.0.stderr",  # x.v1 itself
+        "table2.x.v1.c2.1.stderr",  # a copy of it (its validation game)
+        "table1.y.x.v1.0.stderr",  # the bot y.x: another member's
+        "table1.x.v1.z.v1.0.stderr",  # the bot x.v1.z
+        "table1.x.v10.0.stderr",  # another version
+    ]
+    for name in names:
+        (folder.bots / name).write_text(name)
+    assert {p.name for p in folder.outputs("x.v1")} == {names[0]}
+    assert {p.name for p in folder.outputs("x.v1", copies=True)} == set(names[:2])
+    assert folder.last_output("x.v1") == folder.bots / names[0]

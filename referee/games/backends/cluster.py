@@ -14,7 +14,10 @@ and Ray places it when a node has room. Only the driver records games, so
 none is lost or counted twice.
 
 What a node needs: the arena installed with its Ray extra (``pip install -e '.[ray]'`` in a checkout,
-the same Python and Ray version as the driver) and the bots' commands.
+the same Python and Ray version as the driver) and the bots' commands. A ladder's frozen versions (a bot's
+``readable`` folder, ``referee.frozen``) travel by themselves: the driver puts each in Ray's object store
+once, as a tar, and a node that runs a table of it unpacks it into a store of its own (by its hash, checked:
+once per node) and runs it from there.
 Commands run in the driver's working folder when the node has that path
 (install the bots at the same path on every node), or, with
 ``--ray-working-dir DIR``, in a copy of DIR that Ray ships to each node
@@ -28,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import logging
 import os
 import shutil
@@ -39,6 +43,9 @@ from typing import Any
 
 import structlog
 
+from referee.frozen import tree as frozen_tree
+from referee.frozen.archive import unpack_tar
+from referee.frozen.store import FrozenStore, packed
 from referee.games.backends import Table, TableLost, TablesError
 from referee.games.backends.local import cpu_count
 from referee.games.scheduled import ScheduledGame
@@ -56,6 +63,9 @@ _OBJECT_STORE_BYTES = 128 * 1024 * 1024  # a local Ray's object store: game logs
 _REACH_TIMEOUT_S = 5.0  # to open a connection to the head given with --ray
 _CLOSE_WAIT_S = 10.0  # for a table to shut its bots down before its actor is killed
 _WATCH_WAIT_S = 1.0  # the longest a live-view poll of a table waits for records
+SHIPPED = frozen_tree.Limits(
+    upload_bytes=1 << 62, unpacked_bytes=4096 * frozen_tree.MIB, files=100_000
+)  # a frozen version, on a node
 
 
 def connect(address: str, *, working_dir: Path | None = None, verbose: bool = False) -> RayBackend:
@@ -115,8 +125,10 @@ class RayTable:
         connect_timeout_s: float,
         cwd: str | None,
         live: bool = False,
+        frozen: dict[str, Any] | None = None,
     ) -> None:
         self.settings = GameSettings.from_record(settings, "the driver's settings")
+        self.frozen = frozen or {}  # a frozen version's folder on the driver -> its tar, in the object store
         self.live = live  # keep the records of the game in play for the driver's live view (``watch``)
         self._records: list[dict[str, Any]] = []  # of the game in play, when live
         self._playing = 0  # the number of the game in play, 0 before the first
@@ -134,6 +146,8 @@ class RayTable:
 
         if self.cwd is not None and os.path.isdir(self.cwd):
             os.chdir(self.cwd)  # bot commands with relative paths, as on the driver
+        if self.frozen:
+            self.settings = _on_this_node(self.settings, self.frozen)
         self.scratch = Path(tempfile.mkdtemp(prefix=f"arena-table{self.number}-"))
         self.host = TableHost(
             self.settings,
@@ -178,6 +192,35 @@ class RayTable:
             await self.host.close(reason)
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+NODE_STORE = "arena-frozen"  # a node's store of the frozen versions its tables run, in its temporary folder
+
+
+def _on_this_node(settings: GameSettings, frozen: dict[str, Any]) -> GameSettings:
+    """The settings with each frozen version unpacked into this node's store and its bots run from there."""
+    import ray
+
+    store = FrozenStore(Path(tempfile.gettempdir()) / NODE_STORE, shared=True)
+    moved: dict[str, str] = {}
+    for folder, ref in frozen.items():
+        data: bytes = ray.get(ref)
+        made = store.put(lambda writer, data=data: unpack_tar(io.BytesIO(data), writer), SHIPPED)  # type: ignore[misc]
+        if made.hash != Path(folder).parent.name:
+            raise TablesError(f"the frozen version {folder} came with other files (hash {made.hash[:12]})")
+        moved[folder] = str(made.folder)
+
+    def here(text: str) -> str:
+        for there, local in moved.items():
+            if text == there or text.startswith(there + "/"):
+                return local + text[len(there) :]
+        return text
+
+    bots = tuple(
+        dataclasses.replace(b, argv=tuple(map(here, b.argv)), readable=tuple(map(here, b.readable)))
+        for b in settings.bots
+    )
+    return dataclasses.replace(settings, bots=bots)
 
 
 class _ClusterTable:
@@ -241,7 +284,8 @@ class RayBackend:
 
         self.cwd = cwd
         self._actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(RayTable)
-        self._init: tuple[dict[str, Any], dict[str, Any], float] | None = None
+        self._init: tuple[dict[str, Any], dict[str, Any], float, dict[str, Any]] | None = None
+        self._shipped: dict[str, Any] = {}  # a frozen version's folder -> its tar in the object store (put once)
         self._tables: list[_ClusterTable] = []
         self._replacements_left = 0
         self.on_records: TableRecords | None = None  # the live view's feed (see ``Backend.on_records``)
@@ -267,16 +311,21 @@ class RayBackend:
         limits: Limits,
         connect_timeout_s: float,
     ) -> list[Table]:
-        self._init = (settings.record(), dataclasses.asdict(limits), connect_timeout_s)
+        import ray
+
+        for copy in {r for b in settings.bots for r in b.readable} - set(self._shipped):
+            self._shipped[copy] = ray.put(packed(Path(copy)))
+        wanted = {r: self._shipped[r] for b in settings.bots for r in b.readable}
+        self._init = (settings.record(), dataclasses.asdict(limits), connect_timeout_s, wanted)
         self._replacements_left = 3 * len(numbers)  # a bound, for actors that die for another reason than nodes
         return [self._start(n) for n in numbers]
 
     def _start(self, number: int) -> _ClusterTable:
         """A new actor for the table; Ray places it when a node has a CPU free (``ready`` waits for that)."""
         assert self._init is not None
-        settings, limits, connect_timeout_s = self._init
+        settings, limits, connect_timeout_s, frozen = self._init
         live = self.on_records is not None
-        actor = self._actor_class.remote(settings, number, limits, connect_timeout_s, self.cwd, live)
+        actor = self._actor_class.remote(settings, number, limits, connect_timeout_s, self.cwd, live, frozen)
         table = _ClusterTable(self, actor, number)
         self._tables.append(table)
         return table
