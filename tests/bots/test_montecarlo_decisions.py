@@ -121,7 +121,7 @@ def test_answers_are_legal_for_every_decision_kind_and_in_time(preset: str) -> N
             else:
                 game.apply(_steer_to_exchanges(decision, rng))
     assert all(n >= 1 for n in answered.values()), answered
-    assert bot.stats.playouts > 0 and bot.decide_stats.playouts > 0
+    assert bot.stats.worlds > 0 and bot.decide_stats.worlds > 0
 
 
 def test_every_bid_kind_is_a_candidate() -> None:
@@ -195,7 +195,7 @@ def test_a_fixed_world_count_and_seed_play_the_same_way(kind: str) -> None:
     def decide(seed: int) -> tuple[object, int]:
         bot = MonteCarloBot(seed=seed, max_worlds=20, decide_worlds=20, time_share=1.0)
         bot.time_limit_ms = 600_000  # the world count alone bounds the search
-        return bot.decide(view), bot.stats.playouts + bot.decide_stats.playouts
+        return bot.decide(view), bot.stats.worlds + bot.decide_stats.worlds
 
     first = decide(7)
     assert first[1] > 0
