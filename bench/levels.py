@@ -35,7 +35,9 @@ from sdk.simulator import BotFactory, simulate
 def factory(level: int) -> BotFactory:
     """The level's bot, built in this process as its command line builds it (``LEVELS[level].args``)."""
     spec = LEVELS[level]
-    args = dict(zip(spec.args[::2], spec.args[1::2], strict=True))
+    flags = {a for a in spec.args if a == "--playouts"}  # the options that take no value
+    valued = [a for a in spec.args if a not in flags]
+    args = dict(zip(valued[::2], valued[1::2], strict=True))
     if spec.module == "random_bot":
         return RandomBot
     if spec.module == "shaky_bot":
@@ -43,7 +45,7 @@ def factory(level: int) -> BotFactory:
     if spec.module == "rules_bot":
         return RulesBot
     if spec.module == "montecarlo_bot":
-        return partial(MonteCarloBot, level=int(args.get("--level", 3)))
+        return partial(MonteCarloBot, level=int(args.get("--level", 3)), exact=False if flags else None)
     raise ValueError(f"level {level}: no in-process bot for {spec.module}")
 
 

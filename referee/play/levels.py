@@ -1,7 +1,8 @@
 """``arena play --level 1..6``: how strong the computer players are, as the arena's own bots and budgets.
 
 Each level is one example bot with its arguments, from the weakest to the strongest. Level 6 is the bot
-``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget). The strength of
+``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget, solving its worlds
+double-dummy); level 4 is the same bot playing its worlds out, as it did before the solver. The strength of
 each level, measured by ``bench/levels.py`` (duplicate games, each level against its neighbours), is in
 docs/play.md.
 """
@@ -34,9 +35,16 @@ LEVELS: dict[int, Level] = {
     1: Level("random", "random_bot", (), "a random legal choice"),
     2: Level("shaky", "shaky_bot", ("--random-share", "0.3"), "the rules bot, a random card 30% of the time"),
     3: Level("rules", "rules_bot", (), "the rules bot: counts tricks in hand, plays by rules of thumb"),
-    4: Level("mc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card, at most 30% of the time"),
-    5: Level("mc2", "montecarlo_bot", ("--level", "2"), "Monte Carlo, 40 worlds a card, at most 40% of the time"),
-    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo, 100 worlds a card, at most 50% of the time"),
+    4: Level(
+        "mc",
+        "montecarlo_bot",
+        ("--playouts",),
+        "Monte Carlo, each of 100 worlds a card played out by a fast policy, at most 50% of the time",
+    ),
+    5: Level("pimc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card solved exactly"),
+    6: Level(
+        "montecarlo", "montecarlo_bot", (), "Monte Carlo, up to 100 worlds a card solved exactly"
+    ),
 }
 DEFAULT_LEVEL = 6
 

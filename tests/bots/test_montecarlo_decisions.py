@@ -4,8 +4,11 @@ on every preset within the time budget, and the same play from the same seed and
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,7 @@ from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, shuffled_deck
 from referee.engine.view import seat_view
+from referee.play.levels import LEVELS as TABLE_LEVELS
 from sdk.worldmodel import WorldModel, finish_hand
 from sdk.worlds import Determinizer
 from tests.support.positions import DEAL_B, check_world, deciding, position, to_decide, view_to_act
@@ -238,3 +242,20 @@ def test_the_model_of_the_other_seats_bids_like_a_lean_rules_bot() -> None:
     game.apply(model.bid(game, to_decide(game)))  # seat 1
     assert model.bid(game, to_decide(game)) == PASS  # seat 2: its partner holds the contract
     assert finish_hand(game, model, team=0) != 0.0  # the hand is played out and scored
+
+
+def test_the_tables_monte_carlo_levels_start_as_their_command_lines_say(tmp_path: Path) -> None:
+    # arena play's levels 4-6: the bot before the solver (--playouts), then the solving bot at two budgets. Each
+    # command line is taken by the bot (no usage error); with no referee to reach, it exits 1.
+    for number in (4, 5, 6):
+        level = TABLE_LEVELS[number]
+        command = [sys.executable, "-m", f"example_bots.{level.module}", *level.args]
+        done = subprocess.run(
+            [*command, "--address", f"unix:{tmp_path}/none", "--token", "t"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 1 and "usage:" not in done.stderr, done.stderr
+    assert TABLE_LEVELS[4].args == ("--playouts",)
