@@ -1,14 +1,20 @@
-"""How long the browser table's hint, estimates and a bid's chance take, per preset, at the table's budget.
+"""How long the browser table's learning features take, per preset, at the table's budget, and what they compute.
 
-The issue asks for a hint or an estimate within a second on this machine. The views are taken from games the
-rules bot plays at every seat (the engine alone, in this process): at each kind of decision, ``--views`` of
-them, spread over the hands. Each answer is worked out as the table works it out (``referee.browserseat.advice``,
-one thread, no clock), and timed in milliseconds of this process's CPU time, median and slowest per kind of
-decision: what the person waits on a machine with a CPU free, whatever else the machine is doing while the
-benchmark runs. The last line gives the slowest in wall-clock time too.
+- the weighing (``referee.browserseat.advice.weigh``): the one answer behind the hint, its reason and the
+  estimates, at a bid and at a card; with the worlds it drew and how often the best choice stood apart from the
+  next (the order the estimates show is then significant);
+- a bid's chance (``advice.chance_json``), at a bid;
+- the duplicate: the strongest level playing a whole hand in the person's seat, the other seats the level
+  given (``referee.browserseat.deal``), from a deal of the engine's.
+
+The views are taken from games the rules bot plays at every seat (the engine alone, in this process): at each
+kind of decision, ``--views`` of them, spread over the hands. Each answer is worked out as the table works it
+out (one thread, no clock) and timed in milliseconds of this process's CPU time, median and slowest: what the
+person waits on a machine with a CPU free, whatever else the machine is doing while the benchmark runs. The
+last line gives the slowest in wall-clock time too.
 
     python bench/advice.py                          # every preset, the table's budget
-    python bench/advice.py neuralplay --hint-play 100 --estimate 48
+    python bench/advice.py neuralplay --play-most 1024 --others 6
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -26,84 +33,122 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from machine import chosen_presets, cpu_seconds, describe  # bench/machine.py
 
 from example_bots.rules_bot import RulesBot
-from referee.browserseat.advice import AdviceBudget, chance_json, estimates_json, hint_json
+from referee.browserseat.advice import AdviceBudget, chance_json, weigh
+from referee.browserseat.deal import STRONGEST, DealTable, bot_seed, level_bot
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
-
-
-def views(preset: str, per_kind: int, seed: int) -> dict[DecisionKind, list[SeatView]]:
-    """Up to ``per_kind`` views of each kind of decision (with a choice to make), from rules-bot games."""
-    rules = rules_for(preset)
-    rng = random.Random(seed)
-    found: dict[DecisionKind, list[SeatView]] = defaultdict(list)
-    bot = RulesBot(seed)
-    for _ in range(40):
-        game = Game(rules, rng.randrange(rules.players))
-        game.deal(shuffled_deck(rules, rng))
-        while (decision := game.decision()) is not None:
-            view = seat_view(game, decision.seat)
-            if len(decision.options) > 1 and len(found[decision.kind]) < per_kind and rng.random() < 0.3:
-                found[decision.kind].append(view)
-            game.apply(bot.decide(view))
-        if all(len(found[k]) >= per_kind for k in (DecisionKind.BID, DecisionKind.PLAY)):
-            break
-    return found
-
+from referee.play.levels import LEVELS
 
 WALL: list[float] = []  # every answer's wall-clock ms
 
 
-def timed(work: object) -> float:
+def views(preset: str, per_kind: int, seed: int) -> tuple[dict[DecisionKind, list[SeatView]], list[Game]]:
+    """Up to ``per_kind`` views of a bid and of a card to play (with a choice to make), from rules-bot games; and
+    the games just after their deals."""
+    rules = rules_for(preset)
+    rng = random.Random(seed)
+    found: dict[DecisionKind, list[SeatView]] = defaultdict(list)
+    deals: list[Game] = []
+    bot = RulesBot(seed)
+    for _ in range(40):
+        game = Game(rules, rng.randrange(rules.players))
+        game.deal(shuffled_deck(rules, rng))
+        deals.append(game.copy())
+        while (decision := game.decision()) is not None:
+            view = seat_view(game, decision.seat)
+            wanted = decision.kind in (DecisionKind.BID, DecisionKind.PLAY) and len(decision.options) > 1
+            if wanted and len(found[decision.kind]) < per_kind and rng.random() < 0.3:
+                found[decision.kind].append(view)
+            game.answer(bot.decide(view))
+        if all(len(found[k]) >= per_kind for k in (DecisionKind.BID, DecisionKind.PLAY)):
+            break
+    return found, deals
+
+
+def timed(work: Callable[[], object]) -> float:
     """CPU ms of ``work()`` (its wall-clock ms go to WALL)."""
     started, cpu = time.perf_counter(), cpu_seconds()
-    work()  # type: ignore[operator]
+    work()
     WALL.append((time.perf_counter() - started) * 1000)
     return (cpu_seconds() - cpu) * 1000
+
+
+def duplicate(start: Game, others: int) -> None:
+    """The strongest level in the seat of the first bidder, ``others`` round it, the whole hand."""
+    seat = start.decision().seat  # type: ignore[union-attr]
+    names = [LEVELS[STRONGEST if s == seat else others].name for s in range(start.rules.players)]
+    bots = [
+        level_bot(STRONGEST if s == seat else others, bot_seed("bench", 0, 1, s), names, start, s)
+        for s in range(start.rules.players)
+    ]
+    table = DealTable(start.copy(), bots)
+    table.run_bots()
+
+
+def cell(ms: list[float]) -> str:
+    return f"{statistics.median(ms):.0f} / {max(ms):.0f}" if ms else ""
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("presets", nargs="*", help="presets to measure (default: all)")
     parser.add_argument("--views", type=int, default=6, help="views per kind of decision")
+    parser.add_argument("--deals", type=int, default=2, help="hands the strongest level plays again per preset")
+    parser.add_argument("--others", type=int, default=3, choices=sorted(LEVELS), help="the other seats' level")
     parser.add_argument("--seed", type=int, default=1)
     default = AdviceBudget()
-    parser.add_argument("--hint-play", type=int, default=default.hint_play)
-    parser.add_argument("--hint-decide", type=int, default=default.hint_decide)
-    parser.add_argument("--estimate", type=int, default=default.estimate)
-    parser.add_argument("--estimate-decide", type=int, default=default.estimate_decide)
-    parser.add_argument("--chance", type=int, default=default.chance)
+    for name, value in default.record().items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=value)
     args = parser.parse_args(argv)
     names = chosen_presets(parser, args.presets)
-    budget = AdviceBudget(args.hint_play, args.hint_decide, args.estimate, args.estimate_decide, args.chance)
+    budget = AdviceBudget(**{name: getattr(args, name) for name in default.record()})
     print("Browser table: CPU ms for an answer (median / slowest), one thread")
     print(f"Machine: {describe()}")
-    print(f"Budget: {budget.record()}; {args.views} views per kind of decision, seed {args.seed}\n")
-    head = f"{'preset':<19} {'kind':<8} {'views':>5} {'hint':>15} {'estimates':>15} {'chance':>15}"
+    print(f"Budget: {budget.record()}; {args.views} views per kind of decision, seed {args.seed}")
+    print(f"Duplicate: level {STRONGEST} in one seat, level {args.others} in the others, {args.deals} hands a preset\n")
+    head = (
+        f"{'preset':<19} {'weigh: bid':>12} {'worlds':>7} {'apart':>6} {'weigh: card':>12} {'worlds':>7} "
+        f"{'apart':>6} {'chance':>11} {'duplicate':>11}"
+    )
     print(head)
     print("-" * len(head))
     worst = 0.0
+    settled = total = 0
     for name in names:
-        for kind, found in sorted((k, v) for k, v in views(name, args.views, args.seed).items() if v):
-            cells = []
-            for what in ("hint", "estimates", "chance"):
-                if what == "chance" and kind is not DecisionKind.BID:
-                    cells.append("")
-                    continue
-                ms = []
-                for view in found:
-                    if what == "hint":
-                        ms.append(timed(lambda v=view: hint_json(v, budget)))
-                    elif what == "estimates":
-                        ms.append(timed(lambda v=view: estimates_json(v, budget)))
-                    else:
-                        bid = next(b.text() for b in view.decision.bids if not b.is_pass)  # type: ignore[union-attr]
-                        ms.append(timed(lambda v=view, b=bid: chance_json(v, b, budget)))
-                worst = max(worst, max(ms)) if what != "chance" else worst
-                cells.append(f"{statistics.median(ms):.0f} / {max(ms):.0f}")
-            print(f"{name:<19} {kind!s:<8} {len(found):>5} " + " ".join(f"{c:>15}" for c in cells), flush=True)
-    print(f"\nslowest hint or estimate: {worst:.0f} CPU ms; slowest answer in wall-clock time: {max(WALL):.0f} ms")
+        found, deals = views(name, args.views, args.seed)
+        cells: list[str] = []
+        for kind in (DecisionKind.BID, DecisionKind.PLAY):
+            ms, worlds, apart = [], [], 0
+            for view in found[kind]:
+                result: list[object] = []
+                ms.append(timed(lambda v=view, r=result: r.append(weigh(v, budget))))  # type: ignore[misc]
+                weighing = result[0]
+                assert weighing is not None
+                worlds.append(weighing.worlds)  # type: ignore[attr-defined]
+                weights = weighing.weights  # type: ignore[attr-defined]
+                apart += len(weights) < 2 or weights[1].apart
+            worst = max([worst, *ms])
+            settled, total = settled + apart, total + len(ms)
+            cells += [cell(ms), f"{statistics.median(worlds):.0f}" if worlds else "", f"{apart}/{len(ms)}"]
+        chances = []
+        for view in found[DecisionKind.BID]:
+            bid = next(b for b in view.decision.bids if not b.is_pass)  # type: ignore[union-attr]
+            chances.append(timed(lambda v=view, b=bid: chance_json(v, b, budget)))  # type: ignore[misc]
+        dup = [timed(lambda g=g: duplicate(g, args.others)) for g in deals[: args.deals]]  # type: ignore[misc]
+        print(
+            f"{name:<19} "
+            + " ".join(
+                f"{c:>{w}}"
+                for c, w in zip([*cells, cell(chances), cell(dup)], (12, 7, 6, 12, 7, 6, 11, 11), strict=True)
+            ),
+            flush=True,
+        )
+    print(
+        f"\nslowest weighing: {worst:.0f} CPU ms; the best stood apart from the next in {settled} of {total}; "
+        f"slowest answer in wall-clock time: {max(WALL):.0f} ms"
+    )
 
 
 if __name__ == "__main__":

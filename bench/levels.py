@@ -16,37 +16,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from machine import describe  # bench/machine.py
 
-from example_bots.montecarlo_bot import MonteCarloBot
-from example_bots.random_bot import RandomBot
-from example_bots.rules_bot import RulesBot
-from example_bots.shaky_bot import ShakyBot
 from referee.engine.presets import PRESETS, rules_for
-from referee.play.levels import LEVELS
-from sdk.simulator import BotFactory, simulate
-
-
-def factory(level: int) -> BotFactory:
-    """The level's bot, built in this process as its command line builds it (``LEVELS[level].args``)."""
-    spec = LEVELS[level]
-    flags = {a for a in spec.args if a == "--playouts"}  # the options that take no value
-    valued = [a for a in spec.args if a not in flags]
-    args = dict(zip(valued[::2], valued[1::2], strict=True))
-    if spec.module == "random_bot":
-        return RandomBot
-    if spec.module == "shaky_bot":
-        return partial(ShakyBot, random_share=float(args.get("--random-share", 0.1)))
-    if spec.module == "rules_bot":
-        return RulesBot
-    if spec.module == "montecarlo_bot":
-        return partial(MonteCarloBot, level=int(args.get("--level", 3)), exact=False if flags else None)
-    raise ValueError(f"level {level}: no in-process bot for {spec.module}")
+from referee.play.levels import LEVELS, level_factory
+from sdk.simulator import simulate
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -71,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     for low, high in pairs:
         started = time.perf_counter()
         result = simulate(
-            [factory(high), factory(low)],
+            [level_factory(high), level_factory(low)],
             rules,
             deals=args.deals,
             seed=args.seed,

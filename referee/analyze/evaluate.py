@@ -32,6 +32,9 @@ loss of the choice taken is measured apart from that pick (cross-fitted, see
 each half is measured against the choice taken in the other half, world by
 world, and the loss is the mean of those differences, with its 95% interval.
 
+``world_outcomes`` gives the same worlds one at a time, every choice paired in each, for the browser
+seat's hints and estimates (``referee.browserseat.advice.weigh``).
+
 ``hand_worth`` measures luck: what the seat's dealt cards are worth before
 any decision (the whole hand played by the reference policy in worlds that
 share only the seat's cards), and ``average_worth`` what any hand dealt to
@@ -43,7 +46,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -350,55 +353,21 @@ def cross_fitted_loss(values: dict[object, list[float]], taken: object) -> tuple
     return _interval(diffs)
 
 
-# ------------------------------------------------------------------ estimates for a player
+# ------------------------------------------------------------------ worlds for a player's advice
 
 
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """One choice as a player sees it estimated: its team's tricks and hand margin, mean and spread (the
-    standard deviation over the worlds, what one hand may bring), in the same worlds as every other choice."""
-
-    action: object  # as ``ChoiceValue.action``
-    tricks: float
-    tricks_sd: float
-    points: float  # the hand margin, as ``judge`` values a choice
-    points_sd: float
-    worlds: int
-
-
-def _spread(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard deviation of ``values`` (0 for fewer than two)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-
-
-def estimate(view: SeatView, samples: int, rng: random.Random, max_sets: int = 60) -> tuple[Estimate, ...]:
-    """Every choice of the decision in ``view`` tried in the same ``samples`` worlds, best margin first (empty
-    when no world could be dealt). A give or discard tries the sets ``judge`` would (``choices_of``, with the
-    weakest cards as the set taken). Like ``judge``, it sees the seat's view and nothing else."""
-    decision = view.decision
-    if decision is None:
-        raise ValueError("the view has no decision to estimate")
-    taken: object = decision.options[0]
-    if decision.kind in CARD_SET_KINDS:
-        taken = tuple(sorted(view.hand)[: decision.count])
-    choices, _ = choices_of(view, taken, Budget(max_sets=max_sets))
+def world_outcomes(view: SeatView, choices: Sequence[object], rng: random.Random) -> Iterator[tuple[Outcome, ...]]:
+    """Worlds dealt one after another as ``judge`` deals them, each given as what every one of ``choices`` (as
+    ``choices_of`` names them) comes to there, in order: the choices are paired, world by world. The stream
+    ends when no world can be dealt. Like ``judge``, it sees the seat's view and nothing else."""
+    if view.decision is None:
+        raise ValueError("the view has no decision to weigh")
     try:
-        worlds = _Worlds(view, rng).sample(samples)
+        worlds = _Worlds(view, rng)
     except ValueError:
-        return ()
-    if not worlds:
-        return ()
-    out = []
-    for c in choices:
-        outcomes = [w(c) for w in worlds]
-        tricks, tricks_sd = _spread([o.tricks for o in outcomes])
-        points, points_sd = _spread([o.margin for o in outcomes])
-        out.append(Estimate(c, tricks, tricks_sd, points, points_sd, len(worlds)))
-    return tuple(sorted(out, key=lambda e: -e.points))
+        return  # the view does not add up (cannot happen for a view the engine made)
+    while (world := worlds.sample(1)) != []:
+        yield tuple(world[0](c) for c in choices)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,9 @@ from pathlib import Path
 
 from referee.browserseat.advice import AdviceBudget
 from referee.browserseat.client import serve_table
+from referee.browserseat.deal import Others
 from referee.logging import configure
+from referee.play.levels import LEVELS
 from referee.play.settings import Features
 from referee.webserve import ServeError
 
@@ -28,6 +30,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="the page's port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--features", default=Features().to_json(), help="the learning features, as JSON")
     parser.add_argument("--log", type=Path, default=None, help="the match's log (for the replays and analysis)")
+    parser.add_argument(
+        "--others",
+        type=int,
+        default=None,
+        choices=sorted(LEVELS),
+        help="the level of the bots at the other seats (the deal played again by the strongest level needs it)",
+    )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if not args.address or not args.token:
         parser.error("no referee address or seat token: set ARENA_ADDRESS and ARENA_TOKEN")
@@ -44,7 +53,16 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     try:
         why = asyncio.run(
-            serve_table(args.address, args.token, features, AdviceBudget(), port=args.port, log_path=args.log, say=say)
+            serve_table(
+                args.address,
+                args.token,
+                features,
+                AdviceBudget(),
+                port=args.port,
+                log_path=args.log,
+                others=None if args.others is None else Others(args.others),
+                say=say,
+            )
         )
     except ServeError as exc:
         say(f"error: {exc}")
@@ -52,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         os._exit(130)
     if why is not None:
-        say(f"{why}: you left the table")
+        say(why)
     sys.stdout.flush()
     # the seat's session may still wait on the referee in its thread: end the process now, the referee sees it go
     os._exit(0 if why is None else 1)

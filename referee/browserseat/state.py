@@ -14,11 +14,12 @@ and upper right and North is an opponent (the order of play stays the order roun
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from referee.engine.bids import Bid
+from referee.engine.bids import SPECIALS, Bid
 from referee.engine.cards import (
     SUIT_LETTERS,
     Card,
@@ -33,10 +34,12 @@ from referee.engine.cards import (
 )
 from referee.engine.errors import InvalidActionError
 from referee.engine.events import GameEndEvent, HandEndEvent, PlayEvent, TrickEvent
-from referee.engine.game import Decision, DecisionKind
+from referee.engine.game import ClaimAnswer, Decision, DecisionKind
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
 from referee.gamelog import event_record
+from referee.play.levels import LEVELS
+from referee.replay.text import Cards
 
 # Compass names of the places round the table, by number of seats, clockwise from the person (South).
 PLACE_NAMES = {
@@ -48,20 +51,30 @@ PLACE_NAMES = {
 }
 
 
+# The level (``arena play --level``) of a bot by its name at the table.
+LEVEL_OF = {level.name: number for number, level in LEVELS.items()}
+
+
 class Refused(ValueError):
     """A request from the page that cannot be taken; the message is shown on the page."""
 
 
 def positions(rules: Rules, seat: int) -> list[dict[str, Any]]:
-    """Per seat: its place on the screen (x, y from -1 to 1, South at the bottom) and name, clockwise from
-    ``seat``, the person's."""
+    """Per seat: its place on the screen (x, y from -1 to 1, South at the bottom), its name and the name's
+    letters (``dir``: S, W, N, E, NW ...), clockwise from ``seat``, the person's."""
     n = rules.players
     names = PLACE_NAMES.get(n, tuple(f"place {k}" for k in range(n)))
     out: list[dict[str, Any]] = [{}] * n
     for k in range(n):
         angle = math.pi / 2 + 2 * math.pi * k / n  # screen coordinates: y grows downwards, so pi/2 is the bottom
         s = (seat + k) % n
-        out[s] = {"x": round(math.cos(angle), 3), "y": round(math.sin(angle), 3), "place": names[k]}
+        place = names[k]
+        out[s] = {
+            "x": round(math.cos(angle), 3),
+            "y": round(math.sin(angle), 3),
+            "place": place,
+            "dir": "".join(w[0] for w in place.split("-")).upper(),
+        }
     return out
 
 
@@ -89,7 +102,7 @@ def _tricks(view: SeatView) -> list[dict[str, Any]]:
     return done
 
 
-def decision_json(view: SeatView, decision: Decision, number: int) -> dict[str, Any]:
+def decision_json(view: SeatView, decision: Decision, number: int | str) -> dict[str, Any]:
     """The decision as the page offers it: only legal choices."""
     kind = decision.kind
     out: dict[str, Any] = {"id": number, "kind": str(kind), "count": decision.count, "to": decision.to}
@@ -115,6 +128,7 @@ def view_json(view: SeatView, names: Sequence[str]) -> dict[str, Any]:
         "teams": rules.teams,
         "team": view.team,
         "names": shown,
+        "levels": [LEVEL_OF.get(name) if s != view.seat else None for s, name in enumerate(shown)],
         "seatTeams": [rules.team_of(s) for s in range(rules.players)],
         "places": positions(rules, view.seat),
         "hand": view.hand_number,
@@ -166,7 +180,7 @@ def game_end_json(end: GameEndEvent) -> dict[str, Any]:
 
 def goal_text(rules: Rules) -> str:
     if rules.game_over == "points":
-        return f"game to {rules.game_points} points"
+        return f"game to {rules.game_points}"
     return f"game of {rules.game_hands} hand{'s' if rules.game_hands != 1 else ''}"
 
 
@@ -220,10 +234,75 @@ def _list(cards: Sequence[Card]) -> str:
 
 
 def action_json(action: object) -> Any:
-    """An engine action as the page names it (a card, a bid, a trump, a list of cards)."""
+    """An answer as the page names it (a card, a bid, a trump, a list of cards, ``"claim"``); ValueError for
+    anything else."""
     if isinstance(action, Bid | Trump):
         return action.text()
+    if isinstance(action, ClaimAnswer):
+        return "claim"
     if isinstance(action, list | tuple):
         return [card_str(c) for c in sorted(action)]
-    assert isinstance(action, int)
-    return card_str(action)
+    if isinstance(action, int):
+        return card_str(action)
+    raise ValueError(f"not an answer the page can show: {action!r}")
+
+
+_CARDS = Cards(fancy=True)
+
+
+def choice_text(action: object) -> str:
+    """An answer as a person reads it: ``J♥``, ``4♠``, ``high``, ``J♥ 9♣``, ``claim``."""
+    if isinstance(action, Bid):
+        return "pass" if action.is_pass else _CARDS.bid(action).plain
+    if isinstance(action, Trump):
+        return _CARDS.trump(action).plain
+    if isinstance(action, ClaimAnswer):
+        return "claim"
+    if isinstance(action, list | tuple):
+        return _CARDS.cards(sorted(action)).plain
+    if isinstance(action, int):
+        return _CARDS.card(action).plain
+    raise ValueError(f"not an answer the page can show: {action!r}")
+
+
+# A bid typed with its trump stuck to its level or as a symbol: "4s", "4♠", "call1h".
+_TYPED_BID = re.compile(rf"^\s*(\d+|{'|'.join(SPECIALS)})\s*([shdc♠♥♦♣])\s*$", re.IGNORECASE)
+_SYMBOL_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def typed_bid(text: str, decision: Decision) -> Bid:
+    """The bid a person typed (``4 S``, ``4s``, ``4♠``, ``pass``, ``call1 h``), which must be one of the
+    decision's; ``Refused`` naming the bids this decision allows otherwise."""
+    if (m := _TYPED_BID.match(text)) is not None:
+        text = f"{m.group(1)} {_SYMBOL_LETTERS.get(m.group(2), m.group(2))}"
+    try:
+        bid = Bid.parse(text)
+    except InvalidActionError:
+        raise Refused(f"{text.strip()!r} is not a bid: {bids_allowed(decision)}") from None
+    if bid not in decision.bids:
+        raise Refused(f"{choice_text(bid)} is not a bid you may make now: {bids_allowed(decision)}")
+    return bid
+
+
+def bids_allowed(decision: Decision) -> str:
+    """The decision's bids in a few words: "you may pass, or bid 1 to 8, call2 or moon, with ♠, ♥, ♦, ♣ or high"."""
+    heads: dict[str, list[str]] = {}
+    for b in decision.bids:
+        if not b.is_pass:
+            heads.setdefault(str(b.level) if b.kind == "level" else str(b.kind), []).append(
+                "" if b.trump is None else _CARDS.trump(b.trump).plain
+            )
+    levels = [h for h in heads if h.isdigit()]
+    names = ([f"{levels[0]} to {levels[-1]}" if len(levels) > 2 else " or ".join(levels)] if levels else []) + [
+        h for h in heads if not h.isdigit()
+    ]
+    trumps = {tuple(t) for t in heads.values()}
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    if len(trumps) == 1 and (shared := next(iter(trumps))) != ("",):
+        said += ", with " + ", ".join(shared[:-1]) + " or " + shared[-1] if len(shared) > 1 else f", in {shared[0]}"
+    elif len(trumps) > 1:
+        said = "; ".join(f"{h} with {' or '.join(t for t in ts if t)}" if any(ts) else h for h, ts in heads.items())
+    may_pass = any(b.is_pass for b in decision.bids)
+    if not heads:
+        return "you may only pass"
+    return f"you may {'pass, or ' if may_pass else ''}bid {said}"

@@ -104,5 +104,5 @@ async def _play(opened: PlayOpened) -> MatchResult:
 
     if opened.browser is None:
         return await play_with_person(config, seat, on_start=started)
-    client = browser_client(opened.browser_port, opened.browser.to_json())
+    client = browser_client(opened.browser_port, opened.browser.to_json(), opened.others_level)
     return await play_with_person(config, seat, on_start=started, client=client, linger=True)

@@ -4,14 +4,21 @@ Each level is one example bot with its arguments, from the weakest to the strong
 ``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget, solving its worlds
 double-dummy); level 4 is the same bot playing its worlds out, as it did before the solver. The strength of
 each level, measured by ``bench/levels.py`` (duplicate games, each level against its neighbours), is in
-docs/play.md.
+docs/play.md. ``level_factory`` builds a level's bot in this process, as its command line builds it (the
+benchmark and the browser seat's duplicate play use it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from example_bots.montecarlo_bot import MonteCarloBot
+from example_bots.random_bot import RandomBot
+from example_bots.rules_bot import RulesBot
+from example_bots.shaky_bot import ShakyBot
 from referee.bots import BotCommand
+from sdk.bot import Bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +49,7 @@ LEVELS: dict[int, Level] = {
         "Monte Carlo, each of 100 worlds a card played out by a fast policy, at most 50% of the time",
     ),
     5: Level("pimc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card solved exactly"),
-    6: Level(
-        "montecarlo", "montecarlo_bot", (), "Monte Carlo, up to 100 worlds a card solved exactly"
-    ),
+    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo, up to 100 worlds a card solved exactly"),
 }
 DEFAULT_LEVEL = 6
 
@@ -54,3 +59,22 @@ def level_bot(level: int) -> BotCommand:
     if level not in LEVELS:
         raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
     return LEVELS[level].command()
+
+
+def level_factory(level: int) -> Callable[[], Bot]:
+    """The level's bot built in this process, as its command line builds it (``LEVELS[level].args``)."""
+    if level not in LEVELS:
+        raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
+    spec = LEVELS[level]
+    playouts = "--playouts" in spec.args  # the one option that takes no value
+    valued = [a for a in spec.args if a != "--playouts"]
+    args = dict(zip(valued[::2], valued[1::2], strict=True))
+    if spec.module == "random_bot":
+        return RandomBot
+    if spec.module == "shaky_bot":
+        share = float(args["--random-share"])
+        return lambda: ShakyBot(random_share=share)
+    if spec.module == "rules_bot":
+        return RulesBot
+    mc_level = int(args.get("--level", 3))
+    return lambda: MonteCarloBot(level=mc_level, exact=False if playouts else None)

@@ -36,13 +36,14 @@ class PersonLeft(ArenaError):
     """The person's client ended before the match did."""
 
 
-def browser_client(port: int, features_json: str) -> Callable[[Match], Sequence[str]]:
+def browser_client(port: int, features_json: str, others: int | None = None) -> Callable[[Match], Sequence[str]]:
     """The browser table's client (``referee.browserseat``) as a command for a match: it serves the table on
-    127.0.0.1:``port`` and reads the match's log after each game."""
+    127.0.0.1:``port`` and reads the match's log after each hand and game; ``others``: the level of the bots at
+    the other seats (None: bots of --bot), for the deal played again by the strongest level."""
 
     def command(match: Match) -> Sequence[str]:
         argv = [sys.executable, "-m", "referee.browserseat", "--port", str(port), "--features", features_json]
-        return [*argv, "--log", str(match.log_path)]
+        return [*argv, "--log", str(match.log_path), *(["--others", str(others)] if others is not None else [])]
 
     return command
 

@@ -20,16 +20,16 @@ from referee.engine.rules import Rules
 from referee.games.matches import MatchChoices, example_bot, open_match
 from referee.games.placement import Warn
 from referee.match import MatchConfig, SeatBot
-from referee.play.levels import LEVELS, level_bot
+from referee.play.levels import DEFAULT_LEVEL, LEVELS, level_bot
 from referee.play.person import person_seat, seats_around
 from referee.setting import Choice, Flag, SettingsError, WholeNumber, declare
 
-# The bot at the other seats when no --bot is given: the strongest example bot.
+# The bot at the other seats when no --bot is given: the strongest example bot, level DEFAULT_LEVEL's.
 DEFAULT_BOT = "montecarlo"
 
 
 class HintMode(StrEnum):
-    """When the page shows the Monte Carlo bot's choice."""
+    """When the page shows the AI's choice (the best of the estimates, with its reason)."""
 
     OFF = "off"
     REQUEST = "request"  # when the person asks (the Hint button)
@@ -59,7 +59,8 @@ class PlayChoices(MatchChoices):
     )
     hints: HintMode | None = declare(
         Choice(HintMode),
-        "Browser table: the Monte Carlo bot's choice as a hint, on request, always, only when yours differs, or off",
+        "Browser table: the AI's choice and why (the best of the estimates), on request, always, only when yours "
+        "differs, or off",
         default=HintMode.REQUEST,
         flag="--hints",
     )
@@ -126,6 +127,7 @@ class PlayOpened:
     seat: int
     browser: Features | None = None
     browser_port: int = 0
+    others_level: int | None = None  # the level of the other seats' bots (None: bots of --bot)
 
 
 def open_play(chosen: PlayChoices, *, warn: Warn) -> PlayOpened:
@@ -141,7 +143,8 @@ def open_play(chosen: PlayChoices, *, warn: Warn) -> PlayOpened:
     config = open_match(replace(chosen, bots=other_bots(chosen)), around, example=None, warn=warn)
     if chosen.browser is None:
         return PlayOpened(config, seat)
-    return PlayOpened(config, seat, Features.from_choices(chosen), chosen.browser)
+    others = chosen.level if chosen.level is not None else None if chosen.bots else DEFAULT_LEVEL
+    return PlayOpened(config, seat, Features.from_choices(chosen), chosen.browser, others)
 
 
 def other_bots(chosen: PlayChoices) -> tuple[BotCommand, ...]:

@@ -14,15 +14,24 @@ from playwright.sync_api import Browser, Page
 
 from referee.engine.cards import card_str, deck_copies, deck_ranks, make_card
 from referee.engine.events import PlayEvent
-from tests.support.browserseat import click_first_legal, open_table, person_points, start_table, state, wait_for_turn
+from tests.support.browserseat import (
+    Traffic,
+    click_first_legal,
+    decision_of,
+    open_table,
+    open_tools,
+    person_points,
+    start_table,
+    wait_for_turn,
+)
 
 RED = "HD"
 
 
-def hand_drawn(page: Page) -> list[dict[str, Any]]:
+def hand_drawn(page: Page, traffic: Traffic) -> list[dict[str, Any]]:
     """The hand's cards as the page draws them, left to right, with their suit as played and power."""
     order = page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
-    cards = {c["c"]: c for c in state(page)["view"]["cards"]}
+    cards = {c["c"]: c for c in traffic.last_state()["view"]["cards"]}
     return [cards[c] for c in order]
 
 
@@ -40,8 +49,8 @@ def clashes(suits: Sequence[str]) -> int:
     return sum((a in RED) == (b in RED) for a, b in pairwise(suits))
 
 
-def check_order(page: Page, mode: str) -> None:
-    hand = hand_drawn(page)
+def check_order(page: Page, traffic: Traffic, mode: str) -> None:
+    hand = hand_drawn(page, traffic)
     assert len(hand) >= 2, hand
     runs = suit_runs(hand)
     if mode == "rank":
@@ -52,7 +61,7 @@ def check_order(page: Page, mode: str) -> None:
     for run in runs:  # the strongest first within a suit
         powers = [c["power"] for c in hand if c["suit"] == run]
         assert powers == sorted(powers, reverse=True), (mode, hand)
-    contract = state(page)["view"]["contract"]
+    contract = traffic.last_state()["view"]["contract"]
     trump = contract["trump"] if contract is not None and contract["trump"] in runs else None
     if mode == "alternate":  # red and black alternate as far as the suits held (and trump first) allow
         assert clashes(runs) == min(clashes(o) for o in permutations(runs) if trump in (None, o[0])), runs
@@ -60,35 +69,63 @@ def check_order(page: Page, mode: str) -> None:
         assert runs[0] == trump, (mode, runs)
 
 
+COLOURS = """() => Object.fromEntries(Array.from(document.querySelectorAll("#hand .card"))
+    .map(e => [e.dataset.card, getComputedStyle(e).color]))"""
+
+
+def check_four_colours(page: Page) -> None:
+    """The four-colour deck: diamonds blue and clubs green, hearts still red and spades black; two colours when
+    it is off."""
+    suits = {"S": "rgb(17, 17, 17)", "H": "rgb(198, 40, 40)"}
+    page.check("#four-colour")
+    four = {card[1]: colour for card, colour in page.evaluate(COLOURS).items() if len(card) == 2 and card[1] in "SHDC"}
+    assert (
+        four.get("D", "rgb(21, 101, 192)") == "rgb(21, 101, 192)"
+        and four.get("C", "rgb(46, 125, 50)") == "rgb(46, 125, 50)"
+    )
+    assert {s: four[s] for s in suits if s in four} == {s: c for s, c in suits.items() if s in four}
+    page.uncheck("#four-colour")
+    two = {card[1]: colour for card, colour in page.evaluate(COLOURS).items() if len(card) == 2 and card[1] in "SHDC"}
+    assert (
+        two.get("D", "rgb(198, 40, 40)") == "rgb(198, 40, 40)" and two.get("C", "rgb(17, 17, 17)") == "rgb(17, 17, 17)"
+    )
+    assert set(four) & {"D", "C"}, four  # a diamond or a club was there to look at
+
+
 def test_the_counter_and_hand_sorting(browser: Browser, tmp_path: Path) -> None:
     run = start_table(tmp_path, "--preset", "neuralplay", "--level", "1", "--seed", "5", "--rule", "hand_limit=1")
     counted: dict[int, dict[str, int]] = {}  # the person's decision -> the counter's figure for each card
     try:
-        page, problems = open_table(browser, run.url)
-        page.click("#tools-button")
+        page, problems, traffic = open_table(browser, run.url, pause="200")
+        open_tools(page)
         modes = ["rank", "alternate", "suit"]
         last = None
         sorted_plays = 0
         while True:
             now = wait_for_turn(page, last)
-            if now.hand_over or now.game_over or now.match_over or now.closed:
+            if now.phase == "trick":
+                page.wait_for_function("document.body.dataset.phase !== 'trick'")
+                continue
+            if now.phase != "decide" or now.closed:
                 break
             assert now.decision is not None
-            decision = state(page)["decision"]
+            decision = decision_of(traffic)
             cells = page.eval_on_selector_all(
                 "#counter td[data-card]", "cs => cs.map(c => [c.dataset.card, c.dataset.out])"
             )
-            counted[now.decision] = {c: int(out) for c, out in cells}
+            counted[int(now.decision)] = {c: int(out) for c, out in cells}
+            if decision["kind"] == "play" and sorted_plays == 0:
+                check_four_colours(page)
             if decision["kind"] == "play" and sorted_plays < len(modes):
                 mode = modes[sorted_plays]
                 page.select_option("#sort-mode", mode)
-                check_order(page, mode)
+                check_order(page, traffic, mode)
                 if mode == "rank":  # kept in the browser: the page opened again sorts as chosen
                     page.reload()
                     page.wait_for_function(f"document.body.dataset.decision === '{now.decision}'")
                     assert page.input_value("#sort-mode") == "rank"
-                    check_order(page, "rank")
-                    page.click("#tools-button")
+                    check_order(page, traffic, "rank")
+                    open_tools(page)
                 sorted_plays += 1
             click_first_legal(page, decision)
             last = now.decision

@@ -108,7 +108,7 @@ def test_the_page_shows_each_decision_s_loss_and_best_choice(
     assert problems == []
 
 
-def test_the_page_with_its_analysis_fits_1024_by_768(
+def test_the_page_with_its_analysis_fits_a_phone_and_1024_by_768_up(
     real_logs: dict[str, Path], tmp_path: Path, browser: Browser
 ) -> None:
     log = real_logs["bloomington"]  # six seats: the most crowded table
@@ -116,11 +116,14 @@ def test_the_page_with_its_analysis_fits_1024_by_768(
     page, problems = open_page(browser, html, 1024, 768)
     for _ in range(30):
         page.keyboard.press("ArrowRight")
-    now = page.evaluate(f"({CARDS_NOW})()")
-    assert now["count"] > 20 and now["bad"] == [] and not now["scrolls"], now
-    chart = page.eval_on_selector("#analysis", "e => e.getBoundingClientRect().toJSON()")
-    assert chart["bottom"] <= 768 and chart["height"] >= 120
-    page.screenshot(path=str(tmp_path / "analysis-bloomington-1024x768.png"))
+    for width, height in ((1024, 768), (1400, 1000), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)  # laid out again on the resize
+        now = page.evaluate(f"({CARDS_NOW})()")
+        assert now["count"] > 20 and now["bad"] == [] and not now["scrolls"], (width, now)
+        strip = page.eval_on_selector("#analysis", "e => e.getBoundingClientRect().toJSON()")
+        assert strip["bottom"] <= height and strip["height"] >= (120 if width >= 1024 else 40), (width, strip)
+        page.screenshot(path=str(tmp_path / f"analysis-bloomington-{width}x{height}.png"))
     assert problems == []
 
 

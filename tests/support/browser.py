@@ -4,7 +4,7 @@ imports ``browser`` to offer the fixture."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,8 +28,14 @@ def browser() -> Iterator[Browser]:
 
     Module scope: Playwright's sync API runs an event loop in the main thread
     while it is open, which would break every later test that calls
-    ``asyncio.run``; closing it with the module ends that loop.
+    ``asyncio.run``; closing it with the module ends that loop. (A folder whose
+    tests call no ``asyncio.run`` may share one for the folder: ``launch``.)
     """
+    yield from launch()
+
+
+def launch() -> Iterator[Browser]:
+    """Chromium under Playwright, for as long as the generator is not closed."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
@@ -41,11 +47,20 @@ def browser() -> Iterator[Browser]:
 
 
 def open_page(
-    browser: Browser, url: str | Path, width: int = 1400, height: int = 900, *, loopback: bool = False
+    browser: Browser,
+    url: str | Path,
+    width: int = 1400,
+    height: int = 900,
+    *,
+    loopback: bool = False,
+    prepare: Callable[[Page], None] | None = None,
 ) -> tuple[Page, list[str]]:
     """Open ``url`` (a file's path, or an address) once it has drawn itself; the list collects script errors
-    and every request for anything but a file (with ``loopback``, also but 127.0.0.1: the live view)."""
+    and every request for anything but a file (with ``loopback``, also but 127.0.0.1: the live view).
+    ``prepare`` is called with the page before it is opened (to listen to its traffic, say)."""
     page = browser.new_page(viewport={"width": width, "height": height})
+    if prepare is not None:
+        prepare(page)
     problems: list[str] = []
     allowed = ("file://", "http://127.0.0.1:") if loopback else ("file://",)
 

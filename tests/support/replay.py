@@ -40,7 +40,8 @@ def step_index(page: Page) -> int:
     return int(page.get_attribute("body", "data-step") or -1)
 
 
-# Every card on the page now: where it is, and whether its corner shows the card itself.
+# Every card on the page now: where it is, whether its corner shows the card itself, and (a card of the trick)
+# whether it lies clear of every seat's box (its name and hand).
 CARDS_NOW = """() => {
   const table = document.getElementById("table").getBoundingClientRect();
   const bad = [];
@@ -51,11 +52,15 @@ CARDS_NOW = """() => {
     const inWindow = r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
     const inTable = r.left >= table.left && r.top >= table.top && r.right <= table.right && r.bottom <= table.bottom;
     const cornerShows = hit !== null && c.contains(hit);
+    const clear = c.closest(".seat") !== null || Array.from(document.querySelectorAll("#seats .seat")).every(s => {
+      const q = s.getBoundingClientRect();
+      return r.right <= q.left || q.right <= r.left || r.bottom <= q.top || q.bottom <= r.top;
+    });
     count++;
     narrowest = Math.min(narrowest, r.width);
-    if (!(inWindow && inTable && cornerShows)) {
+    if (!(inWindow && inTable && cornerShows && clear)) {
       const seat = c.closest(".seat") ? c.closest(".seat").dataset.seat : "trick";
-      bad.push({card: c.dataset.card || "back", seat, inWindow, inTable, cornerShows});
+      bad.push({card: c.dataset.card || "back", seat, inWindow, inTable, cornerShows, clear});
     }
   }
   const page = document.documentElement;
