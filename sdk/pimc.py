@@ -77,22 +77,47 @@ HOPELESS = 4.0
 SMALLEST_LIMIT = 2_000
 
 
-def margin_table(
-    rules: Rules, contract: Contract, tricks_won: Sequence[int], tricks_left: int, team: int
-) -> tuple[float, ...]:
-    """``team``'s score (its points less the other teams' average) for each number of tricks, 0 to
-    ``tricks_left``, that the declaring team takes from here on; ``tricks_won`` is what each team has."""
+def hand_tricks(
+    rules: Rules, contract: Contract, tricks_won: Sequence[int], tricks_left: int
+) -> tuple[tuple[int, ...], ...]:
+    """Each team's tricks at the hand's end for each number of tricks, 0 to ``tricks_left``, that the declaring
+    team takes from here on; ``tricks_won`` is what each team has (three teams: the defenders share the rest
+    evenly, the first after the declarer taking an odd one)."""
     declaring = rules.team_of(contract.declarer)
     defenders = [t for t in range(rules.teams) if t != declaring]
-    table = []
+    rows = []
     for taken_now in range(tricks_left + 1):
         taken = list(tricks_won)
         taken[declaring] += taken_now
         rest = tricks_left - taken_now
         for i, t in enumerate(defenders):
             taken[t] += rest // len(defenders) + (1 if i < rest % len(defenders) else 0)
-        table.append(margin(hand_points(rules, contract.bid, contract.declarer, taken)[1], team))
-    return tuple(table)
+        rows.append(tuple(taken))
+    return tuple(rows)
+
+
+def margin_table(
+    rules: Rules, contract: Contract, tricks_won: Sequence[int], tricks_left: int, team: int
+) -> tuple[float, ...]:
+    """``team``'s score (its points less the other teams' average) for each number of tricks, 0 to
+    ``tricks_left``, that the declaring team takes from here on; ``tricks_won`` is what each team has."""
+    return tuple(
+        margin(hand_points(rules, contract.bid, contract.declarer, taken)[1], team)
+        for taken in hand_tricks(rules, contract, tricks_won, tricks_left)
+    )
+
+
+Outcomes = tuple[tuple[int, ...], tuple[float, ...]]
+"""Per number of tricks the declaring team takes from here: the team's tricks in the hand, and its score."""
+
+
+def outcomes_table(
+    rules: Rules, contract: Contract, tricks_won: Sequence[int], tricks_left: int, team: int
+) -> Outcomes:
+    """``team``'s tricks in the hand (``hand_tricks``) and score (``margin_table``) for each number of tricks the
+    declaring team takes from here on."""
+    tricks = tuple(row[team] for row in hand_tricks(rules, contract, tricks_won, tricks_left))
+    return tricks, margin_table(rules, contract, tricks_won, tricks_left, team)
 
 
 @dataclass
@@ -203,7 +228,7 @@ class CardSolver(_Budgeted):
         node_limit: int = 0,
     ) -> None:
         self.declaring = rules.team_of(contract.declarer)
-        self.table = margin_table(rules, contract, tricks_won, tricks_left, rules.team_of(seat))
+        self.table = outcomes_table(rules, contract, tricks_won, tricks_left, rules.team_of(seat))
         self.template = dd.Position(
             trump=int(contract.trump),
             teams=rules.teams,
@@ -220,6 +245,22 @@ class CardSolver(_Budgeted):
     def margins(self, hands: Sequence[Sequence[Card]]) -> dict[Card, float] | None:
         """Every legal card -> its score in the world of ``hands`` (every seat's cards now); None when the world
         costs more than it may (or the decision no longer tries the solver)."""
+        values = self.values(hands)
+        if values is None:
+            return None
+        scores = self.table[1]
+        return {card: scores[value] for card, value in values.items()}
+
+    def outcomes(self, hands: Sequence[Sequence[Card]]) -> dict[Card, tuple[int, float]] | None:
+        """Every legal card -> the seat's team's tricks in the hand and its score (else as ``margins``)."""
+        values = self.values(hands)
+        if values is None:
+            return None
+        tricks, scores = self.table
+        return {card: (tricks[value], scores[value]) for card, value in values.items()}
+
+    def values(self, hands: Sequence[Sequence[Card]]) -> dict[Card, int] | None:
+        """Every legal card -> the tricks the declaring team takes from here after it (else as ``margins``)."""
         allowance = self.allowance
         limit = self.world_limit()
         if limit is None:
@@ -242,8 +283,7 @@ class CardSolver(_Budgeted):
             return None
         if allowance is not None:
             allowance.spent(self.solver.nodes, time.perf_counter() - started, complete=True)
-        table = self.table
-        return {card: table[value] for card, value in values.items()}
+        return values
 
 
 class ContractSolver(_Budgeted):
@@ -255,22 +295,31 @@ class ContractSolver(_Budgeted):
         self.team = team
         self.allowance = allowance
         self.node_limit = node_limit
-        self._tables: dict[tuple[Contract, int], tuple[float, ...]] = {}
+        self._tables: dict[tuple[Contract, int], Outcomes] = {}
 
     def margins(self, games: Mapping[int, Game | None]) -> dict[int, float] | None:
         """Each game (at its first lead, or None for a hand thrown in: 0) -> its score with best play; None when
         the world costs more than it may: then none of its games is solved, so they are compared alike."""
+        outcomes = self.outcomes(games)
+        return None if outcomes is None else {key: score for key, (_, score) in outcomes.items()}
+
+    def outcomes(
+        self, games: Mapping[int, Game | None], memo: dict[tuple[object, ...], int] | None = None
+    ) -> dict[int, tuple[int, float]] | None:
+        """Each game -> the team's tricks in the hand and its score (a hand thrown in: 0 and 0); else as
+        ``margins``. ``memo`` keeps the solves of one world between calls (a caller that has its games one at a
+        time)."""
         allowance = self.allowance
         limit = self.world_limit()
         if limit is None:
             return None
-        solved: dict[tuple[object, ...], int] = {}
+        solved = {} if memo is None else memo
         nodes = 0
         started = time.perf_counter()
-        result: dict[int, float] = {}
+        result: dict[int, tuple[int, float]] = {}
         for key, game in games.items():
             if game is None:
-                result[key] = 0.0
+                result[key] = (0, 0.0)
                 continue
             contract = game.contract
             assert contract is not None and game.to_act is not None
@@ -290,18 +339,31 @@ class ContractSolver(_Budgeted):
                     return None
                 nodes += dd.solver_for(position.trump, position.copies).nodes
                 solved[shape] = tricks
-            result[key] = self._table(contract, position.tricks_left)[tricks]
+            team_tricks, scores = self._table(contract, position.tricks_left)
+            result[key] = (team_tricks[tricks], scores[tricks])
         if allowance is not None:
             allowance.spent(nodes, time.perf_counter() - started, complete=True)
         return result
 
-    def _table(self, contract: Contract, tricks_left: int) -> tuple[float, ...]:
+    def _table(self, contract: Contract, tricks_left: int) -> Outcomes:
         key = (contract, tricks_left)
         table = self._tables.get(key)
         if table is None:
             zero = (0,) * self.rules.teams
-            table = self._tables[key] = margin_table(self.rules, contract, zero, tricks_left, self.team)
+            table = self._tables[key] = outcomes_table(self.rules, contract, zero, tricks_left, self.team)
         return table
 
 
-__all__ = ["NO_SOLVER", "PACE", "SOLVER_BUILT", "Allowance", "CardSolver", "ContractSolver", "Pace", "margin_table"]
+__all__ = [
+    "NO_SOLVER",
+    "PACE",
+    "SOLVER_BUILT",
+    "Allowance",
+    "CardSolver",
+    "ContractSolver",
+    "Outcomes",
+    "Pace",
+    "hand_tricks",
+    "margin_table",
+    "outcomes_table",
+]
