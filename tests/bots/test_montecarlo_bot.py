@@ -12,12 +12,20 @@ from example_bots import montecarlo_bot
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.bids import PASS
-from referee.engine.cards import JACK, Card, Trump, effective_suit, make_card, parse_card, parse_cards
+from referee.engine.cards import JACK, TRICK_KEY, Card, Trump, effective_suit, make_card, parse_card, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
-from sdk.inference import BID_SHOWS, Evidence, auction_evidence, auction_likelihood
+from sdk.inference import (
+    BID_SHOWS,
+    PLAY_SLIP,
+    Evidence,
+    Follow,
+    auction_evidence,
+    auction_likelihood,
+    play_likelihood,
+)
 from sdk.knowledge import knowledge_of
 from sdk.worlds import Determinizer, World
 from tests.support.positions import (
@@ -260,3 +268,27 @@ def test_without_the_solver_the_bot_plays_its_worlds_out_and_says_so_once(
     first.max_worlds, first.time_limit_ms = 6, 600_000
     assert first.decide(view) in deciding(view).cards
     assert first.stats.playouts > 0 and first.stats.solved == 0
+
+
+def test_a_card_followed_low_makes_worlds_with_a_lower_one_unlikely() -> None:
+    # Spades trump; seat 0 leads AH, seat 1 (the other side) follows KH and loses: holding QH as well, it would
+    # have followed with that (the low card), so a world that gives it QH is kept less often. A world where it
+    # won from the other side with AH while holding KH, which would also have won, likewise.
+    trump = Trump.S
+    ah, kh, qh, ts = parse_cards(["AH", "KH", "QH", "TS"])
+    keys = TRICK_KEY[trump][effective_suit(ah, trump)]
+    low = Follow(seat=1, card=kh, later=(), led=effective_suit(ah, trump), to_beat=keys[ah], for_the_other_side=True)
+
+    def holding(*cards: int) -> World:
+        hands = ((), tuple(cards), (), ())
+        return World(hands=hands, dealt=hands, exchanges=())
+
+    assert play_likelihood(holding(ts), [low], trump) == 1.0
+    assert play_likelihood(holding(qh, ts), [low], trump) == PLAY_SLIP
+    later = Follow(seat=1, card=kh, later=(qh,), led=low.led, to_beat=low.to_beat, for_the_other_side=True)
+    assert play_likelihood(holding(ts), [later], trump) == PLAY_SLIP  # QH was played later: it held it then
+    queen = keys[qh]
+    high = Follow(seat=1, card=ah, later=(), led=low.led, to_beat=queen, for_the_other_side=True)
+    assert play_likelihood(holding(kh), [high], trump) == PLAY_SLIP
+    partner = Follow(seat=1, card=ah, later=(), led=low.led, to_beat=queen, for_the_other_side=False)
+    assert play_likelihood(holding(kh), [partner], trump) == 1.0  # over a partner: no convention says how
