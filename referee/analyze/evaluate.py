@@ -73,10 +73,10 @@ MAX_REJECTIONS = 30
 Z95 = 1.96
 # Deals played to learn what an average hand is worth at each place round the table (see average_worth).
 AVERAGE_DEALS = 2000
-# Solving (``solved_outcomes``): the nodes one world may take (a few tens of ms of a core); a world that needs more
-# (the first tricks of the long presets) is played out instead. A count, not a time: the answer stays the same
-# whatever the machine's load.
-SOLVE_NODES = 200_000
+# Solving (``solved_outcomes``): the nodes one world may take (a few ms of a core); a world that needs more (the first
+# tricks of the long presets) is played out instead, and after two such worlds more than solved, every world of the
+# decision. A count, not a time: the answer stays the same whatever the machine's load.
+SOLVE_NODES = 50_000
 
 CARD_SET_KINDS = (DecisionKind.GIVE, DecisionKind.DISCARD)
 
@@ -249,6 +249,7 @@ class _Worlds:
         self.determinizer = Determinizer(view)
         self.likelihood = view_likelihood(view)
         self.cards: CardSolver | None = None  # solving: a card's worlds
+        self.solved = self.dear = 0  # solving a card: worlds solved, and worlds that reached the node limit
         self.hands: ContractSolver | None = None  # solving: a bid's, trump's or exchange's worlds
         if self.kind is DecisionKind.PLAY:
             contract = view.contract
@@ -285,8 +286,13 @@ class _Worlds:
             hands = sampled.hands
             solved = None if self.cards is None else self.cards.outcomes(hands)
             if solved is not None:
+                self.solved += 1
                 exact = solved
                 return lambda card: Outcome(*exact[cast(Card, card)])
+            if self.cards is not None:
+                self.dear += 1
+                if self.dear >= 2 and self.dear > self.solved:
+                    self.cards = None  # the worlds of this decision are too dear: play the rest out
             contract, seat, team = self._contract, view.seat, self.team
             trick_seats, trick_cards, won = self._trick_seats, self._trick_cards, self._tricks_won
 
@@ -407,12 +413,15 @@ def world_outcomes(
 
 
 def solved_outcomes(view: SeatView, choices: Sequence[object], rng: random.Random) -> Iterator[tuple[Outcome, ...]]:
-    """``world_outcomes`` with every world solved double-dummy (``sdk.pimc``): a card's outcome is what best play
-    of every seat makes of it there, exactly; a bid's, trump's or exchange's is the hand after it (the auction
-    and exchanges finished by the model) solved from its first lead. A world that would take more than
-    ``SOLVE_NODES`` nodes is played out by the reference policy instead. Without the compiled solver: every
-    world played out."""
-    return world_outcomes(view, choices, rng, solve=SOLVER_BUILT)
+    """The table's evaluator: ``world_outcomes`` with each world of a card solved double-dummy (``sdk.pimc``): a
+    card's outcome is what best play of every seat makes of it there, exactly. A world that would take more than
+    ``SOLVE_NODES`` nodes is played out by the reference policy instead (see ``SOLVE_NODES``). A bid, trump or
+    exchange is played out as ``world_outcomes`` does: solving the hand after each choice (``Budget.solve``) costs
+    five times as much there and narrowed nothing (bench/advice.py, docs/play.md). Without the compiled solver:
+    every world played out."""
+    decision = view.decision
+    card = decision is not None and decision.kind is DecisionKind.PLAY
+    return world_outcomes(view, choices, rng, solve=SOLVER_BUILT and card)
 
 
 @dataclass(frozen=True, slots=True)

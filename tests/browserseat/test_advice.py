@@ -229,7 +229,7 @@ def test_the_tables_evaluator_solves_each_world_exactly() -> None:
             exact = solver.outcomes(world.hands)
             assert exact is not None
             assert list(row) == [Outcome(*exact[c]) for c in cards]
-    # At a bid: every choice has its outcome in every world, a hand after it solved (the team's tricks fit it).
+    # At a bid: played out (solving costs five times as much there), every choice in every world.
     view = views("neuralplay", 3, [DecisionKind.BID], 1)[0]
     bids = list(view.decision.options)  # type: ignore[union-attr]
     rows = list(itertools.islice(solved_outcomes(view, bids, random.Random(2)), 4))
