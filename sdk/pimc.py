@@ -33,11 +33,12 @@ when the rules say so, are shared evenly between them.
 ``Pace`` learns, from every solve of the process, how many nodes a second it
 searches (the machine's load included) and what a world costs at each number
 of tricks left. ``Allowance`` turns the time a decision has left into a node
-limit per world, so that a search always stops in time: a world that reaches
-its limit is played out instead by the caller (the engine's fast playout),
-and after two such worlds more than solved, or when a world is known to cost
-far more than the time allows (the first tricks of the twelve- to
-sixteen-trick presets), the decision stops trying the solver.
+limit per world (``LARGEST_LIMIT`` at most, so that a search told it has no
+clock stays bounded by its worlds), so that a search always stops in time: a
+world that reaches its limit is played out instead by the caller (the
+engine's fast playout), and after two such worlds more than solved, or when
+a world is known to cost far more than the time allows (the first tricks of
+the twelve- to sixteen-trick presets), the decision stops trying the solver.
 
 ``SOLVER_BUILT`` says whether the compiled solver is there
 (``referee.solver.available()``), ``NO_SOLVER`` why not; without it the
@@ -75,6 +76,9 @@ SAFETY = 0.7
 HOPELESS = 4.0
 # Nodes below which a world is not worth starting.
 SMALLEST_LIMIT = 2_000
+# Nodes a world may take at most, whatever the time left (a few tens of ms): a search told it has no clock (the
+# table's duplicate, a hint) stays bounded by its worlds, and one world too dear to solve is played out.
+LARGEST_LIMIT = 300_000
 
 
 def hand_tricks(
@@ -178,7 +182,7 @@ class Allowance:
     def world_limit(self) -> int:
         """The nodes the next world may take: its share of what the time left allows (0: none)."""
         left = (self.deadline - self.clock()) * self.pace.nodes_per_second * SAFETY
-        share = left / max(1, self.min_worlds - self.solved)
+        share = min(left / max(1, self.min_worlds - self.solved), LARGEST_LIMIT)
         return int(share) if share >= SMALLEST_LIMIT else 0
 
     def spent(self, nodes: int, seconds: float, complete: bool) -> None:

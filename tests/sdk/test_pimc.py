@@ -23,7 +23,7 @@ from referee.engine.events import HandEndEvent
 from referee.engine.game import Game, Phase
 from referee.engine.presets import PRESETS, preset
 from referee.engine.scoring import hand_points
-from sdk.pimc import SOLVER_BUILT, Allowance, CardSolver, ContractSolver, Pace, margin_table
+from sdk.pimc import LARGEST_LIMIT, SOLVER_BUILT, Allowance, CardSolver, ContractSolver, Pace, margin_table
 from sdk.worldmodel import margin
 from tests.support.claims import random_ending
 
@@ -148,3 +148,6 @@ def test_a_world_that_would_take_too_long_is_left_to_the_caller() -> None:
         assert dear.margins(position.hands) is None
     assert allowance.dear == 2 and not dear.trying
     assert pace.expected("cards", position.tricks_left) is not None  # what a world costs was learned
+    # Told it has an hour (a search with no clock), a world still may take no more than LARGEST_LIMIT nodes.
+    unhurried = Allowance(lambda: now[0], 3600.0, "cards", position.tricks_left, 12, Pace())
+    assert unhurried.world_limit() == LARGEST_LIMIT
