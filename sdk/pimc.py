@@ -78,7 +78,7 @@ HOPELESS = 4.0
 SMALLEST_LIMIT = 2_000
 # Nodes a world may take at most, whatever the time left (a few tens of ms): a search told it has no clock (the
 # table's duplicate, a hint) stays bounded by its worlds, and one world too dear to solve is played out.
-LARGEST_LIMIT = 300_000
+LARGEST_LIMIT = 100_000
 
 
 def hand_tricks(
