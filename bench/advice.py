@@ -26,6 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from machine import chosen_presets, cpu_seconds, describe  # bench/machine.py
 
 from example_bots.rules_bot import RulesBot
-from referee.browserseat.advice import AdviceBudget, chance_json, weigh
+from referee.analyze.evaluate import solved_outcomes, world_outcomes
+from referee.browserseat.advice import AdviceBudget, Weighing, chance_json, weigh
 from referee.browserseat.deal import STRONGEST, DealTable, bot_seed, level_bot
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import rules_for
@@ -42,6 +44,7 @@ from referee.engine.view import SeatView, seat_view
 from referee.play.levels import LEVELS
 
 WALL: list[float] = []  # every answer's wall-clock ms
+EVALUATORS = {"solved": solved_outcomes, "playout": world_outcomes}
 
 
 def views(preset: str, per_kind: int, seed: int) -> tuple[dict[DecisionKind, list[SeatView]], list[Game]]:
@@ -98,6 +101,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=2, help="hands the strongest level plays again per preset")
     parser.add_argument("--others", type=int, default=3, choices=sorted(LEVELS), help="the other seats' level")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--evaluator", choices=sorted(EVALUATORS), default="solved", help="worlds solved (the table's) or played out"
+    )
     default = AdviceBudget()
     for name, value in default.record().items():
         parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=value)
@@ -106,32 +112,44 @@ def main(argv: list[str] | None = None) -> None:
     budget = AdviceBudget(**{name: getattr(args, name) for name in default.record()})
     print("Browser table: CPU ms for an answer (median / slowest), one thread")
     print(f"Machine: {describe()}")
+    evaluator = EVALUATORS[args.evaluator]
     print(f"Budget: {budget.record()}; {args.views} views per kind of decision, seed {args.seed}")
+    print(f"Evaluator: {args.evaluator} ({evaluator.__name__})")
     print(f"Duplicate: level {STRONGEST} in one seat, level {args.others} in the others, {args.deals} hands a preset\n")
     head = (
-        f"{'preset':<19} {'weigh: bid':>12} {'worlds':>7} {'apart':>6} {'weigh: card':>12} {'worlds':>7} "
-        f"{'apart':>6} {'chance':>11} {'duplicate':>11}"
+        f"{'preset':<19} {'weigh: bid':>12} {'worlds':>7} {'apart':>6} {'±':>6} {'weigh: card':>12} {'worlds':>7} "
+        f"{'apart':>6} {'±':>6} {'chance':>11} {'duplicate':>11}"
     )
     print(head)
     print("-" * len(head))
     worst = 0.0
     settled = total = 0
+    spreads: list[float] = []  # the 95% half-width of the best's lead over the next, each weighing
     for name in names:
         found, deals = views(name, args.views, args.seed)
         cells: list[str] = []
         for kind in (DecisionKind.BID, DecisionKind.PLAY):
-            ms, worlds, apart = [], [], 0
+            ms, worlds, apart, spread = [], [], 0, []
             for view in found[kind]:
-                result: list[object] = []
-                ms.append(timed(lambda v=view, r=result: r.append(weigh(v, budget))))  # type: ignore[misc]
+                result: list[Weighing | None] = []
+                ms.append(timed(partial(lambda v, r: r.append(weigh(v, budget, evaluator)), view, result)))
                 weighing = result[0]
                 assert weighing is not None
-                worlds.append(weighing.worlds)  # type: ignore[attr-defined]
-                weights = weighing.weights  # type: ignore[attr-defined]
+                worlds.append(weighing.worlds)
+                weights = weighing.weights
                 apart += len(weights) < 2 or weights[1].apart
+                if len(weights) >= 2:
+                    spread.append(weights[1].half_width)
             worst = max([worst, *ms])
             settled, total = settled + apart, total + len(ms)
-            cells += [cell(ms), f"{statistics.median(worlds):.0f}" if worlds else "", f"{apart}/{len(ms)}"]
+            spreads += spread
+            median_spread = f"{statistics.median(spread):.2f}" if spread else ""
+            cells += [
+                cell(ms),
+                f"{statistics.median(worlds):.0f}" if worlds else "",
+                f"{apart}/{len(ms)}",
+                median_spread,
+            ]
         chances = []
         for view in found[DecisionKind.BID]:
             bid = next(b for b in view.decision.bids if not b.is_pass)  # type: ignore[union-attr]
@@ -141,12 +159,13 @@ def main(argv: list[str] | None = None) -> None:
             f"{name:<19} "
             + " ".join(
                 f"{c:>{w}}"
-                for c, w in zip([*cells, cell(chances), cell(dup)], (12, 7, 6, 12, 7, 6, 11, 11), strict=True)
+                for c, w in zip([*cells, cell(chances), cell(dup)], (12, 7, 6, 6, 12, 7, 6, 6, 11, 11), strict=True)
             ),
             flush=True,
         )
     print(
         f"\nslowest weighing: {worst:.0f} CPU ms; the best stood apart from the next in {settled} of {total}; "
+        f"the 95% interval of its lead over the next: median ±{statistics.median(spreads):.2f} points; "
         f"slowest answer in wall-clock time: {max(WALL):.0f} ms"
     )
 

@@ -11,6 +11,7 @@ columns say where the time goes.
 
     python bench/analyze.py                      # every preset, 6 hands each
     python bench/analyze.py --presets neuralplay,bloomington --hands 20
+    python bench/analyze.py --presets neuralplay --solver     # each world solved double-dummy
 """
 
 from __future__ import annotations
@@ -98,12 +99,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--presets", default="all", help="comma-separated preset names, or 'all'")
     parser.add_argument("--hands", type=int, default=6, help="hands per preset")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--solver", action="store_true", help="solve each world double-dummy (arena analyze --solver)")
     args = parser.parse_args(argv)
     presets = sorted(PRESETS) if args.presets == "all" else args.presets.split(",")
-    budget = Budget()
+    budget = Budget(solve=args.solver)
     print(f"bench/analyze.py on {describe()}")
     print(
-        f"default budget: {budget.samples} worlds per choice (screen {budget.screen}, {budget.finalists} "
+        f"default budget: {budget.samples} worlds per choice{' solved' if budget.solve else ''} (screen "
+        f"{budget.screen}, {budget.finalists} "
         f"finalists), {budget.luck_samples} deals for each seat's luck; rules bots, {args.hands} hands per preset, "
         f"seed {args.seed}\n"
     )

@@ -69,15 +69,16 @@ def match(
 
 
 def playout_rate(
-    preset: str, hands: int, time_limit_ms: int, seed: int
+    preset: str, hands: int, time_limit_ms: int, seed: int, exact: bool | None = None
 ) -> tuple[SearchStats, SearchStats, float, float]:
     """Search totals of level-4 Monte Carlo bots playing every seat: (card play, other decisions, CPU seconds).
 
-    Level 4 has no world cap: each search runs for its share of ``time_limit_ms``.
+    Level 4 has no world cap: each search runs for its share of ``time_limit_ms``. ``exact``: the bots solve
+    their worlds (None: when the solver is built), or play them out (False).
     """
     rules = rules_for(preset)
     rng = random.Random(seed)
-    bots = [MonteCarloBot(seed=seed + s, level=4) for s in range(rules.players)]
+    bots = [MonteCarloBot(seed=seed + s, level=4, exact=exact) for s in range(rules.players)]
     game = Game(rules, 0)
     cpu = {"play": 0.0, "other": 0.0}
     for _ in range(hands):
@@ -98,6 +99,7 @@ def playout_rate(
             total.decisions += part.decisions
             total.worlds += part.worlds
             total.playouts += part.playouts
+            total.solved += part.solved
     return play, other, cpu["play"], cpu["other"]
 
 
@@ -118,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--playouts", action="store_true", help="speed: the bots play their worlds out (--playouts)")
     parser.add_argument(
         "--best-average",
         action="store_true",
@@ -132,14 +135,18 @@ def main(argv: list[str] | None = None) -> None:
         probe.time_limit_ms = args.time_limit
         budget_ms = probe.budget_seconds() * 1000
         print(f"\nMonte Carlo speed, level 4 ({args.time_limit} ms per decision: search budget {budget_ms:.0f} ms)")
-        print("  card play: playouts (a candidate card, then the fast playout) per CPU second of its decisions;")
-        print("  bids/trump/exchanges: hands finished from rebuilt games (auction model + fast playout) per CPU second")
+        print("  card play: playouts (a candidate card, then the fast playout) and worlds solved (every card at once)")
+        print("  per CPU second of its decisions; bids/trump/exchanges: hands finished from rebuilt games (auction")
+        print("  model + fast playout) and worlds solved (every candidate's hand) per CPU second")
+        exact = False if args.playouts else None
         for preset in presets:
-            play, other, play_cpu, other_cpu = playout_rate(preset, args.speed_hands, args.time_limit, args.seed)
+            play, other, play_cpu, other_cpu = playout_rate(preset, args.speed_hands, args.time_limit, args.seed, exact)
             print(
-                f"  {preset:<18} card play {play.playouts / max(play_cpu, 1e-9):>7.0f}/s"
+                f"  {preset:<18} card play {play.playouts / max(play_cpu, 1e-9):>7.0f}/s,"
+                f" solved {play.solved / max(play_cpu, 1e-9):>5.0f}/s"
                 f" ({play.worlds / max(1, play.decisions):.0f} worlds per search);"
-                f" bids etc. {other.playouts / max(other_cpu, 1e-9):>6.0f}/s"
+                f" bids etc. {other.playouts / max(other_cpu, 1e-9):>6.0f}/s,"
+                f" solved {other.solved / max(other_cpu, 1e-9):>4.0f}/s"
                 f" ({other.worlds / max(1, other.decisions):.0f} worlds per search)"
             )
     if args.speed_only:

@@ -11,6 +11,14 @@ tricks of its own, so a world in which it holds far fewer is unlikely; a seat
 that passed at its first turn when it could have bid showed it lacked them, so
 a world in which it holds far more is unlikely. A shortfall or excess of one
 trick keeps the world with probability 0.61, of two 0.14.
+
+``play_likelihood`` reads the cards followed so far the same way (the rules
+bot's and the fast playout's convention, and most players'): a seat that
+follows suit and does not take the trick plays its lowest card of the suit,
+and one that takes it from the other side does so with its cheapest winner.
+A world in which the seat held a cheaper card that did the same is kept with
+probability ``PLAY_SLIP`` for each such card. ``world_likelihood`` is the
+product of both: what the Monte Carlo bot weighs its worlds by.
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from referee.engine.bids import Bid
-from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, NUM_CODES, Card, Trump
+from referee.engine.cards import CARD_POWER, EFFECTIVE_SUIT, NUM_CODES, TRICK_KEY, Card, Trump
+from referee.engine.events import PlayEvent, TrickEvent
 from referee.engine.rules import Rules
 from referee.engine.view import SeatView
 from sdk.handvalue import BID_MARGIN, NO_TRUMP_FACTOR, TWIN_OUT, still_following
@@ -32,6 +41,9 @@ from sdk.worlds import World
 BID_SHOWS = 0.6
 # A first-turn pass shows a count below the cheapest bid plus BID_MARGIN plus this.
 PASS_SLACK = 1.0
+# A world in which a seat followed with a card while holding a cheaper one that did the same is kept with this
+# chance (per such card): players mostly follow low, and win as cheaply as they can, but not always.
+PLAY_SLIP = 0.35
 
 
 @dataclass(frozen=True)
@@ -201,3 +213,82 @@ def view_likelihood(view: SeatView) -> Callable[[World], float] | None:
         contract.declarer if contract is not None else None,
     )
     return partial(auction_likelihood, evidence=evidence, rules=view.rules) if evidence else None
+
+
+@dataclass(frozen=True)
+class Follow:
+    """A card a seat followed suit with, or trumped with, and what the trick asked of it then."""
+
+    seat: int
+    card: Card
+    later: tuple[Card, ...]  # the cards the seat played after it this hand (it still held them)
+    led: int  # the effective suit led
+    to_beat: int  # the trick key of the card winning the trick when it played
+    for_the_other_side: bool  # that card was the other side's
+
+
+def play_evidence(view: SeatView) -> list[Follow]:
+    """Every card another seat followed with this hand (not its leads), for ``play_likelihood``."""
+    contract = view.contract
+    if contract is None:
+        return []
+    rules, trump = view.rules, contract.trump
+    suit, keys_by_led = EFFECTIVE_SUIT[trump], TRICK_KEY[trump]
+    plays: list[tuple[int, Card, int, int, bool]] = []  # seat, card, led suit, key to beat, the other side's
+    trick: list[tuple[int, Card]] = []
+    for ev in view.events:
+        if isinstance(ev, TrickEvent):
+            trick = []
+        elif isinstance(ev, PlayEvent):
+            if trick:
+                led = suit[trick[0][1]]
+                keys = keys_by_led[led]
+                winner, best = max(trick, key=lambda sc: keys[sc[1]])  # ties: the first played (max keeps it)
+                other = rules.team_of(winner) != rules.team_of(ev.seat)
+                plays.append((ev.seat, ev.card, led, keys[best], other))
+            else:
+                plays.append((ev.seat, ev.card, -1, 0, False))
+            trick.append((ev.seat, ev.card))
+    evidence = []
+    for i, (seat, card, led, to_beat, other) in enumerate(plays):
+        if led < 0 or seat == view.seat:
+            continue
+        later = tuple(c for s, c, _, _, _ in plays[i + 1 :] if s == seat)
+        evidence.append(Follow(seat, card, later, led, to_beat, other))
+    return evidence
+
+
+def play_likelihood(world: World, evidence: Sequence[Follow], trump: Trump) -> float:
+    """How well the world's hands fit the cards followed (``evidence``): 1 when every seat followed as cheaply as
+    it could, ``PLAY_SLIP`` for each card it held that would have done the same more cheaply."""
+    suit, power, keys_by_led = EFFECTIVE_SUIT[trump], CARD_POWER[trump], TRICK_KEY[trump]
+    likelihood = 1.0
+    for f in evidence:
+        keys = keys_by_led[f.led]
+        played_suit = suit[f.card]
+        if played_suit != f.led and keys[f.card] < 0:
+            continue  # thrown off: no convention says which
+        wins = keys[f.card] > f.to_beat
+        if wins and not f.for_the_other_side:
+            continue  # took a trick its own side held: no convention says how
+        low = power[f.card]
+        for c in (*world.hands[f.seat], *f.later):
+            if suit[c] == played_suit and power[c] < low and (keys[c] > f.to_beat) == wins:
+                likelihood *= PLAY_SLIP
+    return likelihood
+
+
+def world_likelihood(view: SeatView) -> Callable[[World], float] | None:
+    """How well a sampled world fits the auction (``view_likelihood``) and the cards followed (``play_likelihood``)
+    that ``view`` has seen (None: nothing to go on)."""
+    auction = view_likelihood(view)
+    evidence = play_evidence(view)
+    trump = view.trump
+    if not evidence or trump is None:
+        return auction
+
+    def both(world: World) -> float:
+        fit = play_likelihood(world, evidence, trump)
+        return fit if auction is None else fit * auction(world)
+
+    return both

@@ -172,12 +172,18 @@ def finish_points(game: Game, model: WorldModel) -> tuple[int, ...] | None:
 
     ``game`` is consumed.
     """
+    return finish_game_hand(game) if reach_play(game, model) else None
+
+
+def reach_play(game: Game, model: WorldModel) -> bool:
+    """Finish ``game``'s auction, trump and exchanges by ``model``, up to the first card: whether the hand is played
+    (False: it was thrown in, or the game ended)."""
     while game.phase is not Phase.PLAY:
         decision = game.decision()
         if decision is None:
-            return None  # thrown in (or the game ended)
+            return False
         game.apply(model.action(game, decision))
-    return finish_game_hand(game)
+    return True
 
 
 def margin(points: Sequence[int], team: int) -> float:

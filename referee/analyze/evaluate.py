@@ -8,7 +8,8 @@ the seat cannot see, consistently with everything the seat knows
 shown, hidden discards) and with what the auction said about the other hands
 (``sdk.inference``: worlds that disagree with the bids are kept less often).
 In each such *world* it tries each choice and plays the hand out with the
-reference policy, the Monte Carlo bot's own:
+reference policy, the Monte Carlo bot's own playouts (or, with ``Budget.solve``,
+solves it double-dummy: ``solved_outcomes``):
 
 - a card: played, then the tricks finished by the engine's fast playout
   (``referee.engine.playout``) for every seat;
@@ -49,8 +50,10 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from referee.engine.bids import PASS, Bid, tricks_needed
+from referee.engine.cards import Card
 from referee.engine.errors import EngineError
 from referee.engine.game import DecisionKind, Game, Phase
 from referee.engine.playout import playout_tricks
@@ -60,7 +63,8 @@ from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView
 from sdk.handvalue import card_set_candidates
 from sdk.inference import view_likelihood
-from sdk.worldmodel import WorldModel, finish_hand, finish_points, margin
+from sdk.pimc import SOLVER_BUILT, CardSolver, ContractSolver
+from sdk.worldmodel import WorldModel, finish_hand, finish_points, margin, reach_play
 from sdk.worlds import Determinizer
 
 # Worlds tried for one kept world before taking the next whatever it holds (the Monte Carlo bot's bound).
@@ -69,6 +73,10 @@ MAX_REJECTIONS = 30
 Z95 = 1.96
 # Deals played to learn what an average hand is worth at each place round the table (see average_worth).
 AVERAGE_DEALS = 2000
+# Solving (``solved_outcomes``): the nodes one world may take (a few ms of a core); a world that needs more (the first
+# tricks of the long presets) is played out instead, and after two such worlds more than solved, every world of the
+# decision. A count, not a time: the answer stays the same whatever the machine's load.
+SOLVE_NODES = 50_000
 
 CARD_SET_KINDS = (DecisionKind.GIVE, DecisionKind.DISCARD)
 
@@ -82,7 +90,8 @@ class Budget:
     more than ``finalists + 1``; ``finalists``: the choices besides the one taken that go on
     from the screen; ``max_sets``: a give or discard tries every set of cards when there are
     at most this many, else the sets drawn from the likeliest cards (``card_set_candidates``)
-    and the set taken; ``luck_samples``: the deals that measure what a hand is worth.
+    and the set taken; ``luck_samples``: the deals that measure what a hand is worth; ``solve``: each
+    world of a decision solved double-dummy (``solved_outcomes``), not played out by the reference policy.
     """
 
     samples: int = 48
@@ -90,6 +99,7 @@ class Budget:
     finalists: int = 4
     max_sets: int = 60
     luck_samples: int = 48
+    solve: bool = False
 
     def problems(self) -> list[str]:
         """What is wrong with the budget, one phrase each (empty when it is sound)."""
@@ -106,6 +116,7 @@ class Budget:
             "finalists": self.finalists,
             "max_sets": self.max_sets,
             "luck_samples": self.luck_samples,
+            "solve": int(self.solve),
         }
 
 
@@ -228,7 +239,7 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
 class _Worlds:
     """Samples worlds for one decision and plays each choice out in them (see the module docstring)."""
 
-    def __init__(self, view: SeatView, rng: random.Random) -> None:
+    def __init__(self, view: SeatView, rng: random.Random, solve: bool = False) -> None:
         decision = view.decision
         assert decision is not None
         self.view = view
@@ -237,6 +248,9 @@ class _Worlds:
         self.team = view.team
         self.determinizer = Determinizer(view)
         self.likelihood = view_likelihood(view)
+        self.cards: CardSolver | None = None  # solving: a card's worlds
+        self.solved = self.dear = 0  # solving a card: worlds solved, and worlds that reached the node limit
+        self.hands: ContractSolver | None = None  # solving: a bid's, trump's or exchange's worlds
         if self.kind is DecisionKind.PLAY:
             contract = view.contract
             assert contract is not None
@@ -245,6 +259,13 @@ class _Worlds:
             self._trick_cards = tuple(c for _, c in trick)
             self._contract = contract
             self._tricks_won = view.tricks_won
+            if solve:
+                tricks_left = len(view.hand)
+                self.cards = CardSolver(
+                    view.rules, contract, view.seat, self._trick_cards, view.tricks_won, tricks_left, None, SOLVE_NODES
+                )
+        elif solve:
+            self.hands = ContractSolver(view.rules, self.team, None, SOLVE_NODES)
 
     def sample(self, count: int) -> list[Callable[[object], Outcome]]:
         """Up to ``count`` worlds, each as a function from a choice to what it comes to there."""
@@ -263,6 +284,15 @@ class _Worlds:
             if sampled is None:
                 return None
             hands = sampled.hands
+            solved = None if self.cards is None else self.cards.outcomes(hands)
+            if solved is not None:
+                self.solved += 1
+                exact = solved
+                return lambda card: Outcome(*exact[cast(Card, card)])
+            if self.cards is not None:
+                self.dear += 1
+                if self.dear >= 2 and self.dear > self.solved:
+                    self.cards = None  # the worlds of this decision are too dear: play the rest out
             contract, seat, team = self._contract, view.seat, self.team
             trick_seats, trick_cards, won = self._trick_seats, self._trick_cards, self._tricks_won
 
@@ -280,10 +310,19 @@ class _Worlds:
         model = WorldModel(rules)  # its counts of each hand are shared by every choice tried in the world
         team, kind = self.team, self.kind
 
+        solver = self.hands
+        memo: dict[tuple[object, ...], int] = {}  # the world's solves, shared by its choices
+
         def decide(choice: object) -> Outcome:
             game = base.copy()
             game.apply(engine_action(kind, choice))
-            return finish_outcome(game, model, team)
+            if solver is not None:
+                if not reach_play(game, model):
+                    return Outcome(0, 0.0)  # thrown in
+                solved = solver.outcomes({0: game}, memo)
+                if solved is not None:
+                    return Outcome(*solved[0])
+            return finish_outcome(game, model, team)  # a world too dear to solve: played out
 
         return decide
 
@@ -300,7 +339,7 @@ def judge(view: SeatView, taken: object, budget: Budget, rng: random.Random) -> 
     choices, legal = choices_of(view, taken, budget)
     taken = choices[0]
     try:
-        worlds = _Worlds(view, rng)
+        worlds = _Worlds(view, rng, budget.solve and SOLVER_BUILT)
     except ValueError:
         return None  # the view does not add up (cannot happen for a view the engine made)
     screened: dict[object, ChoiceValue] = {}
@@ -356,18 +395,33 @@ def cross_fitted_loss(values: dict[object, list[float]], taken: object) -> tuple
 # ------------------------------------------------------------------ worlds for a player's advice
 
 
-def world_outcomes(view: SeatView, choices: Sequence[object], rng: random.Random) -> Iterator[tuple[Outcome, ...]]:
+def world_outcomes(
+    view: SeatView, choices: Sequence[object], rng: random.Random, solve: bool = False
+) -> Iterator[tuple[Outcome, ...]]:
     """Worlds dealt one after another as ``judge`` deals them, each given as what every one of ``choices`` (as
     ``choices_of`` names them) comes to there, in order: the choices are paired, world by world. The stream
-    ends when no world can be dealt. Like ``judge``, it sees the seat's view and nothing else."""
+    ends when no world can be dealt. Like ``judge``, it sees the seat's view and nothing else. ``solve``: each
+    world solved double-dummy (``solved_outcomes``)."""
     if view.decision is None:
         raise ValueError("the view has no decision to weigh")
     try:
-        worlds = _Worlds(view, rng)
+        worlds = _Worlds(view, rng, solve)
     except ValueError:
         return  # the view does not add up (cannot happen for a view the engine made)
     while (world := worlds.sample(1)) != []:
         yield tuple(world[0](c) for c in choices)
+
+
+def solved_outcomes(view: SeatView, choices: Sequence[object], rng: random.Random) -> Iterator[tuple[Outcome, ...]]:
+    """The table's evaluator: ``world_outcomes`` with each world of a card solved double-dummy (``sdk.pimc``): a
+    card's outcome is what best play of every seat makes of it there, exactly. A world that would take more than
+    ``SOLVE_NODES`` nodes is played out by the reference policy instead (see ``SOLVE_NODES``). A bid, trump or
+    exchange is played out as ``world_outcomes`` does: solving the hand after each choice (``Budget.solve``) costs
+    five times as much there and narrowed nothing (bench/advice.py, docs/play.md). Without the compiled solver:
+    every world played out."""
+    decision = view.decision
+    card = decision is not None and decision.kind is DecisionKind.PLAY
+    return world_outcomes(view, choices, rng, solve=SOLVER_BUILT and card)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,12 @@ class AnalyzeChoices(Choices):
         flag="--samples",
         short="-n",
     )
+    solver: bool | None = declare(
+        Flag(),
+        "Solve each world double-dummy (every seat's best play, exactly), not play it out by the reference policy.",
+        default=False,
+        flag="--solver",
+    )
     seed: int | None = declare(
         WholeNumber(), "Seed of the worlds: the same seed, the same analysis.", default=1, flag="--seed"
     )
@@ -69,7 +75,8 @@ class AnalyzeChoices(Choices):
     def budget(self) -> Budget:
         """The budget for ``--samples N``: N final worlds per choice, a quarter of that (at least 8) to screen."""
         samples = self.value("samples")
-        return Budget(samples=samples, screen=max(8, samples // 4), luck_samples=samples)
+        solve = bool(self.value("solver"))
+        return Budget(samples=samples, screen=max(8, samples // 4), luck_samples=samples, solve=solve)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ with the standard error of that difference. From it alone come
 - in ``--hints differs`` mode, the person's choice against the AI's and what it cost (``versus``).
 
 The worlds come from an *evaluator*: a function ``(view, choices, rng)`` giving worlds one after another, each as
-the ``Outcome`` of every choice there. Today it is the analysis's (``referee.analyze.evaluate.world_outcomes``:
-each world played out by the analysis's reference policy); a stronger one (a double-dummy solve per world) has
-the same signature and goes in ``EVALUATOR``, or is handed to ``weigh``. ``weigh`` draws worlds until the best
+the ``Outcome`` of every choice there. ``EVALUATOR`` solves each world double-dummy
+(``referee.analyze.evaluate.solved_outcomes``: what best play of every seat makes of each choice there, exactly,
+a world too dear to solve played out); ``world_outcomes`` plays each world out by the analysis's reference
+policy (the evaluator without the compiled solver, or handed to ``weigh``). ``weigh`` draws worlds until the best
 choice stands apart from the next one (the paired difference's 95% interval leaves 0), or the budget's most.
 
 ``chance`` (a typed bid's chance to make) is the analysis's ``evaluate.bid_chance``.
@@ -41,7 +42,7 @@ from referee.analyze.evaluate import (
     action_key,
     bid_chance,
     choices_of,
-    world_outcomes,
+    solved_outcomes,
 )
 from referee.browserseat.state import action_json, choice_text
 from referee.engine.bids import Bid
@@ -49,7 +50,7 @@ from referee.engine.game import DecisionKind
 from referee.engine.view import SeatView
 
 Evaluator = Callable[[SeatView, Sequence[object], random.Random], Iterator[tuple[Outcome, ...]]]
-EVALUATOR: Evaluator = world_outcomes  # the one evaluator behind every hint and estimate
+EVALUATOR: Evaluator = solved_outcomes  # the one evaluator behind every hint and estimate
 
 # Rows of a give or discard the page is shown (the sets weighed may be many).
 SHOWN_SETS = 8

@@ -46,6 +46,7 @@ Seat = Annotated[int | None, opt.option(AnalyzeChoices, "seat")]
 Bot = Annotated[str | None, opt.option(AnalyzeChoices, "bot")]
 Game = Annotated[int | None, opt.option(AnalyzeChoices, "game")]
 Samples = Annotated[int | None, opt.option(AnalyzeChoices, "samples")]
+Solver = Annotated[bool | None, opt.option(AnalyzeChoices, "solver")]
 Seed = Annotated[int | None, opt.option(AnalyzeChoices, "seed")]
 Worst = Annotated[int | None, opt.option(AnalyzeChoices, "worst")]
 Workers = Annotated[int | None, opt.option(AnalyzeChoices, "workers")]
@@ -68,6 +69,7 @@ def analyze_command(
     bot: Bot = None,
     game: Game = None,
     samples: Samples = None,
+    solver: Solver = None,
     seed: Seed = None,
     worst: Worst = None,
     workers: Workers = None,
@@ -151,7 +153,8 @@ def _start_line(path: Path, planned: Planned, opened: AnalysisOpened) -> str:
     return (
         f"{path}: {_count(len(planned.games), 'game')}, {_count(len(planned.hands), 'complete hand')}, "
         f"{_count(planned.decisions, 'decision')} of {choice.describe()}: {statuses['rate']} to rate{others}; "
-        f"{budget.samples} worlds per choice (screen {budget.screen}), seed {seed}; {where}"
+        f"{budget.samples} worlds per choice{' solved' if budget.solve else ''} (screen {budget.screen}), seed {seed}; "
+        f"{where}"
     )
 
 

@@ -14,9 +14,10 @@ included) to the end of the hand:
 - ``tricks(position, team)``: the tricks ``team`` takes with best play of
   both sides; with three teams, the most it can be sure of against the other
   two playing together. ``team_tricks`` gives that for every team.
-- ``card_values(position)``: for every legal card of the seat to act, the
-  tricks its team takes after playing it. ``card_values_many`` answers for
-  many sampled worlds of one decision in one call.
+- ``card_values(position, team)``: for every legal card of the seat to act,
+  the tricks ``team`` (by default its own) takes after it.
+  ``card_values_many`` answers for many sampled worlds of one decision in
+  one call.
 - ``claim_holds(position, team)`` and ``claim_card(position)``: whether a
   team takes every trick left, and a card of the seat to act that keeps them
   all.
@@ -176,16 +177,19 @@ def team_tricks(position: Position, *, node_limit: int = 0) -> tuple[int, ...]:
     return (first, *(tricks(position, t, node_limit=node_limit) for t in range(1, position.teams)))
 
 
-def card_values(position: Position, *, node_limit: int = 0) -> dict[Card, int]:
-    """Every legal card of the seat to act -> the tricks its team takes from here after playing it."""
-    [values] = card_values_many([position], node_limit=node_limit)
+def card_values(position: Position, team: int | None = None, *, node_limit: int = 0) -> dict[Card, int]:
+    """Every legal card of the seat to act -> the tricks ``team`` (by default the team to act) takes from here after
+    it. With another team the seat to act plays against it: its best card is the one of least value."""
+    [values] = card_values_many([position], team, node_limit=node_limit)
     return values
 
 
-def card_values_many(positions: Sequence[Position], *, node_limit: int = 0) -> list[dict[Card, int]]:
+def card_values_many(
+    positions: Sequence[Position], team: int | None = None, *, node_limit: int = 0
+) -> list[dict[Card, int]]:
     """``card_values`` of each position, in one call: the sampled worlds of one decision, which share everything
     but the hands of the seats (trump, decks, seats in play, the seat to act and the trick)."""
-    return _ask(Question.CARD_VALUES, positions, None, node_limit)
+    return _ask(Question.CARD_VALUES, positions, team, node_limit)
 
 
 def claim_holds(position: Position, team: int, *, node_limit: int = 0) -> bool:

@@ -1,7 +1,8 @@
 """``arena play --level 1..6``: how strong the computer players are, as the arena's own bots and budgets.
 
 Each level is one example bot with its arguments, from the weakest to the strongest. Level 6 is the bot
-``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget). The strength of
+``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget, solving its worlds
+double-dummy); level 4 is the same bot playing its worlds out, as it did before the solver. The strength of
 each level, measured by ``bench/levels.py`` (duplicate games, each level against its neighbours), is in
 docs/play.md. ``level_factory`` builds a level's bot in this process, as its command line builds it (the
 benchmark and the browser seat's duplicate play use it).
@@ -41,9 +42,14 @@ LEVELS: dict[int, Level] = {
     1: Level("random", "random_bot", (), "a random legal choice"),
     2: Level("shaky", "shaky_bot", ("--random-share", "0.3"), "the rules bot, a random card 30% of the time"),
     3: Level("rules", "rules_bot", (), "the rules bot: counts tricks in hand, plays by rules of thumb"),
-    4: Level("mc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card, at most 30% of the time"),
-    5: Level("mc2", "montecarlo_bot", ("--level", "2"), "Monte Carlo, 40 worlds a card, at most 40% of the time"),
-    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo, 100 worlds a card, at most 50% of the time"),
+    4: Level(
+        "mc",
+        "montecarlo_bot",
+        ("--playouts",),
+        "Monte Carlo, each of 100 worlds a card played out by a fast policy, at most 50% of the time",
+    ),
+    5: Level("pimc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card solved exactly"),
+    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo, up to 100 worlds a card solved exactly"),
 }
 DEFAULT_LEVEL = 6
 
@@ -60,7 +66,9 @@ def level_factory(level: int) -> Callable[[], Bot]:
     if level not in LEVELS:
         raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
     spec = LEVELS[level]
-    args = dict(zip(spec.args[::2], spec.args[1::2], strict=True))
+    playouts = "--playouts" in spec.args  # the one option that takes no value
+    valued = [a for a in spec.args if a != "--playouts"]
+    args = dict(zip(valued[::2], valued[1::2], strict=True))
     if spec.module == "random_bot":
         return RandomBot
     if spec.module == "shaky_bot":
@@ -69,4 +77,4 @@ def level_factory(level: int) -> Callable[[], Bot]:
     if spec.module == "rules_bot":
         return RulesBot
     mc_level = int(args.get("--level", 3))
-    return lambda: MonteCarloBot(level=mc_level)
+    return lambda: MonteCarloBot(level=mc_level, exact=False if playouts else None)

@@ -12,12 +12,20 @@ from example_bots import montecarlo_bot
 from example_bots.montecarlo_bot import MonteCarloBot
 from example_bots.rules_bot import RulesBot
 from referee.engine.bids import PASS
-from referee.engine.cards import JACK, Card, Trump, effective_suit, make_card, parse_card, parse_cards
+from referee.engine.cards import JACK, TRICK_KEY, Card, Trump, effective_suit, make_card, parse_card, parse_cards
 from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS, rules_for
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
-from sdk.inference import BID_SHOWS, Evidence, auction_evidence, auction_likelihood
+from sdk.inference import (
+    BID_SHOWS,
+    PLAY_SLIP,
+    Evidence,
+    Follow,
+    auction_evidence,
+    auction_likelihood,
+    play_likelihood,
+)
 from sdk.knowledge import knowledge_of
 from sdk.worlds import Determinizer, World
 from tests.support.positions import (
@@ -174,10 +182,10 @@ def _play_position() -> SeatView:
 @pytest.mark.parametrize("limit_ms", [1000, 100, 20])
 @pytest.mark.parametrize("kind", ["play", "bid"])
 def test_the_search_stops_at_its_budget(kind: str, limit_ms: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A card is searched by playouts from the hands; a bid by finishing rebuilt games.
+    # The playout bot: a card is searched by playouts from the hands; a bid by finishing rebuilt games.
     view = _play_position() if kind == "play" else view_to_act(position("neuralplay", DEAL_B, dealer=3))
     step = "playout" if kind == "play" else "finish_hand"
-    bot = MonteCarloBot(seed=1, level=4)  # no world cap: time alone bounds the search
+    bot = MonteCarloBot(seed=1, level=4, exact=False)  # no world cap: time alone bounds the search
     bot.time_limit_ms = limit_ms
     bot.clock = clock = TickingClock(0.001)
     cost = 0.01
@@ -215,3 +223,72 @@ def test_the_rules_card_stands_unless_another_is_clearly_better() -> None:
     assert bot.choose(view, deciding(view).cards, noisy) == kd
     assert MonteCarloBot(seed=1, override_z=None).choose(view, deciding(view).cards, noisy) == ad
     assert bot.choose(view, deciding(view).cards, []) == kd  # no world searched: the rules card
+
+
+def test_solved_worlds_choose_by_the_average_score_alone() -> None:
+    # The same position: solved worlds are exact, so AD's better average is taken without a bar; of cards equal
+    # in every world, the rules bot's.
+    game = position("neuralplay", DEAL_B, dealer=3, actions=["4 S", "pass", "pass", "pass", "QD", "JD", "QD"])
+    view = view_to_act(game)
+    cards = deciding(view).cards
+    kd, ad = parse_cards(["KD", "AD"])
+    noisy = [{kd: 0.0, ad: d} for d in (6, -5, 4, -4, 3, -3, 5, -5, 1, 0)]
+    bot = MonteCarloBot(seed=1, override_z=1.0)
+    assert bot.choose(view, cards, noisy, solved=len(noisy)) == ad
+    level = [dict.fromkeys(cards, 2.0)] * 5
+    assert bot.choose(view, cards, level, solved=5) == kd
+
+
+@pytest.mark.skipif(not montecarlo_bot.SOLVER_BUILT, reason="the compiled solver is not built")
+@pytest.mark.parametrize("preset", ["neuralplay", "double-deck-3p"])
+def test_a_card_is_searched_in_solved_worlds(preset: str) -> None:
+    game = position(preset, {}, dealer=0)
+    bots = [RulesBot(seed=1) for _ in range(game.rules.players)]
+    while (d := to_decide(game)).kind is not DecisionKind.PLAY or game.trick_number < game.rules.cards_each - 4:
+        seen, bot = seat_view(game, d.seat), bots[d.seat]
+        game.apply(bot.choose_card(seen, d.cards) if d.kind is DecisionKind.PLAY else bot.decide(seen))
+    view = view_to_act(game)
+    bot = MonteCarloBot(seed=3, max_worlds=16, time_share=1.0)
+    bot.time_limit_ms = 600_000  # the world count alone bounds the search
+    cards = deciding(view).cards
+    assert bot.choose_card(view, cards) in cards  # the search (``decide`` may claim first)
+    assert bot.stats.worlds == bot.stats.solved == 16 and bot.stats.playouts == 0
+
+
+def test_without_the_solver_the_bot_plays_its_worlds_out_and_says_so_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(montecarlo_bot, "SOLVER_BUILT", False)
+    monkeypatch.setattr(montecarlo_bot, "_said_no_solver", False)
+    first, second = MonteCarloBot(seed=1), MonteCarloBot(seed=1, exact=True)
+    assert not first.exact and not second.exact
+    notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note: montecarlo: ")]
+    assert len(notes) == 1 and notes[0].endswith("; it plays its sampled worlds out instead"), notes
+    view = _play_position()
+    first.max_worlds, first.time_limit_ms = 6, 600_000
+    assert first.decide(view) in deciding(view).cards
+    assert first.stats.playouts > 0 and first.stats.solved == 0
+
+
+def test_a_card_followed_low_makes_worlds_with_a_lower_one_unlikely() -> None:
+    # Spades trump; seat 0 leads AH, seat 1 (the other side) follows KH and loses: holding QH as well, it would
+    # have followed with that (the low card), so a world that gives it QH is kept less often. A world where it
+    # won from the other side with AH while holding KH, which would also have won, likewise.
+    trump = Trump.S
+    ah, kh, qh, ts = parse_cards(["AH", "KH", "QH", "TS"])
+    keys = TRICK_KEY[trump][effective_suit(ah, trump)]
+    low = Follow(seat=1, card=kh, later=(), led=effective_suit(ah, trump), to_beat=keys[ah], for_the_other_side=True)
+
+    def holding(*cards: int) -> World:
+        hands = ((), tuple(cards), (), ())
+        return World(hands=hands, dealt=hands, exchanges=())
+
+    assert play_likelihood(holding(ts), [low], trump) == 1.0
+    assert play_likelihood(holding(qh, ts), [low], trump) == PLAY_SLIP
+    later = Follow(seat=1, card=kh, later=(qh,), led=low.led, to_beat=low.to_beat, for_the_other_side=True)
+    assert play_likelihood(holding(ts), [later], trump) == PLAY_SLIP  # QH was played later: it held it then
+    queen = keys[qh]
+    high = Follow(seat=1, card=ah, later=(), led=low.led, to_beat=queen, for_the_other_side=True)
+    assert play_likelihood(holding(kh), [high], trump) == PLAY_SLIP
+    partner = Follow(seat=1, card=ah, later=(), led=low.led, to_beat=queen, for_the_other_side=False)
+    assert play_likelihood(holding(kh), [partner], trump) == 1.0  # over a partner: no convention says how

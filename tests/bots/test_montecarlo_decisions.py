@@ -4,8 +4,11 @@ on every preset within the time budget, and the same play from the same seed and
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,7 @@ from referee.engine.game import DecisionKind, Game
 from referee.engine.presets import PRESETS
 from referee.engine.simulate import random_action, shuffled_deck
 from referee.engine.view import seat_view
+from referee.play.levels import LEVELS as TABLE_LEVELS
 from sdk.worldmodel import WorldModel, finish_hand
 from sdk.worlds import Determinizer
 from tests.support.positions import DEAL_B, check_world, deciding, position, to_decide, view_to_act
@@ -121,7 +125,7 @@ def test_answers_are_legal_for_every_decision_kind_and_in_time(preset: str) -> N
             else:
                 game.apply(_steer_to_exchanges(decision, rng))
     assert all(n >= 1 for n in answered.values()), answered
-    assert bot.stats.playouts > 0 and bot.decide_stats.playouts > 0
+    assert bot.stats.worlds > 0 and bot.decide_stats.worlds > 0
 
 
 def test_every_bid_kind_is_a_candidate() -> None:
@@ -195,7 +199,7 @@ def test_a_fixed_world_count_and_seed_play_the_same_way(kind: str) -> None:
     def decide(seed: int) -> tuple[object, int]:
         bot = MonteCarloBot(seed=seed, max_worlds=20, decide_worlds=20, time_share=1.0)
         bot.time_limit_ms = 600_000  # the world count alone bounds the search
-        return bot.decide(view), bot.stats.playouts + bot.decide_stats.playouts
+        return bot.decide(view), bot.stats.worlds + bot.decide_stats.worlds
 
     first = decide(7)
     assert first[1] > 0
@@ -238,3 +242,20 @@ def test_the_model_of_the_other_seats_bids_like_a_lean_rules_bot() -> None:
     game.apply(model.bid(game, to_decide(game)))  # seat 1
     assert model.bid(game, to_decide(game)) == PASS  # seat 2: its partner holds the contract
     assert finish_hand(game, model, team=0) != 0.0  # the hand is played out and scored
+
+
+def test_the_tables_monte_carlo_levels_start_as_their_command_lines_say(tmp_path: Path) -> None:
+    # arena play's levels 4-6: the bot before the solver (--playouts), then the solving bot at two budgets. Each
+    # command line is taken by the bot (no usage error); with no referee to reach, it exits 1.
+    for number in (4, 5, 6):
+        level = TABLE_LEVELS[number]
+        command = [sys.executable, "-m", f"example_bots.{level.module}", *level.args]
+        done = subprocess.run(
+            [*command, "--address", f"unix:{tmp_path}/none", "--token", "t"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 1 and "usage:" not in done.stderr, done.stderr
+    assert TABLE_LEVELS[4].args == ("--playouts",)

@@ -5,13 +5,15 @@ estimates' own figures); where each seat sits on the screen; typed bids; and the
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterator, Sequence
 
 import pytest
 
-from referee.analyze.evaluate import Outcome, world_outcomes
+from referee.analyze.evaluate import MAX_REJECTIONS, Outcome, solved_outcomes, world_outcomes
+from referee.browserseat import advice
 from referee.browserseat.advice import AdviceBudget, chance_json, reason, versus, weigh, weighing_json
 from referee.browserseat.state import Refused, action_json, choice_text, positions, typed_bid, view_json
 from referee.engine.bids import Bid
@@ -22,6 +24,9 @@ from referee.engine.presets import rules_for
 from referee.engine.rules import Rules
 from referee.engine.simulate import shuffled_deck
 from referee.engine.view import SeatView, seat_view
+from sdk.inference import view_likelihood
+from sdk.pimc import SOLVER_BUILT, CardSolver
+from sdk.worlds import Determinizer
 from tests.support.arena import arena
 from tests.support.browserseat import card_texts_json
 
@@ -205,6 +210,33 @@ def test_world_outcomes_pairs_every_choice_in_the_same_world() -> None:
         assert list(row) == list(reversed(back))  # the same worlds whatever the order of the choices
 
 
+@pytest.mark.skipif(not SOLVER_BUILT, reason="the compiled solver is not built")
+def test_the_tables_evaluator_solves_each_world_exactly() -> None:
+    # At a card: each world's outcomes are the solver's for the hands dealt there (the same generator, the same
+    # worlds), every choice paired; the weighing's spread at a card comes from the worlds alone.
+    assert advice.EVALUATOR is solved_outcomes
+    for view in views("neuralplay", 12, [DecisionKind.PLAY], 3):
+        cards = list(view.decision.options)  # type: ignore[union-attr]
+        contract = view.contract
+        assert contract is not None
+        trick = tuple(c for _, c in view.current_trick)
+        solver = CardSolver(view.rules, contract, view.seat, trick, view.tricks_won, len(view.hand))
+        sampler, likelihood = Determinizer(view), view_likelihood(view)
+        rng = random.Random(4)
+        for row in itertools.islice(solved_outcomes(view, cards, random.Random(4)), 5):
+            world = sampler.sample_fitting(rng, MAX_REJECTIONS + 1, likelihood)
+            assert world is not None
+            exact = solver.outcomes(world.hands)
+            assert exact is not None
+            assert list(row) == [Outcome(*exact[c]) for c in cards]
+    # At a bid: played out (solving costs five times as much there), every choice in every world.
+    view = views("neuralplay", 3, [DecisionKind.BID], 1)[0]
+    bids = list(view.decision.options)  # type: ignore[union-attr]
+    rows = list(itertools.islice(solved_outcomes(view, bids, random.Random(2)), 4))
+    assert len(rows) == 4 and all(len(row) == len(bids) for row in rows)
+    assert all(0 <= o.tricks <= view.rules.cards_each for row in rows for o in row)
+
+
 def test_a_claim_is_an_answer_the_page_can_name() -> None:
     """The hint bot's claim broke ``action_json`` (an assert on int): a claim is named, anything else refused
     with a message."""
@@ -260,10 +292,10 @@ def test_places_round_the_table() -> None:
 
 def test_bots_are_named_by_their_level() -> None:
     view = views("neuralplay", 2, [DecisionKind.BID], 1)[0]
-    others = iter(["mc1", "rules", "mine"])
+    others = iter(["mc", "rules", "mine"])
     shown = view_json(view, ["you" if s == view.seat else next(others) for s in range(4)])
     levels = dict(zip(shown["names"], shown["levels"], strict=True))
-    assert levels["mc1"] == 4 and levels["rules"] == 3 and levels["mine"] is None and levels["you"] is None
+    assert levels["mc"] == 4 and levels["rules"] == 3 and levels["mine"] is None and levels["you"] is None
 
 
 @pytest.mark.parametrize(

@@ -108,7 +108,7 @@ def test_montecarlo_bot_passes_at_a_fast_level(tmp_path):
     # the example Monte Carlo bot searching for a fifth of a 500 ms limit: room for a loaded machine
     mc_bot = HERE.parent / "tournament" / "bots" / "mc_bot.py"
     bot = python_bot("montecarlo", str(mc_bot), "0.2")
-    report = run_check(tmp_path, bot, ["neuralplay", "bloomington"], move_time_ms=500)
+    report = run_check(tmp_path, bot, ["neuralplay", "bloomington", "triple-deck"], move_time_ms=500)
     assert failed(report) == {}
     assert report.passed
 
