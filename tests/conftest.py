@@ -34,6 +34,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # one CPU, a bot's own children on a loaded machine, the referee's memory, a node of a Ray cluster killed
 # mid-game): `make test` runs them after the rest, one at a time, while the rest runs on two workers.
 SERIAL = {
+    "tests/bots/test_montecarlo_decisions.py::test_answers_are_legal_for_every_decision_kind_and_in_time",
     "tests/tournament/test_timing.py",
     "tests/referee/test_startup_allowance.py",
     "tests/hostile/test_time.py",
@@ -48,6 +49,8 @@ SERIAL = {
 # tier, which `make check` runs in a minute; a guard (tests/support/inprocess.py) fails one that starts a
 # process or opens a socket all the same, so that no test slips into the fast tier unseen.
 PROCESSES = {
+    "tests/bots/test_montecarlo_decisions.py::test_the_tables_monte_carlo_levels_start_as_their_command_lines_say",
+    "tests/club/",
     "tests/cpp/",
     "tests/report/",
     "tests/tools/",
@@ -83,6 +86,7 @@ PROCESSES = {
     "tests/hostile/test_partner_channels.py",
     "tests/hostile/test_protocol_faults.py",
     "tests/hostile/test_sandbox_filter.py",
+    "tests/hostile/test_sandbox_layout.py",
     "tests/hostile/test_sandbox_limits.py",
     "tests/hostile/test_sandbox_processes.py",
     "tests/hostile/test_sandbox_secrecy.py",
@@ -99,6 +103,8 @@ PROCESSES = {
     "tests/ladder/test_ladder_bad_input.py::test_a_folder_that_is_not_a_ladder",
     "tests/ladder/test_ladder_bad_input.py::test_a_ladder_made_by_a_newer_arena",
     "tests/ladder/test_ladder_bad_input.py::test_a_second_run_on_the_same_ladder_refuses",
+    "tests/frozen/test_store.py::test_a_store_opened_again_drops_what_a_killed_process_was_writing",
+    "tests/ladder/test_frozen_versions.py",
     "tests/ladder/test_ladder_page.py",
     "tests/ladder/test_ladder_played.py",
     "tests/ladder/test_ladder_ray.py",
@@ -157,6 +163,9 @@ def listed(nodeid: str, entries: set[str]) -> bool:
 # The files that take longest, longest first (`pytest --durations`): `make test` hands the files to its workers in
 # the order of the run (--no-loadscope-reorder), and a long file begun last would leave one worker running it alone.
 SLOWEST = (
+    "tests/club/test_club_run.py",
+    "tests/club/test_builds.py",
+    "tests/club/test_requests.py",
     "tests/tournament/test_format_runs.py",
     "tests/js/test_js_bot.py",
     "tests/analyze/test_analyze_cli.py",
@@ -177,7 +186,7 @@ SLOWEST = (
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.nodeid.split("::", 1)[0] in SERIAL:
+        if listed(item.nodeid, SERIAL):
             item.add_marker(pytest.mark.serial)
         if listed(item.nodeid, PROCESSES):
             item.add_marker(pytest.mark.processes)
