@@ -60,6 +60,14 @@ class ClubNet:
         return f"10.77.{k}.2"
 
     def __enter__(self) -> ClubNet:
+        try:
+            self._make()
+        except BaseException:  # a namespace made before the failure is not left behind
+            self.__exit__()
+            raise
+        return self
+
+    def _make(self) -> None:
         ip("netns", "add", self.server)
         ip("-n", self.server, "link", "set", "lo", "up")
         for k in range(1, self.members + 1):
@@ -72,7 +80,6 @@ class ClubNet:
             ip("-n", ns, "addr", "add", f"{self.member_address(k)}/30", "dev", theirs)
             ip("-n", self.server, "link", "set", ours, "up")
             ip("-n", ns, "link", "set", theirs, "up")
-        return self
 
     def __exit__(self, *exc: object) -> None:
         for ns in [self.server, *(self.member(k) for k in range(1, self.members + 1))]:
