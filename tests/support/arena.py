@@ -54,8 +54,11 @@ def arena(
     """Run ``arena ARGS`` to its end: ``cpus`` pins it (and so its bots) to these CPUs; ``columns`` is the
     terminal width rich lays its output out for."""
     pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    # The environment given whole, as os.environ holds it: a library of the test process may have put COLUMNS
+    # into the C environment (which a child inherits) without os.environ knowing; rich would take it as the width.
+    env = {**(os.environ if env is None else env)}
     if columns is not None:
-        env = {**(os.environ if env is None else env), "COLUMNS": str(columns)}
+        env["COLUMNS"] = str(columns)
     return subprocess.run(
         [ARENA, *map(str, args)],
         check=False,
