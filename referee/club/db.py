@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from referee import sqlitefile
 from referee.errors import InputError
 
 CLUB_DB = "club.db"
 SCHEMA = 1
-BUSY_MS = 3000
 
 _TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -79,17 +77,13 @@ class ClubError(InputError):
 def connect(path: Path) -> sqlite3.Connection:
     """A connection to the database at ``path`` (made, with its tables, when missing)."""
     new = not path.exists()
-    # isolation_level None: no transaction opened behind our back; each write is an explicit BEGIN IMMEDIATE;
-    # check_same_thread off: the server's connection lives in one thread of its own, made there, used only there
-    db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_MS / 1000, check_same_thread=False)
-    db.row_factory = sqlite3.Row
     try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        db.execute("PRAGMA journal_mode = WAL").fetchall()
-        db.execute("PRAGMA synchronous = FULL")
-        db.execute("PRAGMA foreign_keys = ON")
+        db = sqlitefile.connect(path)
+    except sqlite3.DatabaseError as exc:
+        raise ClubError(f"{path}: {exc}") from None
+    try:
         if new:
-            with transaction(db):
+            with sqlitefile.transaction(db):
                 for statement in _TABLES.split(";"):
                     if statement.strip():
                         db.execute(statement)
@@ -105,18 +99,6 @@ def connect(path: Path) -> sqlite3.Connection:
         db.close()
         raise
     return db
-
-
-@contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """One transaction: everything in the block is committed together, or nothing is."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 def rows(db: sqlite3.Connection, query: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:

@@ -22,7 +22,8 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from referee.club.db import ClubError, rows, transaction
+from referee.club.db import ClubError, rows
+from referee.sqlitefile import transaction
 
 MEMBER, ADMIN = "member", "admin"
 SCOPES = (MEMBER, ADMIN)

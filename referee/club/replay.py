@@ -23,8 +23,9 @@ import sqlite3
 import time
 from typing import Any
 
-from referee.club.db import ClubError, rows, transaction
+from referee.club.db import ClubError, rows
 from referee.club.members import Member
+from referee.sqlitefile import transaction
 
 WINDOW_S = 300.0
 NONCE_HEADER, TIME_HEADER = "X-Arena-Nonce", "X-Arena-Time"

@@ -19,8 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.club.db import ClubError, rows, transaction
+from referee.club.db import ClubError, rows
 from referee.club.members import Member
+from referee.sqlitefile import transaction
 
 RECEIVED, BUILDING, BUILT, FAILED = "received", "building", "built", "failed"
 DAY_S = 24 * 3600.0

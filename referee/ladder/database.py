@@ -33,9 +33,9 @@ from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame
 from referee.ladder.settings import LadderSettings
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place
 from referee.setting import SettingsError
+from referee.sqlitefile import connect, transaction
 
 SCHEMA = 2  # the database's layout; a folder with a higher one was made by a newer arena (2: frozen versions)
-BUSY_MS = 3000  # how long a write waits for another process's transaction before the database is "locked"
 
 # statuses of a version
 BUILDING = "building"  # sent to a club and being built (referee.club): not yet a version that can play
@@ -282,7 +282,7 @@ class LadderDatabase:
         """The ladder in ``folder``; LadderError (one line) when there is none, or none this arena can use."""
         check_folder(folder)
         with _translated(folder):
-            db = _connect(folder.ladder_db)
+            db = connect(folder.ladder_db)
             try:
                 opened = cls(folder, db)
                 opened._check_schema()
@@ -299,10 +299,10 @@ class LadderDatabase:
         """An empty database in ``folder`` (which has none), written whole: made beside, renamed into place."""
         building = folder.ladder_db.with_name(LADDER_DB + ".new")
         building.unlink(missing_ok=True)
-        db = _connect(building)
+        db = connect(building)
         try:
             db.executescript(_TABLES)
-            with _transaction(db):
+            with transaction(db):
                 meta = {
                     "schema": str(SCHEMA),
                     "created_at": repr(time.time()),
@@ -359,7 +359,7 @@ class LadderDatabase:
     @contextmanager
     def write(self) -> Iterator[None]:
         """One transaction: everything in the block is committed together, or nothing is."""
-        with self.errors(), _transaction(self.sql):
+        with self.errors(), transaction(self.sql):
             yield
 
     # ------------------------------------------------------------ the ladder's settings
@@ -611,31 +611,6 @@ def first_row(cursor: sqlite3.Cursor) -> Any:
     transaction, and the connection would go on seeing the database as it was then."""
     rows = cursor.fetchall()
     return rows[0] if rows else None
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    # isolation_level None: no transaction opened behind our back; each write is an explicit BEGIN IMMEDIATE.
-    # check_same_thread off: the run's connection lives in one thread of its own, made there, used only there
-    db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_MS / 1000, check_same_thread=False)
-    db.row_factory = sqlite3.Row
-    db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-    mode = db.execute("PRAGMA journal_mode = WAL").fetchall()[0][0]
-    if mode != "wal":
-        raise sqlite3.OperationalError(f"cannot switch to WAL (journal mode {mode})")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
-    return db
-
-
-@contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 @contextmanager
