@@ -12,7 +12,9 @@ are kept beside, renamed ``ladder.db.damaged-TIME`` (and its -wal); the new data
   numbered from its first, in the order of its seatings;
 - the ratings, recomputed from the complete sets in the order their last games ended (the logs' times):
   the order the lost database applied them in, unless two sets ended within the same instant. A set
-  with a game missing (in play when the database was lost) is dropped, never rated.
+  with games still to play (a run stopped in it, or its last games were in play when the database was
+  lost) is left open, as a stopped run leaves it: the next ``run`` plays the rest; unless a whole set
+  before it was lost too, so its games' seatings are not known: then it is dropped, never rated.
 
 After it, ``arena ladder check`` passes on the new database, and ``run`` goes on from it.
 """
@@ -29,6 +31,7 @@ from typing import Any
 from referee.faults import Penalty
 from referee.gamelog import LogError, read_json_lines
 from referee.games.results import GameRecord, ViolationRecord
+from referee.games.scheduled import seatings
 from referee.ladder.backup import read_backup, write_backup
 from referee.ladder.database import (
     DROPPED,
@@ -125,23 +128,41 @@ def _rebuild(db: LadderDatabase, settings: LadderSettings, versions: list[dict[s
             continue
         sets.setdefault(set_id, []).append((record, vids, ended))
     size = settings.set_size
+    orders = seatings(teams, every=True)
     done: list[tuple[float, LadderSet]] = []
+    unfinished: list[str] = []
+    end = 1  # where the set after the last one placed begins: sets number their games one after another
+    last_ladder, validations = 0, 0  # a ladder set's number is in its seed; a validation set's is not
     with db.write():
         for set_id, members in sorted(sets.items(), key=lambda kv: min(r.game for r, _, _ in kv[1])):
             members.sort(key=lambda m: m[0].game)
             kind = kinds[set_id]
-            first = members[0][0]  # of a complete set, its first seating (rotation 0): the teams are the group
-            group = members[0][1] if kind == LADDER else [checked[set_id]]
+            count = 1 if kind == VALIDATION else size
+            low = members[0][0].game
             complete = kind == VALIDATION or len(members) == size
-            state = (VALIDATED if kind == VALIDATION else OPEN) if complete else DROPPED
+            # no set between this one and the last placed was lost whole: this one begins where that one ended
+            placed = kind == VALIDATION or set_id - last_ladder - 1 == validations
+            first = end if placed and end <= low else low
+            end = max(end, first + count)
+            if kind == VALIDATION:
+                group, state = [checked[set_id]], VALIDATED
+                validations += 1
+            else:  # the group from any seating: at seating r, team t is played by group[orders[r][t]]
+                last_ladder, validations = set_id, 0
+                order = orders[low - first]
+                group = [0] * teams
+                for t, vid in enumerate(members[0][1]):
+                    group[order[t]] = vid
+                state = OPEN if complete or placed else DROPPED
+                if not complete:
+                    then = "left open: `run` plays the rest" if placed else "a set before it was lost whole: dropped"
+                    unfinished.append(f"set {set_id}: {len(members)} of its {size} game(s) logged; {then}")
             cursor = db.sql.execute(
-                INSERT_SET,
-                (kind, json.dumps(group), first.seed, first.game,
-                 1 if kind == VALIDATION else size, members[0][2], state),
-            )  # fmt: skip
+                INSERT_SET, (kind, json.dumps(group), members[0][0].seed, first, count, members[0][2], state)
+            )
             assert cursor.lastrowid is not None
             for record, vids, ended in members:
-                seated = replace(record, rotation=record.game - first.game)
+                seated = replace(record, rotation=record.game - first)
                 db.insert_game(cursor.lastrowid, seated, vids, ended, ended)
             if kind == LADDER and complete:
                 row = first_row(db.sql.execute("SELECT * FROM sets WHERE id = ?", (cursor.lastrowid,)))
@@ -155,6 +176,7 @@ def _rebuild(db: LadderDatabase, settings: LadderSettings, versions: list[dict[s
         f"rebuilt {db.folder.ladder_db}: {len(versions)} version(s), {len(games)} game(s) from their logs, "
         f"{rated} rated set(s)"
     ]
+    lines += unfinished
     if unplaced:
         lines.append(f"{unplaced} log(s) fit no set of this ladder (another ladder's?) and were left out")
     return lines

@@ -229,8 +229,10 @@ def test_the_table_fits_the_fullest_hand(browser: Browser, tmp_path: Path) -> No
             at_sizes(p, f"triple-deck, a decision to {decision['kind']}")
             if decision["kind"] == "play":  # the check sees an overlap when there is one (moved and looked at at once)
                 moved = p.evaluate(
-                    "(selector) => { const c = document.querySelectorAll('#hand .card')[1];"
-                    " c.style.transition = 'none'; c.style.transform = 'translateX(-30px)';"
+                    "(selector) => { const [a, c] = document.querySelectorAll('#hand .card');"
+                    " const r = a.getBoundingClientRect(), q = c.getBoundingClientRect();"
+                    " c.style.transition = 'none';"
+                    " c.style.transform = `translate(${r.left - q.left + 10}px, ${r.top - q.top}px)`;"
                     f" const found = ({LAYOUT})(selector); c.style.transform = ''; return found; }}",
                     BOXES,
                 )

@@ -162,8 +162,12 @@ def test_recover_rebuilds_a_played_ladder_from_its_logs(played: Path, tmp_path: 
     shutil.copytree(played, copy)
     rated = "SELECT version, mu, sigma FROM ratings ORDER BY id"
     before = rows(copy, rated)
-    games = "SELECT g.number, g.teams, g.scores, g.seed FROM games g JOIN sets s ON s.id = g.set_id "
-    complete = rows(copy, games + "WHERE s.state != 'open' ORDER BY g.number")
+    games = "SELECT g.number, g.rotation, g.teams, g.scores, g.seed, s.state FROM games g "
+    games += "JOIN sets s ON s.id = g.set_id "
+    complete = rows(copy, games + "ORDER BY g.number")  # a set a run stopped in stays open
+    played_sets = "SELECT kind, versions, seed, first_game, size, state FROM sets "
+    played_sets += "WHERE id IN (SELECT set_id FROM games)"
+    sets = rows(copy, played_sets + " ORDER BY first_game")
     versions = rows(copy, "SELECT id, bot, version, status FROM versions ORDER BY id")
     path = copy / "ladder.db"
     data = path.read_bytes()
@@ -171,8 +175,36 @@ def test_recover_rebuilds_a_played_ladder_from_its_logs(played: Path, tmp_path: 
     recovered = ladder("recover", copy)
     assert recovered.returncode == 0, recovered.stderr
     assert len(before) >= 12 and rows(copy, rated) == before  # every update, in the order it was made
-    assert rows(copy, games + "WHERE s.state != 'open' ORDER BY g.number") == complete
+    assert rows(copy, games + "ORDER BY g.number") == complete
+    assert rows(copy, played_sets + " ORDER BY first_game") == sets
     assert rows(copy, "SELECT id, bot, version, status FROM versions ORDER BY id") == versions
     assert [p.name for p in copy.glob("ladder.db.damaged-*")] != []  # the damaged file is kept beside
+    checked = ladder("check", copy)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_recover_leaves_a_set_with_games_to_play_open_and_run_finishes_it(played: Path, tmp_path: Path) -> None:
+    """A rated set's last game's log lost: the set comes back open, with its group and seatings, and the next
+    ``run`` plays that game on its seating and rates the set."""
+    copy = tmp_path / "club"
+    shutil.copytree(played, copy)
+    (set_id, first, size, group) = rows(
+        copy, "SELECT id, first_game, size, versions FROM sets WHERE kind = 'ladder' AND state = 'rated' ORDER BY id"
+    )[0]
+    lost = first + size - 1
+    (log, teams) = rows(copy, "SELECT log, teams FROM games WHERE number = ?", lost)[0]
+    (copy / log).unlink()
+    (copy / "ladder.db").write_bytes(b"")
+    recovered = ladder("recover", copy)
+    assert recovered.returncode == 0, recovered.stderr
+    assert f"set {set_id}: {size - 1} of its {size} game(s) logged; left open" in recovered.stdout
+    found = "SELECT id FROM sets WHERE first_game = ? AND versions = ? AND state = 'open'"
+    (again,) = rows(copy, found, first, group)[0]
+    assert rows(copy, "SELECT number FROM games WHERE set_id = ?", again) == [(n,) for n in range(first, lost)]
+    assert ladder("check", copy).returncode == 0
+    run = ladder("run", copy, "--games", "1")
+    assert run.returncode == 0, run.stderr
+    assert rows(copy, "SELECT teams, rotation FROM games WHERE number = ?", lost) == [(teams, size - 1)]
+    assert rows(copy, "SELECT state FROM sets WHERE id = ?", again) == [("rated",)]
     checked = ladder("check", copy)
     assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -6,6 +6,7 @@ page itself."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import time
@@ -439,6 +440,7 @@ def at_sizes(page: Page, where: str, check: Callable[[Page, str], object] = chec
         page.wait_for_timeout(60)  # the page lays itself out again on a resize
         check(page, f"{where} at {width}x{height}")
     page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    page.wait_for_function(f"({LAYOUT})({json.dumps(BOXES)}).outside.length === 0")  # laid out for the phone again
 
 
 # ------------------------------------------------------------ the log's side
