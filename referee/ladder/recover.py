@@ -13,7 +13,8 @@ are kept beside, renamed ``ladder.db.damaged-TIME`` (and its -wal); the new data
 - the ratings, recomputed from the complete sets in the order their last games ended (the logs' times):
   the order the lost database applied them in, unless two sets ended within the same instant. A set
   with games still to play (a run stopped in it, or its last games were in play when the database was
-  lost) is left open, as a stopped run leaves it: the next ``run`` plays the rest; unless a whole set
+  lost) is left open, as a stopped run leaves it: the next ``run`` plays the rest; unless one of its
+  versions no longer plays (the next run would drop it, as the lost database's did), or a whole set
   before it was lost too, so its games' seatings are not known: then it is dropped, never rated.
 
 After it, ``arena ladder check`` passes on the new database, and ``run`` goes on from it.
@@ -34,6 +35,7 @@ from referee.games.results import GameRecord, ViolationRecord
 from referee.games.scheduled import seatings
 from referee.ladder.backup import read_backup, write_backup
 from referee.ladder.database import (
+    ACTIVE,
     DROPPED,
     INSERT_SET,
     LADDER,
@@ -153,9 +155,16 @@ def _rebuild(db: LadderDatabase, settings: LadderSettings, versions: list[dict[s
                 group = [0] * teams
                 for t, vid in enumerate(members[0][1]):
                     group[order[t]] = vid
-                state = OPEN if complete or placed else DROPPED
+                playing = all(versions[vid - 1]["status"] == ACTIVE for vid in group)
+                state = OPEN if complete or (placed and playing) else DROPPED
                 if not complete:
-                    then = "left open: `run` plays the rest" if placed else "a set before it was lost whole: dropped"
+                    then = (
+                        "left open: `run` plays the rest"
+                        if state == OPEN
+                        else "a set before it was lost whole: dropped"
+                        if playing
+                        else "a version of it no longer plays: dropped"
+                    )
                     unfinished.append(f"set {set_id}: {len(members)} of its {size} game(s) logged; {then}")
             cursor = db.sql.execute(
                 INSERT_SET, (kind, json.dumps(group), members[0][0].seed, first, count, members[0][2], state)

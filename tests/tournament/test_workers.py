@@ -71,17 +71,23 @@ def is_bot(pid: int) -> bool:
 
 
 def workers_and_bots(proc: subprocess.Popen[str]) -> tuple[list[int], list[int]]:
-    """The worker processes, and every process under them (bots and their sandboxes)."""
-    workers = children_of(proc.pid)
-    return workers, [b for w in workers for b in descendants(w)]
+    """The two worker processes, each at a table (a bot under it: between two games a worker may have none for a
+    moment), and every process under them (bots and their sandboxes)."""
+    deadline = time.monotonic() + 60
+    while True:
+        workers = children_of(proc.pid)
+        if len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers):
+            return workers, [b for w in workers for b in descendants(w)]
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"not two workers each at a table: {workers}"
+        time.sleep(0.01)
 
 
 def test_ctrl_c_stops_every_worker_and_bot_and_resume_finishes(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "stopped"
     proc = start(folder)
     wait_results(proc, folder, 2)
-    workers, bots = workers_and_bots(proc)
-    assert len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers)  # a table in each
+    workers, bots = workers_and_bots(proc)  # a table in each
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -105,7 +111,6 @@ def test_kill_9_of_the_arena_takes_its_workers_and_bots_with_it(tmp_path: Path) 
     proc = start(folder)
     wait_results(proc, folder, 1)
     workers, bots = workers_and_bots(proc)
-    assert len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers)
     proc.kill()
     proc.communicate(timeout=60)
     wait_gone(workers + bots)
