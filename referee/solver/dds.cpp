@@ -188,10 +188,13 @@ inline uint32_t pack_top(const uint8_t* top) {
     return uint32_t{top[0]} | uint32_t{top[1]} << 8 | uint32_t{top[2]} << 16 | uint32_t{top[3]} << 24;
 }
 
+// One mix for the whole key: each part folded in by a multiply (odd constant) and an add; the patterns' bits are
+// high in their words, and the mix brings them down.
 inline uint64_t entry_hash(uint32_t serial, uint32_t shape, const Pattern* cut) {
-    uint64_t h = mix((uint64_t{serial} << 32 | shape) + 0x9e3779b97f4a7c15ULL);
-    for (int u = 0; u < SUITS; ++u) h = mix(h ^ cut[u]);
-    return h;
+    constexpr uint64_t K = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (uint64_t{serial} << 32 | shape) * K;
+    for (int u = 0; u < SUITS; ++u) h = (h ^ (h >> 29)) * K + (cut[u] >> 7 | cut[u] << 57);
+    return mix(h);
 }
 
 }  // namespace
@@ -463,6 +466,7 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
     // what the other side (of ``seat``) holds: the top of each suit, and who could ruff
     int their_top[SUITS];
     bool ruffable[SUITS] = {false, false, false, false};
+    bool partner_ruffs[SUITS] = {false, false, false, false};
     int ours_top[SUITS];
     for (int u = 0; u < SUITS && !trick_len_; ++u) {  // on lead only
         uint32_t theirs = 0, ours = 0;
@@ -474,8 +478,10 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
         their_top[u] = theirs ? high_bit(theirs) : -1;
         ours_top[u] = ours ? high_bit(ours) : -1;
         if (trump >= 0 && u != trump)
-            for (int s = 0; s < k_; ++s)
+            for (int s = 0; s < k_; ++s) {
                 if (side_[s] != me && !length_[s][u] && ranks_[s][trump]) ruffable[u] = true;
+                if (s != seat && side_[s] == me && !length_[s][u] && ranks_[s][trump]) partner_ruffs[u] = true;
+            }
     }
     // following: the highest key the other side's seats still to play after this one could play
     int later_top = -1;
@@ -513,6 +519,7 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
                 bool top = j >= their_top[u] && !ruffable[u];
                 if (top) sc = 100 + (u == trump ? 10 : 0) + j;
                 else if (ours_top[u] > their_top[u] && !ruffable[u]) sc = 60 - j;
+                else if (partner_ruffs[u] && !ruffable[u]) sc = 40 - j;  // a partner ruffs it
                 else sc = 20 - value;
             } else if (winning) {
                 if (best_key_ > later_top) sc = -value;  // the trick is the side's: the cheapest card
@@ -770,26 +777,29 @@ bool Search::node(int target) {
     return expand(target, -1);
 }
 
+// The relevant cards of a position in which the lowest relevant card of each suit is the ``top[suit]``-th highest
+// card left (0: none of the suit), and the reverse.
+uint64_t Search::relevant_of(const uint8_t* top) const {
+    uint64_t relevant = 0;
+    for (int u = 0; u < SUITS; ++u) {
+        if (!top[u]) continue;
+        uint32_t m = present(u);
+        for (int i = 1; i < top[u]; ++i) m &= ~(1u << high_bit(m));
+        relevant |= bit(u, high_bit(m));
+    }
+    return relevant;
+}
+
+void Search::top_of(uint64_t relevant, uint8_t* top) const {
+    for (int u = 0; u < SUITS; ++u) {
+        int low = threshold(relevant, u);
+        top[u] = static_cast<uint8_t>(low < PLACES ? __builtin_popcount(present(u) >> low) : 0);
+    }
+}
+
 bool Search::trick_start(int target, int n) {
     if (n == 1) return last_trick(target);
-    uint64_t key[2];
-    const uint64_t hash = group_key(to_act_, key);
-    Pattern pattern[SUITS];
-    patterns(pattern);
-    int hint = -1;
-    if (const TranspositionTable::Group* g = tt_.group(key, hash, false)) {
-        if (const TranspositionTable::Entry* e = tt_.find(*g, pattern, target, hint)) {
-            // relevant: the lowest of the entry's cards of each suit, in this position
-            relevant_ = 0;
-            for (int u = 0; u < SUITS; ++u) {
-                if (!e->top[u]) continue;
-                uint32_t m = present(u);
-                for (int i = 1; i < e->top[u]; ++i) m &= ~(1u << high_bit(m));
-                relevant_ |= bit(u, high_bit(m));
-            }
-            return e->lower >= target;
-        }
-    }
+    // the cut-offs first: they cost less than a look in the table
     const bool on_lead = side_[to_act_];
     uint64_t relevant = 0;
     // trumps that nothing of the other side can beat each take a trick of their own (every card is played)
@@ -815,13 +825,21 @@ bool Search::trick_start(int target, int n) {
         relevant_ = relevant;
         return on_lead;
     }
+    uint64_t key[2];
+    const uint64_t hash = group_key(to_act_, key);
+    Pattern pattern[SUITS];
+    patterns(pattern);
+    int hint = -1;
+    if (const TranspositionTable::Group* g = tt_.group(key, hash, false)) {
+        if (const TranspositionTable::Entry* e = tt_.find(*g, pattern, target, hint)) {
+            relevant_ = relevant_of(e->top);
+            return e->lower >= target;
+        }
+    }
     const bool result = expand(target, hint);
     if (aborted) return false;
     uint8_t top[SUITS];
-    for (int u = 0; u < SUITS; ++u) {
-        int low = threshold(relevant_, u);
-        top[u] = static_cast<uint8_t>(low < PLACES ? __builtin_popcount(present(u) >> low) : 0);
-    }
+    top_of(relevant_, top);
     tt_.store(key, hash, pattern, top, result ? target : 0, result ? n : target - 1, best_move_);
     return result;
 }
