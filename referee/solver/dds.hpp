@@ -16,9 +16,10 @@
 //     card that did best; one entry serves every position that agrees with it on those cards. It serves one
 //     call only (what an earlier call found is not used, so that an answer, and the nodes it takes, never
 //     depend on what was asked before);
-//   - cut-offs at a trick's start (tried before the table, which costs more to read): the winners the leader or a partner can cash one after another, trumps that
-//     the other side cannot all cover, a side whose every card is a winner, a lone claimer that must lose a
-//     trick; and a trick whose winner nothing still to play can change;
+//   - cut-offs at a trick's start, tried before the table (which costs more to read): the winners the leader or
+//     a partner can cash one after another, trumps that the other side cannot all cover, a side whose every card
+//     is a winner, a lone claimer that must lose a trick; and a trick whose winner nothing still to play can
+//     change;
 //   - equivalent cards: of cards of one suit in one hand with no other card left between them (in anybody's
 //     hand, or the card winning the trick on the table), only one is tried; and once a small card of a suit
 //     has been tried, no other small card of that suit;
