@@ -770,11 +770,58 @@ bool Search::node(int target) {
             break;
         }
     if (!open) {
-        relevant_ = card_bit(best_card_);
+        relevant_ = by_rank(best_card_, best_side, true);
         if (best_side && target <= 1) return true;
         if (!best_side && target > n - 1) return false;
     }
+    // the side needs one trick more, or every trick left: a side that takes this one whatever the other does
+    // decides it
+    if (target <= 1 || target == n) {
+        int card;
+        const int taker = takes_trick(card);
+        if (taker >= 0 && (taker == 1 ? target <= 1 : target == n)) {
+            relevant_ = by_rank(card, taker == 1, false);
+            return taker == 1;
+        }
+    }
     return expand(target, -1);
+}
+
+// The relevant cards of the trick in progress taken by ``card`` of ``side`` (``played``: on the table already, else
+// to be played): the card, when another card of its suit has been played to the trick or a seat of the other side
+// still to play holds one (it takes the trick by its rank); else none (it takes it by its suit).
+uint64_t Search::by_rank(int card, bool side, bool played) const {
+    const int u = t_.suit[card];
+    int same = played ? -1 : 0;  // cards of its suit on the table besides it (copies of it too)
+    for (int i = 0; i < trick_len_; ++i) same += t_.suit[trick_card_[i]] == u;
+    if (same > 0) return card_bit(card);
+    for (int i = trick_len_, s = to_act_; i < k_; ++i, s = next(s))
+        if (side_[s] != side && ranks_[s][u]) return card_bit(card);
+    return 0;
+}
+
+// A side (1: the side counted, 0: the other) that takes the trick in progress whatever the other side plays: one
+// of its seats still to play has a card (``card``, its highest it may play) that beats the card winning the trick
+// and every card a seat of the other side may play to it (copies of a card: the first played wins); or -1.
+int Search::takes_trick(int& card) const {
+    int seats[MAX_SEATS], keys[MAX_SEATS], m = 0;
+    for (int i = trick_len_, s = to_act_; i < k_; ++i, s = next(s)) {
+        seats[m] = s;
+        keys[m++] = top_key(s, led_);
+    }
+    for (int j = 0; j < m; ++j) {
+        const int key = keys[j];
+        if (key <= best_key_) continue;
+        bool takes = true;
+        for (int i = 0; i < m && takes; ++i)
+            if (side_[seats[i]] != side_[seats[j]] && (i < j ? keys[i] >= key : keys[i] > key)) takes = false;
+        if (!takes) continue;
+        const int s = seats[j];
+        const uint32_t follow = ranks_[s][led_];
+        card = follow ? t_.order[led_][high_bit(follow)] : t_.order[t_.trump][high_bit(ranks_[s][t_.trump])];
+        return side_[s] ? 1 : 0;
+    }
+    return -1;
 }
 
 // The relevant cards of a position in which the lowest relevant card of each suit is the ``top[suit]``-th highest

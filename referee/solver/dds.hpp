@@ -18,8 +18,9 @@
 //     depend on what was asked before);
 //   - cut-offs at a trick's start, tried before the table (which costs more to read): the winners the leader or
 //     a partner can cash one after another, trumps that the other side cannot all cover, a side whose every card
-//     is a winner, a lone claimer that must lose a trick; and a trick whose winner nothing still to play can
-//     change;
+//     is a winner, a lone claimer that must lose a trick; in a trick, when the side needs one trick more or every
+//     trick left: a trick whose winner nothing still to play can change, or that a side takes whatever the other
+//     plays (one of its seats still to play holds a card above all the other side may play to it);
 //   - equivalent cards: of cards of one suit in one hand with no other card left between them (in anybody's
 //     hand, or the card winning the trick on the table), only one is tried; and once a small card of a suit
 //     has been tried, no other small card of that suit;
@@ -211,6 +212,8 @@ class Search {
     uint32_t legal_mask(int seat) const;
     int legal(int seat, int* out) const;
     int top_key(int seat, int led) const;
+    int takes_trick(int& card) const;
+    uint64_t by_rank(int card, bool side, bool played) const;
     int quick_tricks(int leader, uint64_t& relevant) const;
     int cashable(int hand, uint64_t& relevant) const;
     void sure_trumps(int* sure) const;

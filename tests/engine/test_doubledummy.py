@@ -68,6 +68,36 @@ def test_the_solver_agrees_with_plain_play(name: str) -> None:
     assert len(seen) >= 2, seen
 
 
+# A trick in progress that one side takes whatever the other plays decides a search that needs one trick more, or
+# every trick left (spades trump, two decks; card codes: suit * 8 + rank, 7 8 9 T J Q K A; seat 0 led 9H).
+IN_TRICK = {"active": (0, 1, 2, 3), "to_act": 1, "trick": [10]}
+
+
+@pytest.mark.parametrize(
+    ("hands", "side", "tricks", "values"),
+    [
+        # seat 2 ruffs with the right bower after seat 1 must follow with AH, over seat 3's lower trump; seat 3
+        # keeps its trump for the diamond seat 2 then leads
+        ([[16], [15, 24], [4, 17], [2, 25]], (0, 2), 1, {15: 1}),
+        ([[16], [15, 24], [4, 17], [2, 25]], (1, 3), 1, {15: 1}),
+        # both seat 1 and seat 2 hold the right bower: seat 1's, played first, takes the trick
+        ([[16], [4, 24], [4, 17], [2, 25]], (0, 2), 1, {4: 1, 24: 1}),
+        ([[16], [4, 24], [4, 17], [2, 25]], (1, 3), 1, {4: 1, 24: 1}),
+        # seat 1 void of hearts and trumps: seat 2's bower takes the trick, and its 8D the last against 7C
+        ([[16], [24, 26], [4, 17], [25, 27]], (0, 2), 2, {24: 2, 26: 2}),
+    ],
+)
+def test_a_trick_one_side_takes_whatever_the_other_plays_decides_the_search(
+    hands: list[list[int]], side: tuple[int, ...], tricks: int, values: dict[int, int]
+) -> None:
+    [got] = solver().solve(Question.TRICKS, [hands], side=side, **IN_TRICK)  # type: ignore[arg-type]
+    assert got == tricks
+    [by_card] = solver().solve(Question.CARD_VALUES, [hands], side=side, **IN_TRICK)  # type: ignore[arg-type]
+    assert by_card == values
+    [holds] = solver().solve(Question.CLAIM_HOLDS, [hands], side=side, **IN_TRICK)  # type: ignore[arg-type]
+    assert holds is (tricks == 2)
+
+
 # ------------------------------------------------------------------ what the solver refuses
 
 
