@@ -625,7 +625,11 @@ int Search::quick_tricks(int leader, uint64_t& relevant) const {
 // trump of one hand falls in a trick of its own, and takes it unless the other side plays a trump as high or higher
 // to it; each trump of the other side can do that to one of them at most. So of a hand's trumps, those left when
 // the other side's trumps are matched, highest first, each to a trump of the hand no higher, take a trick each.
-void Search::sure_trumps(int* sure) const {
+//
+// Counted from the highest trump down, a hand's count so far is what the trumps at or above that place make sure of,
+// whatever the trumps below it: ``place`` (when given) gets, for each side, the highest place at which one of its
+// hands has ``needed[side]`` sure trumps (or -1): the trumps from there up are the relevant cards of the bound.
+void Search::sure_trumps(int* sure, const int* needed, int* place) const {
     const int trump = t_.trump;
     // every trump of each side, copies included, as places in the suit, highest first
     int held[2][MAX_COPIES * CODES], count[2] = {0, 0};
@@ -635,6 +639,7 @@ void Search::sure_trumps(int* sure) const {
             for (int n = count_[s][c]; n > 0; --n) held[side_[s]][count[side_[s]]++] = p;
     }
     sure[0] = sure[1] = 0;
+    if (place) place[0] = place[1] = -1;
     for (int s = 0; s < k_; ++s) {
         int side = side_[s], other = !side, next_other = 0, unmatched = 0;
         for (int p = t_.order_len[trump] - 1; p >= 0; --p) {
@@ -642,6 +647,7 @@ void Search::sure_trumps(int* sure) const {
                 if (next_other < count[other] && held[other][next_other] >= p) ++next_other;
                 else ++unmatched;
             }
+            if (place && unmatched >= needed[side] && p > place[side]) place[side] = p;
         }
         sure[side] = std::max(sure[side], unmatched);
     }
@@ -851,12 +857,13 @@ bool Search::trick_start(int target, int n) {
     uint64_t relevant = 0;
     // trumps that nothing of the other side can beat each take a trick of their own (every card is played)
     if (t_.trump >= 0) {
-        int sure[2];
-        sure_trumps(sure);
+        int sure[2], place[2];
+        const int needed[2] = {n - target + 1, target};
+        sure_trumps(sure, needed, place);
         if (sure[1] >= target || n - sure[0] < target) {
-            uint32_t trumps = present(t_.trump);
-            relevant_ = trumps ? bit(t_.trump, __builtin_ctz(trumps)) : 0;
-            return sure[1] >= target;
+            const int side = sure[1] >= target ? 1 : 0;
+            relevant_ = bit(t_.trump, place[side]);
+            return side == 1;
         }
     }
     if (target == n && on_lead && all_sure(relevant)) {

@@ -216,7 +216,7 @@ class Search {
     uint64_t by_rank(int card, bool side, bool played) const;
     int quick_tricks(int leader, uint64_t& relevant) const;
     int cashable(int hand, uint64_t& relevant) const;
-    void sure_trumps(int* sure) const;
+    void sure_trumps(int* sure, const int* needed = nullptr, int* place = nullptr) const;
     bool lone_leader_loses(int leader, uint64_t& relevant) const;
     bool all_sure(uint64_t& relevant) const;
     bool last_trick(int target);
