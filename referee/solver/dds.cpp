@@ -560,41 +560,49 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
 
 // The tricks ``leader`` can cash one after another whatever the others hold: its cards at least as high as
 // every card of their suit in any other hand (the leader plays first, so an equal copy loses to it), trumps
-// last, and a plain suit only as many times as every other hand holding a trump can follow it. ``relevant``
-// gets the lowest winner counted in each suit.
-int Search::cashable(int hand, uint64_t& relevant) const {
+// last, and a plain suit only as many times as every other hand holding a trump can follow it. Counted up to
+// ``needed`` at most: ``relevant`` gets, in each suit counted, the lowest winner it takes.
+int Search::cashable(int hand, int needed, uint64_t& relevant) const {
     const int trump = t_.trump;
     int total = 0;
-    for (int u = 0; u < SUITS; ++u) {
+    for (int u = 0; u < SUITS && total < needed; ++u) {
         uint32_t others = 0;
         for (int s = 0; s < k_; ++s)
             if (s != hand) others |= ranks_[s][u];
         int top = others ? high_bit(others) : -1;
         uint32_t mine = ranks_[hand][u];
-        int won = 0, lowest = -1;
+        int won = 0;
         while (mine) {
             int p = high_bit(mine);
             if (p < top) break;
             won += count_[hand][t_.order[u][p]];
-            lowest = p;
             mine &= ~(1u << p);
         }
         if (trump >= 0 && u != trump)
             for (int s = 0; s < k_; ++s)
                 if (s != hand && ranks_[s][trump]) won = std::min<int>(won, length_[s][u]);
-        if (won) relevant |= bit(u, lowest);
+        won = std::min(won, needed - total);
+        if (!won) continue;
+        // the lowest of the ``won`` highest cards of the suit in the hand (copies counted)
+        int p = high_bit(ranks_[hand][u]);
+        for (int taken = count_[hand][t_.order[u][p]]; taken < won;) {
+            p = high_bit(ranks_[hand][u] & ((1u << p) - 1));
+            taken += count_[hand][t_.order[u][p]];
+        }
+        relevant |= bit(u, p);
         total += won;
     }
     return total;
 }
 
-// The tricks the side on lead cashes one after another: the leader's own winners, or a partner's, reached by
-// leading a suit in which the partner holds a card higher than any other (not a copy: it plays after the leader)
-// and nobody can ruff (that trick is the first of the partner's winners).
-int Search::quick_tricks(int leader, uint64_t& relevant) const {
+// The tricks the side on lead cashes one after another (counted up to ``needed``): the leader's own winners, or a
+// partner's, reached by leading a suit in which the partner holds a card higher than any other (not a copy: it
+// plays after the leader) and nobody can ruff (that trick is the first of the partner's winners).
+int Search::quick_tricks(int leader, int needed, uint64_t& relevant) const {
     uint64_t own = 0;
-    int best = cashable(leader, own);
+    int best = cashable(leader, needed, own);
     relevant = own;
+    if (best >= needed) return best;
     const int trump = t_.trump;
     for (int p = 0; p < k_; ++p) {
         if (p == leader || side_[p] != side_[leader] || !hand_[p]) continue;
@@ -612,7 +620,7 @@ int Search::quick_tricks(int leader, uint64_t& relevant) const {
         }
         if (entry < 0) continue;
         uint64_t theirs = bit(entry, high_bit(ranks_[p][entry]));
-        int tricks = cashable(p, theirs);
+        int tricks = cashable(p, needed, theirs);
         if (tricks > best) {
             best = tricks;
             relevant = theirs;
@@ -874,7 +882,7 @@ bool Search::trick_start(int target, int n) {
         relevant_ = relevant;
         return false;
     }
-    const int quick = quick_tricks(to_act_, relevant);
+    const int quick = quick_tricks(to_act_, on_lead ? target : n - target + 1, relevant);
     if (on_lead ? quick >= target : n - quick < target) {
         relevant_ = relevant;
         return on_lead;

@@ -214,8 +214,8 @@ class Search {
     int top_key(int seat, int led) const;
     int takes_trick(int& card) const;
     uint64_t by_rank(int card, bool side, bool played) const;
-    int quick_tricks(int leader, uint64_t& relevant) const;
-    int cashable(int hand, uint64_t& relevant) const;
+    int quick_tricks(int leader, int needed, uint64_t& relevant) const;
+    int cashable(int hand, int needed, uint64_t& relevant) const;
     void sure_trumps(int* sure, const int* needed = nullptr, int* place = nullptr) const;
     bool lone_leader_loses(int leader, uint64_t& relevant) const;
     bool all_sure(uint64_t& relevant) const;
