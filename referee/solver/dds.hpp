@@ -20,7 +20,9 @@
 //     a partner can cash one after another, trumps that the other side cannot all cover, a side whose every card
 //     is a winner, a lone claimer that must lose a trick; in a trick, when the side needs one trick more or every
 //     trick left: a trick whose winner nothing still to play can change, or that a side takes whatever the other
-//     plays (one of its seats still to play holds a card above all the other side may play to it);
+//     plays (one of its seats still to play holds a card above all the other side may play to it); each cut-off
+//     relies on as few cards as its bound needs (as many winners as asked for, the trumps from the one that
+//     completes the count up), since the fewer the relevant cards, the more positions an entry serves;
 //   - equivalent cards: of cards of one suit in one hand with no other card left between them (in anybody's
 //     hand, or the card winning the trick on the table), only one is tried; and once a small card of a suit
 //     has been tried, no other small card of that suit;
