@@ -21,6 +21,7 @@ or the referee (each question starts with an empty transposition table).
 
     python bench/solver.py                    # every preset
     python bench/solver.py indiana --positions 50
+    python bench/solver.py double-deck --positions 10 --tables whole
 """
 
 from __future__ import annotations
@@ -151,21 +152,35 @@ def claims(names: list[str], count: int, seed: int) -> None:
     print(f"(the node limit: {SOLVER_NODE_LIMIT:,})")
 
 
+TABLES: dict[str, Callable[[list[str], int, int], None]] = {
+    "speed": by_tricks_left,
+    "whole": whole_hands,
+    "claims": claims,
+}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("presets", nargs="*", help="presets to measure (default: all)")
     parser.add_argument("--positions", type=int, default=100, help="random positions per row (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--tables",
+        default="speed,whole,claims",
+        help="the tables to print, of speed (by tricks left), whole (a whole hand), claims (default: all three)",
+    )
     args = parser.parse_args(argv)
+    tables = {name: table for name, table in TABLES.items() if name in args.tables.split(",")}
+    if not tables or set(args.tables.split(",")) - set(TABLES):
+        parser.error(f"--tables: a list of {', '.join(TABLES)}, got {args.tables!r}")
     names = chosen_presets(parser, args.presets)
     if not available():
         parser.exit(1, f"{unavailable_reason()}: nothing to measure\n")
     print("The double-dummy solver: CPU time of one process")
     print(f"Machine: {describe()}")
     print(f"Random positions: {args.positions} per row, seed {args.seed}\n")
-    by_tricks_left(names, args.positions, args.seed)
-    whole_hands(names, args.positions, args.seed)
-    claims(names, args.positions, args.seed)
+    for table in tables.values():
+        table(names, args.positions, args.seed)
 
 
 if __name__ == "__main__":

@@ -188,10 +188,13 @@ inline uint32_t pack_top(const uint8_t* top) {
     return uint32_t{top[0]} | uint32_t{top[1]} << 8 | uint32_t{top[2]} << 16 | uint32_t{top[3]} << 24;
 }
 
+// One mix for the whole key: each part folded in by a multiply (odd constant) and an add; the patterns' bits are
+// high in their words, and the mix brings them down.
 inline uint64_t entry_hash(uint32_t serial, uint32_t shape, const Pattern* cut) {
-    uint64_t h = mix((uint64_t{serial} << 32 | shape) + 0x9e3779b97f4a7c15ULL);
-    for (int u = 0; u < SUITS; ++u) h = mix(h ^ cut[u]);
-    return h;
+    constexpr uint64_t K = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (uint64_t{serial} << 32 | shape) * K;
+    for (int u = 0; u < SUITS; ++u) h = (h ^ (h >> 29)) * K + (cut[u] >> 7 | cut[u] << 57);
+    return mix(h);
 }
 
 }  // namespace
@@ -463,6 +466,7 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
     // what the other side (of ``seat``) holds: the top of each suit, and who could ruff
     int their_top[SUITS];
     bool ruffable[SUITS] = {false, false, false, false};
+    bool partner_ruffs[SUITS] = {false, false, false, false};
     int ours_top[SUITS];
     for (int u = 0; u < SUITS && !trick_len_; ++u) {  // on lead only
         uint32_t theirs = 0, ours = 0;
@@ -474,8 +478,10 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
         their_top[u] = theirs ? high_bit(theirs) : -1;
         ours_top[u] = ours ? high_bit(ours) : -1;
         if (trump >= 0 && u != trump)
-            for (int s = 0; s < k_; ++s)
+            for (int s = 0; s < k_; ++s) {
                 if (side_[s] != me && !length_[s][u] && ranks_[s][trump]) ruffable[u] = true;
+                if (s != seat && side_[s] == me && !length_[s][u] && ranks_[s][trump]) partner_ruffs[u] = true;
+            }
     }
     // following: the highest key the other side's seats still to play after this one could play
     int later_top = -1;
@@ -513,6 +519,7 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
                 bool top = j >= their_top[u] && !ruffable[u];
                 if (top) sc = 100 + (u == trump ? 10 : 0) + j;
                 else if (ours_top[u] > their_top[u] && !ruffable[u]) sc = 60 - j;
+                else if (partner_ruffs[u] && !ruffable[u]) sc = 40 - j;  // a partner ruffs it
                 else sc = 20 - value;
             } else if (winning) {
                 if (best_key_ > later_top) sc = -value;  // the trick is the side's: the cheapest card
@@ -553,41 +560,49 @@ int Search::moves(int seat, int* out, int* run_top, int hint) {
 
 // The tricks ``leader`` can cash one after another whatever the others hold: its cards at least as high as
 // every card of their suit in any other hand (the leader plays first, so an equal copy loses to it), trumps
-// last, and a plain suit only as many times as every other hand holding a trump can follow it. ``relevant``
-// gets the lowest winner counted in each suit.
-int Search::cashable(int hand, uint64_t& relevant) const {
+// last, and a plain suit only as many times as every other hand holding a trump can follow it. Counted up to
+// ``needed`` at most: ``relevant`` gets, in each suit counted, the lowest winner it takes.
+int Search::cashable(int hand, int needed, uint64_t& relevant) const {
     const int trump = t_.trump;
     int total = 0;
-    for (int u = 0; u < SUITS; ++u) {
+    for (int u = 0; u < SUITS && total < needed; ++u) {
         uint32_t others = 0;
         for (int s = 0; s < k_; ++s)
             if (s != hand) others |= ranks_[s][u];
         int top = others ? high_bit(others) : -1;
         uint32_t mine = ranks_[hand][u];
-        int won = 0, lowest = -1;
+        int won = 0;
         while (mine) {
             int p = high_bit(mine);
             if (p < top) break;
             won += count_[hand][t_.order[u][p]];
-            lowest = p;
             mine &= ~(1u << p);
         }
         if (trump >= 0 && u != trump)
             for (int s = 0; s < k_; ++s)
                 if (s != hand && ranks_[s][trump]) won = std::min<int>(won, length_[s][u]);
-        if (won) relevant |= bit(u, lowest);
+        won = std::min(won, needed - total);
+        if (!won) continue;
+        // the lowest of the ``won`` highest cards of the suit in the hand (copies counted)
+        int p = high_bit(ranks_[hand][u]);
+        for (int taken = count_[hand][t_.order[u][p]]; taken < won;) {
+            p = high_bit(ranks_[hand][u] & ((1u << p) - 1));
+            taken += count_[hand][t_.order[u][p]];
+        }
+        relevant |= bit(u, p);
         total += won;
     }
     return total;
 }
 
-// The tricks the side on lead cashes one after another: the leader's own winners, or a partner's, reached by
-// leading a suit in which the partner holds a card higher than any other (not a copy: it plays after the leader)
-// and nobody can ruff (that trick is the first of the partner's winners).
-int Search::quick_tricks(int leader, uint64_t& relevant) const {
+// The tricks the side on lead cashes one after another (counted up to ``needed``): the leader's own winners, or a
+// partner's, reached by leading a suit in which the partner holds a card higher than any other (not a copy: it
+// plays after the leader) and nobody can ruff (that trick is the first of the partner's winners).
+int Search::quick_tricks(int leader, int needed, uint64_t& relevant) const {
     uint64_t own = 0;
-    int best = cashable(leader, own);
+    int best = cashable(leader, needed, own);
     relevant = own;
+    if (best >= needed) return best;
     const int trump = t_.trump;
     for (int p = 0; p < k_; ++p) {
         if (p == leader || side_[p] != side_[leader] || !hand_[p]) continue;
@@ -605,7 +620,7 @@ int Search::quick_tricks(int leader, uint64_t& relevant) const {
         }
         if (entry < 0) continue;
         uint64_t theirs = bit(entry, high_bit(ranks_[p][entry]));
-        int tricks = cashable(p, theirs);
+        int tricks = cashable(p, needed, theirs);
         if (tricks > best) {
             best = tricks;
             relevant = theirs;
@@ -618,7 +633,11 @@ int Search::quick_tricks(int leader, uint64_t& relevant) const {
 // trump of one hand falls in a trick of its own, and takes it unless the other side plays a trump as high or higher
 // to it; each trump of the other side can do that to one of them at most. So of a hand's trumps, those left when
 // the other side's trumps are matched, highest first, each to a trump of the hand no higher, take a trick each.
-void Search::sure_trumps(int* sure) const {
+//
+// Counted from the highest trump down, a hand's count so far is what the trumps at or above that place make sure of,
+// whatever the trumps below it: ``place`` (when given) gets, for each side, the highest place at which one of its
+// hands has ``needed[side]`` sure trumps (or -1): the trumps from there up are the relevant cards of the bound.
+void Search::sure_trumps(int* sure, const int* needed, int* place) const {
     const int trump = t_.trump;
     // every trump of each side, copies included, as places in the suit, highest first
     int held[2][MAX_COPIES * CODES], count[2] = {0, 0};
@@ -628,6 +647,7 @@ void Search::sure_trumps(int* sure) const {
             for (int n = count_[s][c]; n > 0; --n) held[side_[s]][count[side_[s]]++] = p;
     }
     sure[0] = sure[1] = 0;
+    if (place) place[0] = place[1] = -1;
     for (int s = 0; s < k_; ++s) {
         int side = side_[s], other = !side, next_other = 0, unmatched = 0;
         for (int p = t_.order_len[trump] - 1; p >= 0; --p) {
@@ -635,6 +655,7 @@ void Search::sure_trumps(int* sure) const {
                 if (next_other < count[other] && held[other][next_other] >= p) ++next_other;
                 else ++unmatched;
             }
+            if (place && unmatched >= needed[side] && p > place[side]) place[side] = p;
         }
         sure[side] = std::max(sure[side], unmatched);
     }
@@ -763,43 +784,94 @@ bool Search::node(int target) {
             break;
         }
     if (!open) {
-        relevant_ = card_bit(best_card_);
+        relevant_ = by_rank(best_card_, best_side, true);
         if (best_side && target <= 1) return true;
         if (!best_side && target > n - 1) return false;
+    }
+    // the side needs one trick more, or every trick left: a side that takes this one whatever the other does
+    // decides it
+    if (target <= 1 || target == n) {
+        int card;
+        const int taker = takes_trick(card);
+        if (taker >= 0 && (taker == 1 ? target <= 1 : target == n)) {
+            relevant_ = by_rank(card, taker == 1, false);
+            return taker == 1;
+        }
     }
     return expand(target, -1);
 }
 
+// The relevant cards of the trick in progress taken by ``card`` of ``side`` (``played``: on the table already, else
+// to be played): the card, when another card of its suit has been played to the trick or a seat of the other side
+// still to play holds one (it takes the trick by its rank); else none (it takes it by its suit).
+uint64_t Search::by_rank(int card, bool side, bool played) const {
+    const int u = t_.suit[card];
+    int same = played ? -1 : 0;  // cards of its suit on the table besides it (copies of it too)
+    for (int i = 0; i < trick_len_; ++i) same += t_.suit[trick_card_[i]] == u;
+    if (same > 0) return card_bit(card);
+    for (int i = trick_len_, s = to_act_; i < k_; ++i, s = next(s))
+        if (side_[s] != side && ranks_[s][u]) return card_bit(card);
+    return 0;
+}
+
+// A side (1: the side counted, 0: the other) that takes the trick in progress whatever the other side plays: one
+// of its seats still to play has a card (``card``, its highest it may play) that beats the card winning the trick
+// and every card a seat of the other side may play to it (copies of a card: the first played wins); or -1.
+int Search::takes_trick(int& card) const {
+    int seats[MAX_SEATS], keys[MAX_SEATS], m = 0;
+    for (int i = trick_len_, s = to_act_; i < k_; ++i, s = next(s)) {
+        seats[m] = s;
+        keys[m++] = top_key(s, led_);
+    }
+    for (int j = 0; j < m; ++j) {
+        const int key = keys[j];
+        if (key <= best_key_) continue;
+        bool takes = true;
+        for (int i = 0; i < m && takes; ++i)
+            if (side_[seats[i]] != side_[seats[j]] && (i < j ? keys[i] >= key : keys[i] > key)) takes = false;
+        if (!takes) continue;
+        const int s = seats[j];
+        const uint32_t follow = ranks_[s][led_];
+        card = follow ? t_.order[led_][high_bit(follow)] : t_.order[t_.trump][high_bit(ranks_[s][t_.trump])];
+        return side_[s] ? 1 : 0;
+    }
+    return -1;
+}
+
+// The relevant cards of a position in which the lowest relevant card of each suit is the ``top[suit]``-th highest
+// card left (0: none of the suit), and the reverse.
+uint64_t Search::relevant_of(const uint8_t* top) const {
+    uint64_t relevant = 0;
+    for (int u = 0; u < SUITS; ++u) {
+        if (!top[u]) continue;
+        uint32_t m = present(u);
+        for (int i = 1; i < top[u]; ++i) m &= ~(1u << high_bit(m));
+        relevant |= bit(u, high_bit(m));
+    }
+    return relevant;
+}
+
+void Search::top_of(uint64_t relevant, uint8_t* top) const {
+    for (int u = 0; u < SUITS; ++u) {
+        int low = threshold(relevant, u);
+        top[u] = static_cast<uint8_t>(low < PLACES ? __builtin_popcount(present(u) >> low) : 0);
+    }
+}
+
 bool Search::trick_start(int target, int n) {
     if (n == 1) return last_trick(target);
-    uint64_t key[2];
-    const uint64_t hash = group_key(to_act_, key);
-    Pattern pattern[SUITS];
-    patterns(pattern);
-    int hint = -1;
-    if (const TranspositionTable::Group* g = tt_.group(key, hash, false)) {
-        if (const TranspositionTable::Entry* e = tt_.find(*g, pattern, target, hint)) {
-            // relevant: the lowest of the entry's cards of each suit, in this position
-            relevant_ = 0;
-            for (int u = 0; u < SUITS; ++u) {
-                if (!e->top[u]) continue;
-                uint32_t m = present(u);
-                for (int i = 1; i < e->top[u]; ++i) m &= ~(1u << high_bit(m));
-                relevant_ |= bit(u, high_bit(m));
-            }
-            return e->lower >= target;
-        }
-    }
+    // the cut-offs first: they cost less than a look in the table
     const bool on_lead = side_[to_act_];
     uint64_t relevant = 0;
     // trumps that nothing of the other side can beat each take a trick of their own (every card is played)
     if (t_.trump >= 0) {
-        int sure[2];
-        sure_trumps(sure);
+        int sure[2], place[2];
+        const int needed[2] = {n - target + 1, target};
+        sure_trumps(sure, needed, place);
         if (sure[1] >= target || n - sure[0] < target) {
-            uint32_t trumps = present(t_.trump);
-            relevant_ = trumps ? bit(t_.trump, __builtin_ctz(trumps)) : 0;
-            return sure[1] >= target;
+            const int side = sure[1] >= target ? 1 : 0;
+            relevant_ = bit(t_.trump, place[side]);
+            return side == 1;
         }
     }
     if (target == n && on_lead && all_sure(relevant)) {
@@ -810,18 +882,26 @@ bool Search::trick_start(int target, int n) {
         relevant_ = relevant;
         return false;
     }
-    const int quick = quick_tricks(to_act_, relevant);
+    const int quick = quick_tricks(to_act_, on_lead ? target : n - target + 1, relevant);
     if (on_lead ? quick >= target : n - quick < target) {
         relevant_ = relevant;
         return on_lead;
     }
+    uint64_t key[2];
+    const uint64_t hash = group_key(to_act_, key);
+    Pattern pattern[SUITS];
+    patterns(pattern);
+    int hint = -1;
+    if (const TranspositionTable::Group* g = tt_.group(key, hash, false)) {
+        if (const TranspositionTable::Entry* e = tt_.find(*g, pattern, target, hint)) {
+            relevant_ = relevant_of(e->top);
+            return e->lower >= target;
+        }
+    }
     const bool result = expand(target, hint);
     if (aborted) return false;
     uint8_t top[SUITS];
-    for (int u = 0; u < SUITS; ++u) {
-        int low = threshold(relevant_, u);
-        top[u] = static_cast<uint8_t>(low < PLACES ? __builtin_popcount(present(u) >> low) : 0);
-    }
+    top_of(relevant_, top);
     tt_.store(key, hash, pattern, top, result ? target : 0, result ? n : target - 1, best_move_);
     return result;
 }

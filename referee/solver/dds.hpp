@@ -16,14 +16,19 @@
 //     card that did best; one entry serves every position that agrees with it on those cards. It serves one
 //     call only (what an earlier call found is not used, so that an answer, and the nodes it takes, never
 //     depend on what was asked before);
-//   - cut-offs at a trick's start: the winners the leader or a partner can cash one after another, trumps that
-//     the other side cannot all cover, a side whose every card is a winner, a lone claimer that must lose a
-//     trick; and a trick whose winner nothing still to play can change;
+//   - cut-offs at a trick's start, tried before the table (which costs more to read): the winners the leader or
+//     a partner can cash one after another, trumps that the other side cannot all cover, a side whose every card
+//     is a winner, a lone claimer that must lose a trick; in a trick, when the side needs one trick more or every
+//     trick left: a trick whose winner nothing still to play can change, or that a side takes whatever the other
+//     plays (one of its seats still to play holds a card above all the other side may play to it); each cut-off
+//     relies on as few cards as its bound needs (as many winners as asked for, the trumps from the one that
+//     completes the count up), since the fewer the relevant cards, the more positions an entry serves;
 //   - equivalent cards: of cards of one suit in one hand with no other card left between them (in anybody's
 //     hand, or the card winning the trick on the table), only one is tried; and once a small card of a suit
 //     has been tried, no other small card of that suit;
 //   - move ordering: the card that did best in the table's entry first, then winners first for the side on
-//     lead, the cheapest card that takes the trick, else the cheapest card.
+//     lead (then a suit whose top a partner holds, then one a partner ruffs), the cheapest card that takes the
+//     trick, else the cheapest card.
 // The search counts its nodes and stops at a limit, answering "not decided"; it never reads the clock.
 #pragma once
 
@@ -200,6 +205,8 @@ class Search {
     void unplay(int seat, int card);
     bool node(int target);
     bool trick_start(int target, int n);
+    uint64_t relevant_of(const uint8_t* top) const;
+    void top_of(uint64_t relevant, uint8_t* top) const;
     bool expand(int target, int hint);
     bool child(int seat, int card, int target);
     int value_after(int seat, int card, int guess);
@@ -207,9 +214,11 @@ class Search {
     uint32_t legal_mask(int seat) const;
     int legal(int seat, int* out) const;
     int top_key(int seat, int led) const;
-    int quick_tricks(int leader, uint64_t& relevant) const;
-    int cashable(int hand, uint64_t& relevant) const;
-    void sure_trumps(int* sure) const;
+    int takes_trick(int& card) const;
+    uint64_t by_rank(int card, bool side, bool played) const;
+    int quick_tricks(int leader, int needed, uint64_t& relevant) const;
+    int cashable(int hand, int needed, uint64_t& relevant) const;
+    void sure_trumps(int* sure, const int* needed = nullptr, int* place = nullptr) const;
     bool lone_leader_loses(int leader, uint64_t& relevant) const;
     bool all_sure(uint64_t& relevant) const;
     bool last_trick(int target);

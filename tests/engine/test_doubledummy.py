@@ -6,7 +6,10 @@ of every legal card, the tricks of the team to act and of another team, and
 the claim of the team to act are those of trying every line through ``Game``
 (``tests/support/claims.py``: ``plain_values``, ``plain_tricks``). Any
 disagreement fails with the position in a line, enough to build it again.
-Then the positions the solver must refuse, each with a one-line
+Deeper (three to six tricks left, where the transposition table and its
+relevant cards serve many positions), each card's value against the
+solver's own answer after that card, found in a call of its own. Then the
+positions the solver must refuse, each with a one-line
 ``SolverInputError``, and a search cut short by its node limit.
 """
 
@@ -19,6 +22,7 @@ import pytest
 
 from referee.engine import doubledummy as dd
 from referee.engine.cards import EFFECTIVE_SUIT, TRICK_KEY, Trump
+from referee.engine.events import HandEndEvent, TrickEvent
 from referee.engine.game import Game, Phase
 from referee.engine.presets import PRESETS, preset
 from referee.solver import Question, SearchLimitError, Solver, SolverInputError, available
@@ -66,6 +70,68 @@ def test_the_solver_agrees_with_plain_play(name: str) -> None:
             seen[check(game, other_team=rng.random() < 0.25)] += 1
             game.apply(rng.choice(game.legal_plays()))
     assert len(seen) >= 2, seen
+
+
+DEEPER = 1_000  # per preset
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_card_is_worth_what_the_solver_finds_after_it(name: str) -> None:
+    """Deeper than plain play reaches (three to six tricks left), one card at a time through ``Game``: the value of
+    each legal card is the tricks won in the trick it ends, if any, and the solver's tricks from the position after
+    it, asked in a call of its own (a table of its own, searched in another order): an entry of the table that
+    served positions it should not would show as a card worth one thing here and another there."""
+    rules = preset(name)
+    rng = random.Random(f"deeper:{name}")
+    checked = 0
+    while checked < DEEPER:
+        deepest = 6 if rules.cards_each > 6 else 5
+        game = random_ending(rules, rng, tricks_left=rng.randint(3, deepest), lone=0.3)
+        if game is None:
+            continue
+        for _ in range(rng.randrange(4)):  # a trick in progress of any length
+            game.apply(rng.choice(game.legal_plays()))
+        position = dd.Position.of_game(game)
+        team = rules.team_of(position.to_act)
+        values = dd.card_values(position)
+        for card in game.legal_plays():
+            after = game.copy()
+            events = after.apply(card)
+            won = sum(1 for e in events if isinstance(e, TrickEvent) and rules.team_of(e.winner) == team)
+            ended = any(isinstance(e, HandEndEvent) for e in events)
+            rest = 0 if ended else dd.tricks(dd.Position.of_game(after), team)
+            assert values[card] == won + rest, f"{card}: {values[card]}, then {won} + {rest}: {position}"
+        checked += 1
+
+
+# A trick in progress that one side takes whatever the other plays decides a search that needs one trick more, or
+# every trick left (spades trump, two decks; card codes: suit * 8 + rank, 7 8 9 T J Q K A; seat 0 led 9H).
+IN_TRICK = {"active": (0, 1, 2, 3), "to_act": 1, "trick": [10]}
+
+
+@pytest.mark.parametrize(
+    ("hands", "side", "tricks", "values"),
+    [
+        # seat 2 ruffs with the right bower after seat 1 must follow with AH, over seat 3's lower trump; seat 3
+        # keeps its trump for the diamond seat 2 then leads
+        ([[16], [15, 24], [4, 17], [2, 25]], (0, 2), 1, {15: 1}),
+        ([[16], [15, 24], [4, 17], [2, 25]], (1, 3), 1, {15: 1}),
+        # both seat 1 and seat 2 hold the right bower: seat 1's, played first, takes the trick
+        ([[16], [4, 24], [4, 17], [2, 25]], (0, 2), 1, {4: 1, 24: 1}),
+        ([[16], [4, 24], [4, 17], [2, 25]], (1, 3), 1, {4: 1, 24: 1}),
+        # seat 1 void of hearts and trumps: seat 2's bower takes the trick, and its 8D the last against 7C
+        ([[16], [24, 26], [4, 17], [25, 27]], (0, 2), 2, {24: 2, 26: 2}),
+    ],
+)
+def test_a_trick_one_side_takes_whatever_the_other_plays_decides_the_search(
+    hands: list[list[int]], side: tuple[int, ...], tricks: int, values: dict[int, int]
+) -> None:
+    [got] = solver().solve(Question.TRICKS, [hands], side=side, **IN_TRICK)  # type: ignore[arg-type]
+    assert got == tricks
+    [by_card] = solver().solve(Question.CARD_VALUES, [hands], side=side, **IN_TRICK)  # type: ignore[arg-type]
+    assert by_card == values
+    [holds] = solver().solve(Question.CLAIM_HOLDS, [hands], side=side, **IN_TRICK)  # type: ignore[arg-type]
+    assert holds is (tricks == 2)
 
 
 # ------------------------------------------------------------------ what the solver refuses
