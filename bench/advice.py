@@ -99,7 +99,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("presets", nargs="*", help="presets to measure (default: all)")
     parser.add_argument("--views", type=int, default=6, help="views per kind of decision")
     parser.add_argument("--deals", type=int, default=2, help="hands the strongest level plays again per preset")
-    parser.add_argument("--others", type=int, default=3, choices=sorted(LEVELS), help="the other seats' level")
+    parser.add_argument(
+        "--others", type=int, default=4, choices=sorted(LEVELS), help="the other seats' level (4: the rules bot)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--evaluator", choices=sorted(EVALUATORS), default="solved", help="worlds solved (the table's) or played out"

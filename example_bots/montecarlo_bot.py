@@ -55,7 +55,10 @@ of worlds and a seed, the playout bot plays the same way every time (``--seed``
 or the referee's ARENA_SEED); the solving bot does too as long as the time
 share never cuts a search short, since the time left sets its node limits.
 
-Run it against a referee with ``python -m example_bots.montecarlo_bot [--level N] [--playouts]``.
+``--cards-only`` searches card play only: its bids, trump and exchanges are the
+rules bot's (``arena play``'s level 5, between the rules bot and the whole search).
+
+Run it against a referee with ``python -m example_bots.montecarlo_bot [--level N] [--playouts] [--cards-only]``.
 """
 
 from __future__ import annotations
@@ -170,6 +173,7 @@ class MonteCarloBot(RulesBot):
         override_z: float | None = FROM_SEARCH,
         decide_z: float | None = FROM_SEARCH,
         exact: bool | None = None,
+        cards_only: bool = False,
     ) -> None:
         super().__init__(seed)
         if level not in LEVELS:
@@ -186,6 +190,7 @@ class MonteCarloBot(RulesBot):
                 _say_no_solver()
             exact = SOLVER_BUILT
         self.exact = exact
+        self.cards_only = cards_only  # bids, trump and exchanges: the rules bot's, unsearched
         self.override_z = (None if exact else OVERRIDE_Z) if override_z == FROM_SEARCH else override_z  # cards
         self.decide_z = (EXACT_DECIDE_Z if exact else DECIDE_Z) if decide_z == FROM_SEARCH else decide_z
         self.stats = SearchStats()  # card play
@@ -302,6 +307,8 @@ class MonteCarloBot(RulesBot):
         candidates are first screened in ``PRUNE_AFTER`` worlds played out (cheap), and the choice
         is made on the solved worlds of the ``KEEP`` best and the rules bot's.
         """
+        if self.cards_only:
+            return default
         candidates = list(dict.fromkeys(candidates))  # no candidate twice
         if default not in candidates:
             candidates.insert(0, default)
@@ -460,13 +467,14 @@ __all__ = ["LEVELS", "Level", "MonteCarloBot", "SearchStats", "bid_candidates", 
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m example_bots.montecarlo_bot [--level N] [--worlds N] [--time-share F] [--playouts]`` plus the SDK's
-    options."""
+    """``python -m example_bots.montecarlo_bot [--level N] [--worlds N] [--time-share F] [--playouts] [--cards-only]``
+    plus the SDK's options."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--level", type=int, choices=sorted(LEVELS), default=DEFAULT_LEVEL)
     parser.add_argument("--worlds", type=int, default=None, help="worlds per decision (0: as many as time allows)")
     parser.add_argument("--time-share", type=float, default=None, help="share of the move time to search (0..1)")
     parser.add_argument("--playouts", action="store_true", help="play the worlds out, not solve them (the bot before)")
+    parser.add_argument("--cards-only", action="store_true", help="search card play only; bid as the rules bot does")
     args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
     if args.time_share is not None and not 0 < args.time_share <= 1:
         parser.error(f"--time-share must be in (0, 1], got {args.time_share}")
@@ -481,6 +489,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         decide_worlds=worlds,
         time_share=args.time_share,
         exact=False if args.playouts else None,
+        cards_only=args.cards_only,
     )
     run(bot, rest)
 

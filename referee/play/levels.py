@@ -1,11 +1,12 @@
 """``arena play --level 1..6``: how strong the computer players are, as the arena's own bots and budgets.
 
-Each level is one example bot with its arguments, from the weakest to the strongest. Level 6 is the bot
-``arena play`` seats when nothing is asked for (the Monte Carlo bot at its default budget, solving its worlds
-double-dummy); level 4 is the same bot playing its worlds out, as it did before the solver. The strength of
-each level, measured by ``bench/levels.py`` (duplicate games, each level against its neighbours), is in
-docs/play.md. ``level_factory`` builds a level's bot in this process, as its command line builds it (the
-benchmark and the browser seat's duplicate play use it).
+Each level is one example bot with its arguments, from the weakest to the strongest, each measured clearly
+stronger than the one below on neuralplay. Level 6 is the bot ``arena play`` seats when nothing is asked for
+(the Monte Carlo bot at its default budget, solving its worlds double-dummy); level 5 is the same bot searching
+its cards only, bidding as the rules bot (level 4) does; levels 2 and 3 are the rules bot with a share of
+random cards. The strength of each level, measured by ``bench/levels.py`` (duplicate games, each level against
+the one below), is in docs/play.md. ``level_factory`` builds a level's bot in this process, as its command line
+builds it (the benchmark and the browser seat's duplicate play use it).
 """
 
 from __future__ import annotations
@@ -40,16 +41,16 @@ class Level:
 
 LEVELS: dict[int, Level] = {
     1: Level("random", "random_bot", (), "a random legal choice"),
-    2: Level("shaky", "shaky_bot", ("--random-share", "0.3"), "the rules bot, a random card 30% of the time"),
-    3: Level("rules", "rules_bot", (), "the rules bot: counts tricks in hand, plays by rules of thumb"),
-    4: Level(
-        "mc",
+    2: Level("wobbly", "shaky_bot", ("--random-share", "0.3"), "the rules bot, a random card 30% of the time"),
+    3: Level("shaky", "shaky_bot", ("--random-share", "0.1"), "the rules bot, a random card 10% of the time"),
+    4: Level("rules", "rules_bot", (), "the rules bot: counts tricks in hand, plays by rules of thumb"),
+    5: Level(
+        "mccards",
         "montecarlo_bot",
-        ("--playouts",),
-        "Monte Carlo, each of 100 worlds a card played out by a fast policy, at most 50% of the time",
+        ("--cards-only",),
+        "Monte Carlo at each card, 100 worlds solved exactly; bids as the rules bot does",
     ),
-    5: Level("pimc1", "montecarlo_bot", ("--level", "1"), "Monte Carlo, 12 worlds a card solved exactly"),
-    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo, up to 100 worlds a card solved exactly"),
+    6: Level("montecarlo", "montecarlo_bot", (), "Monte Carlo at every decision, up to 100 worlds solved exactly"),
 }
 DEFAULT_LEVEL = 6
 
@@ -66,8 +67,8 @@ def level_factory(level: int) -> Callable[[], Bot]:
     if level not in LEVELS:
         raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
     spec = LEVELS[level]
-    playouts = "--playouts" in spec.args  # the one option that takes no value
-    valued = [a for a in spec.args if a != "--playouts"]
+    switches = {"--playouts", "--cards-only"}  # the options that take no value
+    valued = [a for a in spec.args if a not in switches]
     args = dict(zip(valued[::2], valued[1::2], strict=True))
     if spec.module == "random_bot":
         return RandomBot
@@ -77,4 +78,6 @@ def level_factory(level: int) -> Callable[[], Bot]:
     if spec.module == "rules_bot":
         return RulesBot
     mc_level = int(args.get("--level", 3))
-    return lambda: MonteCarloBot(level=mc_level, exact=False if playouts else None)
+    exact = False if "--playouts" in spec.args else None
+    cards_only = "--cards-only" in spec.args
+    return lambda: MonteCarloBot(level=mc_level, exact=exact, cards_only=cards_only)

@@ -53,7 +53,8 @@ class PlayChoices(MatchChoices):
     )
     level: int | None = declare(
         WholeNumber(1, max(LEVELS)),
-        "How strong the computer players are, 1 (random) to 6 (Monte Carlo); instead of --bot",
+        "How strong the computer players are, instead of --bot: "
+        + "; ".join(f"{number} {level.name} ({level.says})" for number, level in sorted(LEVELS.items())),
         default_text="6, or the --bot given",
         flag="--level",
     )

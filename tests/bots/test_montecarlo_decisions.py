@@ -206,6 +206,24 @@ def test_a_fixed_world_count_and_seed_play_the_same_way(kind: str) -> None:
     assert decide(7) == first
 
 
+def test_searching_cards_only_it_bids_as_the_rules_bot_and_searches_its_cards() -> None:
+    """``--cards-only`` (the table's level 5): the rules bot's bid, unsearched; a searched card."""
+    bot = MonteCarloBot(seed=3, max_worlds=10, cards_only=True)
+    bot.time_limit_ms = 600_000  # the world count alone bounds the search
+    game = position("neuralplay", DEAL_B, dealer=3)
+    for _ in range(4):  # the whole auction, every seat bidding as the cards-only bot
+        view = view_to_act(game)
+        legal = deciding(view).bids
+        bid = bot.bid(view, legal)
+        assert bid == RulesBot().bid(view, legal)
+        game.apply(bid)
+    assert bot.decide_stats.decisions == 0
+    while (decision := game.decision()) is not None and decision.kind != DecisionKind.PLAY:
+        game.apply(bot.decide(view_to_act(game)))
+    bot.decide(view_to_act(game))
+    assert bot.stats.worlds == 10 and bot.decide_stats.decisions == 0
+
+
 def test_levels_go_from_fast_to_strong() -> None:
     shares = [LEVELS[n].time_share for n in sorted(LEVELS)]
     worlds = [LEVELS[n].play_worlds or 10**9 for n in sorted(LEVELS)]
@@ -245,9 +263,9 @@ def test_the_model_of_the_other_seats_bids_like_a_lean_rules_bot() -> None:
 
 
 def test_the_tables_monte_carlo_levels_start_as_their_command_lines_say(tmp_path: Path) -> None:
-    # arena play's levels 4-6: the bot before the solver (--playouts), then the solving bot at two budgets. Each
-    # command line is taken by the bot (no usage error); with no referee to reach, it exits 1.
-    for number in (4, 5, 6):
+    # arena play's levels 5 and 6: the solving bot searching its cards only (--cards-only), then every decision.
+    # Each command line is taken by the bot (no usage error); with no referee to reach, it exits 1.
+    for number in (5, 6):
         level = TABLE_LEVELS[number]
         command = [sys.executable, "-m", f"example_bots.{level.module}", *level.args]
         done = subprocess.run(
@@ -258,4 +276,4 @@ def test_the_tables_monte_carlo_levels_start_as_their_command_lines_say(tmp_path
             check=False,
         )
         assert done.returncode == 1 and "usage:" not in done.stderr, done.stderr
-    assert TABLE_LEVELS[4].args == ("--playouts",)
+    assert TABLE_LEVELS[5].args == ("--cards-only",)

@@ -292,10 +292,10 @@ def test_places_round_the_table() -> None:
 
 def test_bots_are_named_by_their_level() -> None:
     view = views("neuralplay", 2, [DecisionKind.BID], 1)[0]
-    others = iter(["mc", "rules", "mine"])
+    others = iter(["mccards", "rules", "mine"])
     shown = view_json(view, ["you" if s == view.seat else next(others) for s in range(4)])
     levels = dict(zip(shown["names"], shown["levels"], strict=True))
-    assert levels["mc"] == 4 and levels["rules"] == 3 and levels["mine"] is None and levels["you"] is None
+    assert levels["mccards"] == 5 and levels["rules"] == 4 and levels["mine"] is None and levels["you"] is None
 
 
 @pytest.mark.parametrize(
