@@ -1,5 +1,5 @@
 """A SQLite file kept by a long-running arena process (the ladder's ``ladder.db``, the club's ``club.db``): one
-way to open it and one way to write to it.
+way to open it, one way to write to it and one way to read it whole at one moment.
 
 The connection opens no transaction behind the caller's back (``isolation_level=None``); every write is an
 explicit ``BEGIN IMMEDIATE`` (``transaction``), so that writers from other processes queue for up to
@@ -46,3 +46,14 @@ def transaction(db: sqlite3.Connection) -> Iterator[None]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+@contextmanager
+def snapshot(db: sqlite3.Connection) -> Iterator[None]:
+    """One read transaction: every read in the block sees the file as it was at the first, whatever other
+    processes commit meanwhile (WAL keeps that state for the reader)."""
+    db.execute("BEGIN DEFERRED")
+    try:
+        yield
+    finally:
+        db.execute("COMMIT")

@@ -19,7 +19,13 @@ TOLERANCE = 1e-9
 
 
 def check(db: LadderDatabase) -> tuple[list[str], str]:
-    """The problems found (none: the ratings are those of the games) and a summary line."""
+    """The problems found (none: the ratings are those of the games) and a summary line, of the database at one
+    moment (a ladder that plays on while it is checked commits its new sets after that moment)."""
+    with db.read():
+        return _check(db)
+
+
+def _check(db: LadderDatabase) -> tuple[list[str], str]:
     problems = [f"integrity: {line}" for line in db.integrity()]
     label = {v.id: v.label for v in db.versions()}
     for number, columns, record in db.result_copies():

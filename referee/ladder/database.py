@@ -33,7 +33,7 @@ from referee.ladder.ratings import NEW, RatedSet, Rating, SetGame
 from referee.ladder.settings import LadderSettings
 from referee.runfolder import LADDER_DB, RunFolder, put_in_place
 from referee.setting import SettingsError
-from referee.sqlitefile import connect, transaction
+from referee.sqlitefile import connect, snapshot, transaction
 
 SCHEMA = 2  # the database's layout; a folder with a higher one was made by a newer arena (2: frozen versions)
 
@@ -354,6 +354,13 @@ class LadderDatabase:
     def errors(self) -> Iterator[None]:
         """SQLite's errors as one line naming the folder (locked, damaged)."""
         with _translated(self.folder):
+            yield
+
+    @contextmanager
+    def read(self) -> Iterator[None]:
+        """One read transaction: the reads in the block see the database at one moment, while a running ladder
+        goes on writing."""
+        with self.errors(), snapshot(self.sql):
             yield
 
     @contextmanager

@@ -10,9 +10,13 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from openskill.models import PlackettLuce
 
+from referee.ladder.check import check
+from referee.ladder.database import LadderDatabase
+from referee.runfolder import RunFolder
 from tests.support.ladder import ladder, rows, standings
 
 
@@ -208,3 +212,28 @@ def test_recover_leaves_a_set_with_games_to_play_open_and_run_finishes_it(played
     assert rows(copy, "SELECT state FROM sets WHERE id = ?", again) == [("rated",)]
     checked = ladder("check", copy)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_check_reads_the_database_at_one_moment_while_a_ladder_writes(played: Path, tmp_path: Path) -> None:
+    """A ladder that plays on while it is checked: what another connection commits in the middle of the check
+    (here a version's rating, changed after the check read the sets) is not seen; after it, it is."""
+    copy = tmp_path / "club"
+    shutil.copytree(played, copy)
+    db = LadderDatabase.open(RunFolder(copy))
+    writer = sqlite3.connect(copy / "ladder.db", isolation_level=None)
+    read_sets = db.rated_in_order
+
+    def then_a_commit() -> Any:
+        sets = read_sets()
+        writer.execute("UPDATE versions SET mu = mu + 1 WHERE id = 1")  # committed at once (autocommit)
+        return sets
+
+    try:
+        db.rated_in_order = then_a_commit  # type: ignore[method-assign]
+        problems, summary = check(db)
+        assert problems == [] and summary.startswith("ok: "), problems
+        problems, _ = check(db)
+        assert any(p.startswith(f"{db.versions()[0].label}: rating ") for p in problems), problems
+    finally:
+        writer.close()
+        db.close()

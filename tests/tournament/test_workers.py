@@ -116,12 +116,35 @@ def test_kill_9_of_the_arena_takes_its_workers_and_bots_with_it(tmp_path: Path) 
     wait_gone(workers + bots)
 
 
+def age(pid: int) -> float:
+    """Seconds since the process started (inf when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            started = int(f.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+        with open("/proc/uptime") as f:
+            return float(f.read().split()[0]) - started
+    except (OSError, IndexError, ValueError):
+        return float("inf")
+
+
+def at_a_new_game(proc: subprocess.Popen[str]) -> int:
+    """A worker whose table has just begun a game (a bot of it started less than half a second ago): killed now,
+    it dies in the middle of that game, not between two."""
+    deadline = time.monotonic() + 60
+    while True:
+        for worker in children_of(proc.pid):
+            if any(is_bot(b) and age(b) < 0.5 for b in descendants(worker)):
+                return worker
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no worker began a game"
+        time.sleep(0.005)
+
+
 def test_a_worker_that_dies_leaves_its_games_to_the_other(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "lost"
     proc = start(folder, "-v")
     wait_results(proc, folder, 2)
-    workers, _ = workers_and_bots(proc)
-    victim = max(workers)
+    victim = at_a_new_game(proc)
     victim_bots = descendants(victim)
     os.kill(victim, signal.SIGKILL)
     _, err = proc.communicate(timeout=180)
