@@ -125,8 +125,8 @@ def test_make_test_runs_ruff_and_mypy_before_the_suite() -> None:
     """`make test` checks the code first: ruff's lint and format check, mypy and lint-imports (the import layers;
     each pinned in the dev extra, which the venv rule installs), then pytest."""
     lines, dry = recipe("test")
-    # the suite on four workers, then the tests that measure time or CPU one at a time: together, every test
-    suite = '.venv/bin/python -m pytest -q -n 4 --dist loadfile --no-loadscope-reorder -m "not serial"'
+    # the suite on two workers, then the tests that measure time or CPU one at a time: together, every test
+    suite = '.venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not serial"'
     serial = ".venv/bin/python -m pytest -q -m serial"
     assert all(line in lines for line in [*CHECKS, suite, serial]), dry
     at = [lines.index(c) for c in CHECKS]

@@ -71,23 +71,17 @@ def is_bot(pid: int) -> bool:
 
 
 def workers_and_bots(proc: subprocess.Popen[str]) -> tuple[list[int], list[int]]:
-    """The two worker processes, each at a table (a bot under it: between two games a worker may have none for a
-    moment), and every process under them (bots and their sandboxes)."""
-    deadline = time.monotonic() + 60
-    while True:
-        workers = children_of(proc.pid)
-        if len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers):
-            return workers, [b for w in workers for b in descendants(w)]
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, f"not two workers each at a table: {workers}"
-        time.sleep(0.01)
+    """The worker processes, and every process under them (bots and their sandboxes)."""
+    workers = children_of(proc.pid)
+    return workers, [b for w in workers for b in descendants(w)]
 
 
 def test_ctrl_c_stops_every_worker_and_bot_and_resume_finishes(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "stopped"
     proc = start(folder)
     wait_results(proc, folder, 2)
-    workers, bots = workers_and_bots(proc)  # a table in each
+    workers, bots = workers_and_bots(proc)
+    assert len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers)  # a table in each
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -111,40 +105,18 @@ def test_kill_9_of_the_arena_takes_its_workers_and_bots_with_it(tmp_path: Path) 
     proc = start(folder)
     wait_results(proc, folder, 1)
     workers, bots = workers_and_bots(proc)
+    assert len(workers) == 2 and all(any(is_bot(b) for b in descendants(w)) for w in workers)
     proc.kill()
     proc.communicate(timeout=60)
     wait_gone(workers + bots)
-
-
-def age(pid: int) -> float:
-    """Seconds since the process started (inf when it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            started = int(f.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
-        with open("/proc/uptime") as f:
-            return float(f.read().split()[0]) - started
-    except (OSError, IndexError, ValueError):
-        return float("inf")
-
-
-def at_a_new_game(proc: subprocess.Popen[str]) -> int:
-    """A worker whose table has just begun a game (a bot of it started less than half a second ago): killed now,
-    it dies in the middle of that game, not between two."""
-    deadline = time.monotonic() + 60
-    while True:
-        for worker in children_of(proc.pid):
-            if any(is_bot(b) and age(b) < 0.5 for b in descendants(worker)):
-                return worker
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "no worker began a game"
-        time.sleep(0.005)
 
 
 def test_a_worker_that_dies_leaves_its_games_to_the_other(scale_plain: Path, tmp_path: Path) -> None:
     folder = tmp_path / "lost"
     proc = start(folder, "-v")
     wait_results(proc, folder, 2)
-    victim = at_a_new_game(proc)
+    workers, _ = workers_and_bots(proc)
+    victim = max(workers)
     victim_bots = descendants(victim)
     os.kill(victim, signal.SIGKILL)
     _, err = proc.communicate(timeout=180)
