@@ -15,21 +15,18 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from referee import webassets
 from referee.club.members import Member
 from referee.club.submissions import Submission
 from referee.ladder.page import ladder_page
 from referee.replay.html import viewer_page
 from referee.replay.logfile import load_log
-from referee.report.page import script_json
+from referee.report.page import filled_page
 from referee.runfolder import write_atomically
 
 _DATA_MARK = "/*CLUB-DATA*/null"
-_CHART_MARK = "<script>/*CHART-JS*/</script>"
 
 
 def _when(t: float) -> str:
@@ -110,8 +107,4 @@ def public_page(board: dict[str, Any]) -> str:
 
 
 def member_page(document: dict[str, Any]) -> str:
-    page = resources.files("referee.club").joinpath("member.html").read_text(encoding="utf-8")
-    if page.count(_DATA_MARK) != 1 or page.count(_CHART_MARK) != 1:
-        raise RuntimeError("member.html must hold the data and Chart.js marks exactly once")
-    head, tail = page.split(_CHART_MARK)
-    return head + webassets.script_tag() + tail.replace(_DATA_MARK, script_json(document))
+    return filled_page("referee.club", "member.html", _DATA_MARK, document)

@@ -20,22 +20,19 @@ import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
 from aiohttp import web
 
-from referee import webassets
 from referee.ladder.board import board
 from referee.ladder.database import LadderDatabase
 from referee.live.server import LiveView
 from referee.report.data import Report
-from referee.report.page import script_json
+from referee.report.page import filled_page
 from referee.runfolder import RunFolder
 
 _DATA_MARK = "/*LADDER-DATA*/null"
-_CHART_MARK = "/*CHART-JS*/"
 _POLL_S = 1.0
 # as every page the live view serves: never cached, no referrer (the key is in the address)
 _HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
@@ -43,11 +40,7 @@ _HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Co
 
 def ladder_page(document: dict[str, Any]) -> str:
     """The whole page for ``document`` (``board(db)``, perhaps with ``live``)."""
-    page = resources.files("referee.ladder").joinpath("page.html").read_text(encoding="utf-8")
-    if page.count(_DATA_MARK) != 1 or page.count(_CHART_MARK) != 1:
-        raise RuntimeError("page.html must hold the data and Chart.js marks exactly once")
-    head, tail = page.split(_CHART_MARK)
-    return head + webassets.script_tag() + tail.replace(_DATA_MARK, script_json(document))
+    return filled_page("referee.ladder", "page.html", _DATA_MARK, document)
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,14 @@ def report_page(document: dict[str, Any], *, replays: str | None = REPLAYS + "/"
     """The whole page for ``document`` (``Report.document()``, perhaps with ``live``); ``replays``: where the
     replay pages are, relative to the page (None: no links)."""
     data = {**document, "meta": {**document["meta"], "replays": replays}}
-    page = resources.files("referee.report").joinpath("page.html").read_text(encoding="utf-8")
-    if page.count(_DATA_MARK) != 1 or page.count(_CHART_MARK) != 1:
-        raise RuntimeError("page.html must hold the data and Chart.js marks exactly once")
+    return filled_page("referee.report", "page.html", _DATA_MARK, data)
+
+
+def filled_page(package: str, name: str, data_mark: str, data: Any) -> str:
+    """The page ``name`` of ``package`` with Chart.js in place of its line ``/*CHART-JS*/`` and ``data`` (JSON) in
+    place of ``data_mark``; each mark must be there exactly once."""
+    page = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    if page.count(data_mark) != 1 or page.count(_CHART_MARK) != 1:
+        raise RuntimeError(f"{name} must hold the data and Chart.js marks exactly once")
     head, tail = page.split(_CHART_MARK)
-    # str.replace would read backslashes in the inserted text as nothing special; split and join keep them as they are
-    return head + webassets.script_tag() + tail.replace(_DATA_MARK, script_json(data))
+    return head + webassets.script_tag() + tail.replace(data_mark, script_json(data))
