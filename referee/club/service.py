@@ -60,13 +60,7 @@ BOARD_S = 1.0  # the public board is made again at most this often
 CODE_S = 120.0
 
 # the file each kit's starter runs (``referee.kits``): a folder holding one is a bot of that kit
-ENTRY = {
-    Language.PYTHON: "bot.py",
-    Language.JS: "bot.js",
-    Language.CPP: "bot.cc",
-    Language.GO: "main.go",
-    Language.JAVA: "Bot.java",
-}
+ENTRY = {language: kit.entry for language, kit in KITS.items()}
 
 
 def detect(tree: Tree, hint: str | None) -> Language:

@@ -91,6 +91,7 @@ class Kit:
     language: Language
     toolchain: Toolchain
     command: str  # the bot's command from inside its folder
+    entry: str  # the source at the top of its folder that speaks the protocol: a folder holding it is this kit's bot
     kit: str | None = None  # example_bots/<kit>: the bot copied
     copied: tuple[str, ...] = ()  # files of the kit copied (the kit's Makefile becomes the starter's)
     templates: tuple[str, ...] = ()  # files of templates/<language>/ copied
@@ -113,6 +114,7 @@ KITS = {
         Language.PYTHON,
         Toolchain(("make",), "make"),
         "python bot.py",
+        entry="bot.py",
         templates=("bot.py", "test_bot.py", "Makefile"),
         proto=False,
         edit="bot.py: one method per decision kind, on the arena's Python SDK (README.md of the arena)",
@@ -122,6 +124,7 @@ KITS = {
         Language.JS,
         Toolchain(("make", "node", "npm"), "make nodejs npm"),
         "node bot.js",
+        entry="bot.js",
         kit="js",
         copied=("bot.js", "strategy.js", "package.json", "package-lock.json", "check-bot.test.js"),
         templates=("Makefile",),
@@ -135,6 +138,7 @@ KITS = {
             checks=(_pkg_config("grpc++", "protobuf"),),
         ),
         "build/bot",
+        entry="bot.cc",
         kit="cpp",
         copied=("bot.cc", "strategy.h", "strategy.cc", "Makefile", "check_bot_test.sh"),
         edit="strategy.cc: one function per decision kind; bot.cc speaks the protocol",
@@ -152,6 +156,7 @@ KITS = {
             checks=(_golang_protobuf_1_5,),
         ),
         "build/bot",
+        entry="main.go",
         kit="go",
         copied=("main.go", "strategy.go", "strategy_test.go", "checkbot_test.go", "Makefile"),
         edit="strategy.go: one function per decision kind; main.go speaks the protocol",
@@ -167,6 +172,7 @@ KITS = {
             files=tuple(JARS / f"{jar}.jar" for jar in _JAVA_JARS.split()),
         ),
         "build/bot",
+        entry="Bot.java",
         kit="java",
         copied=("Bot.java", "Strategy.java", "CheckBotTest.java", "Makefile"),
         tcp=True,

@@ -200,6 +200,14 @@ def test_the_starters_toolchains_are_the_packages_the_makefile_installs() -> Non
     assert {str(f) for f in KITS[Language.JAVA].toolchain.files} == jars
 
 
+def test_each_kits_entry_is_a_file_its_starter_writes() -> None:
+    """The file by which the club tells a bot's kit (``Kit.entry``) is one the starter writes, and no two kits
+    share one."""
+    for kit in KITS.values():
+        assert kit.entry in kit.copied + kit.templates, kit.language
+    assert len({kit.entry for kit in KITS.values()}) == len(KITS)
+
+
 def test_the_java_starter_warns_of_its_slow_start_and_names_the_allowance(tmp_path: Path) -> None:
     """Issue 38, item 1: a JVM's first decisions are slow; the Java starter's README says what covers them (the
     start-up allowance, its value) and what to give it when that is not enough. Other starters say nothing."""
