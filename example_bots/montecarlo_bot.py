@@ -463,19 +463,26 @@ def playout(rules: Rules, hands: Sequence[Sequence[Card]], card: Card, position:
     return margin(points, rules.team_of(p.seat))
 
 
-__all__ = ["LEVELS", "Level", "MonteCarloBot", "SearchStats", "bid_candidates", "playout"]
+__all__ = ["LEVELS", "Level", "MonteCarloBot", "SearchStats", "bid_candidates", "from_args", "playout"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m example_bots.montecarlo_bot [--level N] [--worlds N] [--time-share F] [--playouts] [--cards-only]``
     plus the SDK's options."""
+    bot, rest = from_args(sys.argv[1:] if argv is None else argv)
+    run(bot, rest)
+
+
+def from_args(argv: Sequence[str]) -> tuple[MonteCarloBot, list[str]]:
+    """The bot its options in ``argv`` ask for, and the arguments left for the SDK (``arena play``'s levels build
+    their bots in process with it)."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--level", type=int, choices=sorted(LEVELS), default=DEFAULT_LEVEL)
     parser.add_argument("--worlds", type=int, default=None, help="worlds per decision (0: as many as time allows)")
     parser.add_argument("--time-share", type=float, default=None, help="share of the move time to search (0..1)")
     parser.add_argument("--playouts", action="store_true", help="play the worlds out, not solve them (the bot before)")
     parser.add_argument("--cards-only", action="store_true", help="search card play only; bid as the rules bot does")
-    args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    args, rest = parser.parse_known_args(list(argv))
     if args.time_share is not None and not 0 < args.time_share <= 1:
         parser.error(f"--time-share must be in (0, 1], got {args.time_share}")
     worlds: int | None = FROM_LEVEL
@@ -491,7 +498,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         exact=False if args.playouts else None,
         cards_only=args.cards_only,
     )
-    run(bot, rest)
+    return bot, rest
 
 
 if __name__ == "__main__":

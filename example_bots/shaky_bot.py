@@ -41,12 +41,18 @@ class ShakyBot(RulesBot):
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m example_bots.shaky_bot [--random-share F]`` plus the SDK's options."""
+    bot, rest = from_args(sys.argv[1:] if argv is None else argv)
+    run(bot, rest)
+
+
+def from_args(argv: Sequence[str]) -> tuple[ShakyBot, list[str]]:
+    """The bot its option in ``argv`` asks for, and the arguments left for the SDK."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--random-share", type=float, default=DEFAULT_RANDOM_SHARE)
-    args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    args, rest = parser.parse_known_args(list(argv))
     if not 0 <= args.random_share <= 1:
         parser.error(f"--random-share must be in [0, 1], got {args.random_share}")
-    run(ShakyBot(random_share=args.random_share), rest)
+    return ShakyBot(random_share=args.random_share), rest
 
 
 if __name__ == "__main__":

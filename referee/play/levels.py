@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from example_bots.montecarlo_bot import MonteCarloBot
+from example_bots import montecarlo_bot, shaky_bot
 from example_bots.random_bot import RandomBot
 from example_bots.rules_bot import RulesBot
-from example_bots.shaky_bot import ShakyBot
 from referee.bots import BotCommand
 from sdk.bot import Bot
 
@@ -67,17 +66,9 @@ def level_factory(level: int) -> Callable[[], Bot]:
     if level not in LEVELS:
         raise ValueError(f"level {level} is not one of 1..{max(LEVELS)}")
     spec = LEVELS[level]
-    switches = {"--playouts", "--cards-only"}  # the options that take no value
-    valued = [a for a in spec.args if a not in switches]
-    args = dict(zip(valued[::2], valued[1::2], strict=True))
     if spec.module == "random_bot":
         return RandomBot
-    if spec.module == "shaky_bot":
-        share = float(args["--random-share"])
-        return lambda: ShakyBot(random_share=share)
     if spec.module == "rules_bot":
         return RulesBot
-    mc_level = int(args.get("--level", 3))
-    exact = False if "--playouts" in spec.args else None
-    cards_only = "--cards-only" in spec.args
-    return lambda: MonteCarloBot(level=mc_level, exact=exact, cards_only=cards_only)
+    from_args = shaky_bot.from_args if spec.module == "shaky_bot" else montecarlo_bot.from_args
+    return lambda: from_args(spec.args)[0]
