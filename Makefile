@@ -84,8 +84,9 @@ check: $(STAMP)
 
 # Everything, before a commit and in CI: the checks, then the whole suite on TEST_WORKERS workers (pytest-xdist, a
 # test file per worker at a time, in the order tests/conftest.py gives: the slowest files first), then the tests
-# marked serial (they measure time or CPU) one at a time. Four workers instead of two saved a minute of sixteen on
-# two cores, and made the tests that race a tournament's last games (tests/tournament/test_workers.py) miss it.
+# marked serial (they measure time or CPU) one at a time. The suite is bound by the CPU (bench/suite.py): four
+# workers on two cores were no faster, and made the tests that race a tournament's last games
+# (tests/tournament/test_workers.py) miss it.
 TEST_WORKERS ?= 2
 test: $(STAMP) $(CHROMIUM) $(BWRAP) $(JS_STAMP) $(CPP_BIN) $(GO_BIN) $(JAVA_BIN)
 	$(CHECKS)
