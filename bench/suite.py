@@ -1,6 +1,6 @@
 """Where the test suite's time goes: each test's wall time and the CPU time it cost, children included.
 
-Runs pytest with the plugin beside it (``suite_cpu.py``) (each worker in a cpuacct control group of its own, so that
+Runs pytest with the plugin beside it, ``suite_cpu.py`` (each worker in a cpuacct control group of its own, so that
 a test's CPU time counts every process it started: bots, sandboxes, Chromium, Ray, compilers), then prints
 the run's wall time, the CPU its tests used against what the machine's cores could give in that time, each
 worker's busy time, and the files and tests that cost the most CPU. The arguments after ``--`` go to pytest;
@@ -45,14 +45,9 @@ def machine_busy_seconds() -> float:
 
 def run(out: Path, pytest_args: list[str]) -> tuple[float, float, int]:
     """Run pytest into ``out``: its wall time, the machine's busy CPU seconds meanwhile, and its exit status."""
-    here = str(Path(__file__).resolve().parent)
-    env = {
-        **os.environ,
-        "ARENA_CPU_PROFILE": str(out),
-        "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])),
-    }
+    env = {**os.environ, "ARENA_CPU_PROFILE": str(out)}
     busy, start = machine_busy_seconds(), time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "suite_cpu", *pytest_args], cwd=ROOT, env=env)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "bench.suite_cpu", *pytest_args], cwd=ROOT, env=env)
     return time.monotonic() - start, machine_busy_seconds() - busy, done.returncode
 
 

@@ -1,6 +1,6 @@
 """A pytest plugin that writes, for every test, its wall time and the CPU time it cost, children included.
 
-``bench/suite.py`` loads it (``-p suite_cpu``, with this folder on ``PYTHONPATH``) and reads what it writes. The CPU
+``bench/suite.py`` loads it (``-p bench.suite_cpu``, from the checkout) and reads what it writes. The CPU
 time of a test is that of its worker process and of everything the test started (the ``arena`` command, bots, their
 sandboxes, Chromium, Ray, compilers), whether or not those processes were waited for: each worker process moves
 itself into a cpuacct control group of its own (cgroup v1, ``/sys/fs/cgroup/cpuacct``), which every process it

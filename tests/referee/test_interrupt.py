@@ -28,8 +28,17 @@ from tests.support.processes import alive, all_gone, children_of
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
+def read(log: Path) -> str:
+    """A game log's text so far; empty once it is gone (a tournament's ``.part`` log renamed as its game ends)."""
+    try:
+        return log.read_text()
+    except FileNotFoundError:
+        return ""
+
+
 def interrupt_on_a_terminal(argv: list[str], started: Path, bots: int) -> tuple[int, list[str], list[int]]:
-    """Run ``argv`` on a pty until ``started`` (a game log; a glob) holds a deal and ``bots`` bots run, then SIGINT.
+    """Run ``argv`` on a pty until ``started`` (a game log being written; a glob) holds a deal and ``bots`` bots
+    run, then SIGINT.
 
     Returns the exit status, the output lines as a terminal shows them (the
     last write of each line, colours dropped) and the bots' pids."""
@@ -56,7 +65,7 @@ def interrupt_on_a_terminal(argv: list[str], started: Path, bots: int) -> tuple[
         while time.monotonic() < deadline:
             logs = [Path(found) for found in glob.glob(str(started))]  # the pattern may name a match folder
             kids = [k for k in children_of(proc.pid) if alive(k)]
-            if logs and '"event":"deal"' in logs[0].read_text() and len(kids) >= bots:
+            if logs and '"event":"deal"' in read(logs[0]) and len(kids) >= bots:
                 break
             time.sleep(0.1)
         else:
@@ -96,7 +105,8 @@ def test_ctrl_c_stops_a_tournament_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "t"
     argv = [ARENA, "tournament", "--bot", bot("a"), "--bot", bot("b"), "--games", "2", "-j", "1"]
     argv += ["--out", str(out)]
-    code, lines, kids = interrupt_on_a_terminal(argv, out / "games" / "*.jsonl", bots=4)
+    # the game in play: its log is games/g0001.jsonl.part until it ends
+    code, lines, kids = interrupt_on_a_terminal(argv, out / "games" / "*.jsonl.part", bots=4)
     said = check_clean_stop(code, lines, kids)
     resume = f"continue with `arena tournament --resume --out {out}`"
-    assert said.startswith(f"interrupted: finished games kept in {out}: ") and said.endswith(resume)
+    assert said.startswith(f"interrupted: finished games kept in {out}: 0; ") and said.endswith(resume)
