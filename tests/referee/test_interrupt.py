@@ -28,7 +28,7 @@ from tests.support.processes import alive, all_gone, children_of
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def read(log: Path) -> str:
+def log_text(log: Path) -> str:
     """A game log's text so far; empty once it is gone (a tournament's ``.part`` log renamed as its game ends)."""
     try:
         return log.read_text()
@@ -65,7 +65,7 @@ def interrupt_on_a_terminal(argv: list[str], started: Path, bots: int) -> tuple[
         while time.monotonic() < deadline:
             logs = [Path(found) for found in glob.glob(str(started))]  # the pattern may name a match folder
             kids = [k for k in children_of(proc.pid) if alive(k)]
-            if logs and '"event":"deal"' in read(logs[0]) and len(kids) >= bots:
+            if logs and '"event":"deal"' in log_text(logs[0]) and len(kids) >= bots:
                 break
             time.sleep(0.1)
         else:
