@@ -1,6 +1,6 @@
-"""The card counter and hand sorting on the page: the counter's figures held against the log's view of the
-seat at each of its decisions; the hand drawn in the order chosen, and the choice kept in the browser when
-the page is opened again."""
+"""The card counter, hand sorting and the others' pace on the page: the counter's figures held against the log's
+view of the seat at each of its decisions; the hand drawn in the order chosen, the others' bids and cards shown
+at the pace chosen, and each choice kept in the browser when the page is opened again."""
 
 from __future__ import annotations
 
@@ -146,3 +146,44 @@ def test_the_counter_and_hand_sorting(browser: Browser, tmp_path: Path) -> None:
             assert counted[number][card] == copies - played[card] - held[card], (number, card)
         checked += 1
     assert checked == len(counted) and checked >= 6
+
+
+# every change of the page's spoken line (the hand's events, one at a time), with its time
+RECORD_SPOKEN = """() => { window.spoken = []; const line = document.getElementById("announce");
+    new MutationObserver(() => window.spoken.push([performance.now(), line.textContent]))
+      .observe(line, { childList: true, characterData: true, subtree: true }); }"""
+
+
+def test_the_others_pace_is_the_one_chosen_and_kept(browser: Browser, tmp_path: Path) -> None:
+    """Settings, "The others bid and play": slowly, each of the others' bids and cards stays alone on the page
+    twice as long as at the normal pace (640 ms, not 320); the choice is kept in the browser."""
+    run = start_table(tmp_path, "--preset", "neuralplay", "--level", "1", "--seed", "5", "--rule", "hand_limit=1")
+    try:
+        page, problems, traffic = open_table(browser, run.url, pause="200", speed="slow")
+        assert page.input_value("#speed-mode") == "slow"
+        page.evaluate(RECORD_SPOKEN)
+        gaps: list[float] = []
+        last = None
+        while len(gaps) < 6:
+            now = wait_for_turn(page, last)
+            if now.phase == "trick":
+                page.wait_for_function("document.body.dataset.phase !== 'trick'")
+                continue
+            assert now.phase == "decide" and not now.closed, now
+            spoken: list[tuple[float, str]] = page.evaluate("window.spoken")
+            gaps = [
+                later - at
+                for (at, said), (later, _) in pairwise(spoken)
+                if (" bids " in said or " plays " in said) and not said.startswith("You")
+            ]
+            click_first_legal(page, decision_of(traffic))
+            last = now.decision
+        assert min(gaps) >= 630, gaps  # a timer is never early; at the normal pace these are 320 ms and more
+        open_tools(page)
+        page.select_option("#speed-mode", "normal")
+        page.reload()
+        page.wait_for_function("document.body.dataset.phase !== undefined")
+        assert page.input_value("#speed-mode") == "normal"
+        assert not problems, problems
+    finally:
+        run.stop()

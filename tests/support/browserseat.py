@@ -125,15 +125,20 @@ class Traffic:
 
 
 def open_table(
-    browser: Browser, url: str, width: int = 1400, height: int = 900, *, pause: str = "click"
+    browser: Browser, url: str, width: int = 1400, height: int = 900, *, pause: str = "click", speed: str = "fast"
 ) -> tuple[Page, list[str], Traffic]:
     """The table's page, once it has drawn itself, its finished tricks held ``pause`` (``click``: until a click;
-    or milliseconds); the list collects script errors and outside requests; the traffic is what it received."""
+    or milliseconds), the others' bids and cards shown at ``speed`` (Settings: slow, normal, fast); the list
+    collects script errors and outside requests; the traffic is what it received."""
     traffic: list[Traffic] = []
 
     def prepare(page: Page) -> None:
         traffic.append(Traffic(page))
-        page.add_init_script(f"localStorage.setItem('arena-table-pause', {pause!r})")
+        for name, value in (("pause", pause), ("speed", speed)):  # as first set: a reload keeps what is chosen
+            page.add_init_script(
+                f"if (localStorage.getItem('arena-table-{name}') === null) "
+                f"localStorage.setItem('arena-table-{name}', {value!r})"
+            )
 
     page, problems = open_page(browser, url, width, height, loopback=True, prepare=prepare)
     return page, problems, traffic[0]
