@@ -25,7 +25,9 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from machine import describe
 from rich.console import Console
@@ -51,6 +53,20 @@ def run(out: Path, pytest_args: list[str]) -> tuple[float, float, int]:
     return time.monotonic() - start, machine_busy_seconds() - busy, done.returncode
 
 
+@dataclass
+class Tally:
+    """What a worker's or a file's tests took: CPU and wall seconds, and how many tests."""
+
+    cpu: float = 0.0
+    wall: float = 0.0
+    tests: int = 0
+
+    def add(self, test: dict[str, Any]) -> None:
+        self.cpu += test["cpu"]
+        self.wall += test["end"] - test["start"]
+        self.tests += 1
+
+
 def summary(path: Path, top: int, console: Console, measured: tuple[float, float] | None) -> None:
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if not lines:
@@ -72,21 +88,21 @@ def summary(path: Path, top: int, console: Console, measured: tuple[float, float
         console.print(
             f"the machine, over the whole run ({elapsed:.0f} s): {busy:.0f} CPU s busy, {busy / (elapsed * cores):.0%}"
         )
-    workers: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    files: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    workers: dict[str, Tally] = defaultdict(Tally)
+    files: dict[str, Tally] = defaultdict(Tally)
     for t in lines:
-        workers[t["worker"]][0] += t["end"] - t["start"]
-        workers[t["worker"]][1] += t["cpu"]
-        f = files[t["test"].split("::", 1)[0]]
-        f[0], f[1], f[2] = f[0] + t["cpu"], f[1] + t["end"] - t["start"], f[2] + 1
-    for name, (busy_s, cpu_s) in sorted(workers.items()):
-        console.print(f"worker {name}: tests for {busy_s:.0f} s, {cpu_s:.0f} CPU s")
+        for tally in (workers[t["worker"]], files[t["test"].split("::", 1)[0]]):
+            tally.add(t)
+    for name, tally in sorted(workers.items()):
+        console.print(f"worker {name}: tests for {tally.wall:.0f} s, {tally.cpu:.0f} CPU s")
 
     by_file = Table(title=f"the {top} files that cost the most CPU")
     for column in ("CPU s", "share", "wall s", "tests", "file"):
         by_file.add_column(column, justify="left" if column == "file" else "right")
-    for name, (cpu_s, wall_s, count) in sorted(files.items(), key=lambda kv: -kv[1][0])[:top]:
-        by_file.add_row(f"{cpu_s:.1f}", f"{cpu_s / cpu:.1%}", f"{wall_s:.1f}", str(int(count)), escape(name))
+    for name, tally in sorted(files.items(), key=lambda kv: -kv[1].cpu)[:top]:
+        by_file.add_row(
+            f"{tally.cpu:.1f}", f"{tally.cpu / cpu:.1%}", f"{tally.wall:.1f}", str(tally.tests), escape(name)
+        )
     console.print(by_file)
 
     by_test = Table(title=f"the {top} tests that cost the most CPU")
@@ -99,12 +115,13 @@ def summary(path: Path, top: int, console: Console, measured: tuple[float, float
 
 def main() -> int:
     argv = sys.argv[1:]
-    pytest_args = argv[argv.index("--") + 1 :] if "--" in argv else MAKE_TEST
+    cut = argv.index("--") if "--" in argv else len(argv)  # this script's options, then pytest's
+    own, pytest_args = argv[:cut], argv[cut + 1 :] if cut < len(argv) else MAKE_TEST
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--top", type=int, default=25, help="how many files and tests to list (25)")
     parser.add_argument("--keep", type=Path, help="keep the per-test lines in this file")
     parser.add_argument("--read", type=Path, help="print the figures of a file written before; run nothing")
-    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
+    args = parser.parse_args(own)
     console = Console(width=max(Console().width, 140))
     if args.read is not None:
         if not args.read.is_file():

@@ -75,8 +75,9 @@ def pytest_runtest_logfinish(nodeid: str, location: object) -> None:
         return
     start, cpu = _started.pop(nodeid)
     line = {"worker": WORKER, "test": nodeid, "start": start, "end": time.time(), "cpu": _cpu_seconds() - cpu}
+    line["whole"] = _group is not None
     with open(OUT, "a") as f:
-        f.write(json.dumps({**line, "whole": _group is not None}) + "\n")
+        f.write(json.dumps(line) + "\n")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
